@@ -1,0 +1,37 @@
+# Quickstart targets. Each one makes its own virtual environment in .venv (Python 3.11+).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-slow lint bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+## demo: verify the rule interactions and solve the bundled puzzles
+demo: $(STAMP)
+	$(BIN)/omen-solver demo
+
+## test: linter, type checker and the default (bounded) test suite
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q
+
+## test-slow: the default suite plus the slow exhaustive tiers
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q --runslow
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/omens_search.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,30 @@
+"""omen_solver: rules engines, exact solvers and machine-checked rule proofs for Omens (Présages)
+and Omen (A Reign of War, Fires in the East)."""
+
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, NodeKind, TraceStep
+from omen_solver.errors import (
+    CatalogueError,
+    IllegalActionError,
+    InvalidActionError,
+    OmenSolverError,
+    OptionError,
+    PositionError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "CatalogueError",
+    "GameState",
+    "IllegalActionError",
+    "InvalidActionError",
+    "NodeKind",
+    "OmenSolverError",
+    "OptionError",
+    "PositionError",
+    "TraceStep",
+    "__version__",
+]

@@ -1,0 +1,3 @@
+from omen_solver.cli import main
+
+raise SystemExit(main())
