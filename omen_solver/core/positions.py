@@ -1,0 +1,66 @@
+"""Position files: TOML files whose ``game`` key names the game that reads the rest.
+
+Every game provides a loader ``load_state(path, data) -> GameState`` that validates the parsed
+TOML and raises :class:`omen_solver.errors.PositionError` naming the file and key on bad input.
+Commands that work on any game (perft, graph export, solving, puzzles) call :func:`load_state`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from omen_solver.core.game import GameState
+from omen_solver.errors import PositionError
+
+__all__ = ["GAME_LOADERS", "Loader", "load_state", "read_toml"]
+
+Loader = Callable[[Path, dict[str, Any]], GameState[Any]]
+
+GAME_LOADERS: MutableMapping[str, str | Loader] = {
+    "omens": "omen_solver.omens.position:load_state",
+    "omen": "omen_solver.omen.position:load_state",
+}
+"""Game name (the ``game`` key of a position file) to its loader, or ``module:function``."""
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; a syntax error names the file, line and column."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise PositionError(f"{path}: not valid TOML: {error}") from None
+    except FileNotFoundError:
+        raise PositionError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PositionError(f"{path}: is a directory, not a position file") from None
+
+
+def _resolve(name: str) -> Loader:
+    target = GAME_LOADERS[name]
+    if callable(target):
+        return target
+    module_name, _, attribute = target.partition(":")
+    loader: Loader = getattr(importlib.import_module(module_name), attribute)
+    return loader
+
+
+def load_state(path: Path | str) -> GameState[Any]:
+    """Read a position file of any game and return its state."""
+    path = Path(path)
+    data = read_toml(path)
+    game = data.get("game")
+    if game is None:
+        raise PositionError(
+            f"{path}: key 'game' is missing; write one of {', '.join(map(repr, GAME_LOADERS))}"
+        )
+    if game not in GAME_LOADERS:
+        raise PositionError(
+            f"{path}: key 'game': unknown game {game!r}; "
+            f"choose one of {', '.join(map(repr, GAME_LOADERS))}"
+        )
+    return _resolve(str(game))(path, data)
