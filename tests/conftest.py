@@ -1,4 +1,4 @@
-"""Test tiers: the default run is bounded; ``--runslow`` adds the exhaustive tiers (tests/README.md)."""
+"""Test tiers: the default run is bounded; ``--runslow`` adds the exhaustive tiers."""
 
 from __future__ import annotations
 

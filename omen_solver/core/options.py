@@ -1,4 +1,4 @@
-"""Named rule options: every choice a rulebook leaves open is a named setting, never a hidden ``if``.
+"""Named rule options: every open choice of a rulebook is a named setting, not a hidden ``if``.
 
 A game declares its options as a frozen dataclass whose fields are made with :func:`option`.
 Each option has a fixed set of settings (short strings), a default with a reason, the open
