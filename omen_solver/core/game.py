@@ -219,7 +219,7 @@ class GameState(ABC, Generic[ActionT]):
         raise ValueError(f"{text!r} is not a legal action of player {player}")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
+        return isinstance(other, GameState) and type(other) is type(self) and self.key() == other.key()
 
     def __hash__(self) -> int:
         return hash(self.key())
