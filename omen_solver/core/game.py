@@ -219,7 +219,9 @@ class GameState(ABC, Generic[ActionT]):
         raise ValueError(f"{text!r} is not a legal action of player {player}")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and type(other) is type(self) and self.key() == other.key()
+        if not isinstance(other, GameState) or type(other) is not type(self):
+            return NotImplemented
+        return bool(self.key() == other.key())
 
     def __hash__(self) -> int:
         return hash(self.key())
