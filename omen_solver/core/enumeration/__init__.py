@@ -1,0 +1,32 @@
+"""Enumeration of action trees: perft with a divide, distinct states, budgets and the optional
+hooks (stopping points, return bounds) a game may offer. See ``docs/search.md``."""
+
+from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Status
+from omen_solver.core.enumeration.hooks import (
+    HasReturnBounds,
+    HasStopPoints,
+    resolve_stop,
+    return_bounds,
+    stop_points,
+)
+from omen_solver.core.enumeration.perft import PerftCount, PerftResult, perft
+from omen_solver.core.enumeration.tree import Branch, branches, child_states, joint_actions
+
+__all__ = [
+    "Branch",
+    "Budget",
+    "BudgetExceeded",
+    "HasReturnBounds",
+    "HasStopPoints",
+    "NodeMeter",
+    "PerftCount",
+    "PerftResult",
+    "Status",
+    "branches",
+    "child_states",
+    "joint_actions",
+    "perft",
+    "resolve_stop",
+    "return_bounds",
+    "stop_points",
+]

@@ -1,0 +1,142 @@
+"""Budgets for every tree walk: a node limit and a time limit, checked cheaply.
+
+A walk counts every node it enters. The count is compared with a precomputed threshold on each
+node (one integer comparison); the clock is read and the progress callback called only every
+:data:`CHECK_INTERVAL` nodes, so that the hot path stays lean and node limits stay exact and
+deterministic. A walk that runs out of budget raises :class:`BudgetExceeded`; the public
+functions catch it and report ``unknown`` rather than a guess.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import perf_counter
+
+from omen_solver.errors import OmenSolverError
+
+__all__ = [
+    "CHECK_INTERVAL",
+    "Budget",
+    "BudgetExceeded",
+    "NodeMeter",
+    "Progress",
+    "Status",
+]
+
+CHECK_INTERVAL = 4096
+"""Nodes between two reads of the clock (and two progress reports)."""
+
+Progress = Callable[[int, float], None]
+"""A progress callback: called with the nodes visited so far and the seconds elapsed."""
+
+
+class Status(enum.Enum):
+    """Whether a walk finished."""
+
+    SOLVED = "solved"
+    """The walk finished: every figure reported is exact."""
+    UNKNOWN = "unknown"
+    """The budget ran out first: only the proven bounds reported are known, nothing else."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A node limit and a time limit; ``None`` means no limit of that kind."""
+
+    max_nodes: int | None = None
+    max_seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_nodes is not None and (
+            isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int)
+        ):
+            raise OmenSolverError(f"max_nodes: expected a whole number, got {self.max_nodes!r}")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise OmenSolverError(f"max_nodes: must be at least 1, got {self.max_nodes}")
+        if self.max_seconds is not None and not (
+            isinstance(self.max_seconds, int | float)
+            and not isinstance(self.max_seconds, bool)
+            and math.isfinite(self.max_seconds)
+            and self.max_seconds > 0
+        ):
+            raise OmenSolverError(
+                f"max_seconds: must be a positive number of seconds, got {self.max_seconds!r}"
+            )
+
+    def remaining(self, nodes: int, seconds: float) -> Budget:
+        """The budget left after ``nodes`` nodes and ``seconds`` seconds have been spent.
+
+        Raises :class:`BudgetExceeded` if nothing is left.
+        """
+        max_nodes = None if self.max_nodes is None else self.max_nodes - nodes
+        max_seconds = None if self.max_seconds is None else self.max_seconds - seconds
+        if max_nodes is not None and max_nodes < 1:
+            raise BudgetExceeded(f"node limit of {self.max_nodes} reached", nodes, seconds)
+        if max_seconds is not None and max_seconds <= 0:
+            raise BudgetExceeded(f"time limit of {self.max_seconds} s reached", nodes, seconds)
+        return Budget(max_nodes, max_seconds)
+
+    def describe(self) -> str:
+        parts = []
+        if self.max_nodes is not None:
+            parts.append(f"{self.max_nodes} nodes")
+        if self.max_seconds is not None:
+            parts.append(f"{self.max_seconds:g} s")
+        return ", ".join(parts) if parts else "no limit"
+
+
+class BudgetExceeded(Exception):
+    """A walk reached its node or time limit. Caught by the public functions."""
+
+    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+class NodeMeter:
+    """Node counting and budget checks, meant as the base class of a tree walk.
+
+    The walk does ``self.nodes += 1`` and ``if self.nodes >= self.next_check: self.check()``
+    on each node it enters.
+    """
+
+    def __init__(self, budget: Budget | None = None, progress: Progress | None = None) -> None:
+        budget = budget or Budget()
+        self.nodes = 0
+        self.started = perf_counter()
+        self._budget = budget
+        self._deadline = None if budget.max_seconds is None else self.started + budget.max_seconds
+        self._progress = progress
+        self.next_check = self._schedule()
+
+    def _schedule(self) -> int:
+        following = self.nodes + CHECK_INTERVAL
+        if self._budget.max_nodes is not None:
+            # The node after the last allowed one triggers the check exactly.
+            following = min(following, self._budget.max_nodes + 1)
+        return following
+
+    def elapsed(self) -> float:
+        return perf_counter() - self.started
+
+    def check(self) -> None:
+        """Raise :class:`BudgetExceeded` if a limit is passed; report progress otherwise."""
+        limit = self._budget.max_nodes
+        if limit is not None and self.nodes > limit:
+            self.nodes = limit
+            raise BudgetExceeded(f"node limit of {limit} reached", self.nodes, self.elapsed())
+        now = perf_counter()
+        if self._deadline is not None and now > self._deadline:
+            raise BudgetExceeded(
+                f"time limit of {self._budget.max_seconds:g} s reached",
+                self.nodes,
+                now - self.started,
+            )
+        if self._progress is not None:
+            self._progress(self.nodes, now - self.started)
+        self.next_check = self._schedule()

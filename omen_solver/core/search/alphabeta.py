@@ -1,0 +1,373 @@
+"""Exact two-sided search: alpha-beta with a transposition table, for minimax and paranoid.
+
+One side (a team for minimax, the named team for paranoid) maximises its return; every other
+player minimises it. Values are exact :class:`~fractions.Fraction`.
+
+* **Fail-soft alpha-beta.** ``search(state, alpha, beta)`` returns ``v`` with: ``v <= alpha``
+  means the true value is at most ``v``; ``v >= beta`` means it is at least ``v``; otherwise
+  ``v`` is exact.
+* **Transposition table** keyed by :meth:`GameState.key`, holding a proven lower and upper
+  bound and the best action found; bounds from different windows are intersected, so an entry
+  is always a pair of true bounds and is exact once they meet.
+* **Move ordering**: the table's best action first, then the others by the history heuristic
+  (how often an action of that player caused a cut), ties in legal order (deterministic).
+* **Chance nodes** by expectation. Without declared return bounds every outcome is searched
+  with a full window, so the chance node's value is exact. With bounds ``[low, high]`` (the
+  ``return_bounds`` hook) the outcome windows follow Ballard's Star1: the outcomes not yet
+  searched are bounded by ``low`` and ``high``, which proves a cut as soon as one is certain.
+* **Simultaneous nodes.** If the acting players are all on one side, it is a joint choice of
+  that side (a max, or a min, over every joint action). Otherwise it is a matrix game: rows are
+  the maximising side's joint choices, columns the others', entries the exact values of the
+  children, and the node's value is the matrix game's (mixed) value, or its pure lower or upper
+  value in those modes (:class:`SimultaneousMode`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from omen_solver.core.enumeration.budget import Budget, NodeMeter, Progress
+from omen_solver.core.enumeration.tree import joint_actions
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
+from omen_solver.core.search.result import ConceptError, SimultaneousMode
+from omen_solver.errors import OmenSolverError
+
+__all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact"]
+
+NEG_INF = float("-inf")
+POS_INF = float("inf")
+Bound = Fraction | float
+"""A value or a window edge: a :class:`Fraction`, or an infinity when no bound is known."""
+
+_NO_MOVE = -1
+
+
+def exact(value: Bound) -> Fraction:
+    """A value the search proved exact (never an infinity)."""
+    if not isinstance(value, Fraction):  # pragma: no cover - an internal invariant
+        raise ArithmeticError(f"expected an exact value, got {value!r}")
+    return value
+
+
+class TwoSidedSearch(NodeMeter):
+    """Alpha-beta for the players of ``maximisers`` against every other player."""
+
+    def __init__(
+        self,
+        root: GameState[Any],
+        maximisers: Sequence[int],
+        *,
+        constant_sum: bool,
+        bounds: tuple[Fraction, Fraction] | None,
+        simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
+        transpositions: bool = True,
+        ordering: bool = True,
+        budget: Budget | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        super().__init__(budget, progress)
+        teams = root.teams()
+        self.maximising = [False] * root.num_players
+        for player in maximisers:
+            self.maximising[player] = True
+        self.representative = maximisers[0]
+        self.max_team = root.team_of(self.representative)
+        self.constant_sum = constant_sum
+        if constant_sum and len(teams) != 2:
+            raise ConceptError("a constant-sum check needs exactly two teams")
+        self.total: Fraction | None = None
+        self.bounds = bounds
+        self.low: Bound = NEG_INF if bounds is None else bounds[0]
+        self.high: Bound = POS_INF if bounds is None else bounds[1]
+        self.mode = simultaneous
+        self.transpositions = transpositions
+        self.ordering = ordering
+        self.table: dict[Hashable, tuple[Bound, Bound, int]] = {}
+        self.seen: set[Hashable] = set()
+        self.history: dict[tuple[int, Hashable], int] = {}
+        self.gap_seen = False
+        """Whether a matrix game without a saddle point was met (its pure values differ)."""
+
+    @property
+    def states(self) -> int:
+        """Distinct non-terminal states searched."""
+        return len(self.table) if self.transpositions else len(self.seen)
+
+    # -- the search -------------------------------------------------------------------------
+
+    def terminal(self, state: GameState[Any]) -> Fraction:
+        """The maximising side's return at a terminal state, with the declared checks."""
+        if self.constant_sum:
+            values = state.team_returns()
+            total = values[0] + values[1]
+            if self.total is None:
+                self.total = total
+            elif total != self.total:
+                raise ConceptError(
+                    f"the two teams' returns add up to {self.total} in one terminal state and "
+                    f"to {total} in {state}: the game is not constant-sum, so minimax does not "
+                    "apply; use concept 'maxn' or 'paranoid'"
+                )
+            value = values[self.max_team]
+        else:
+            value = state.returns()[self.representative]
+        if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+            raise OmenSolverError(
+                f"{state}: return {value} lies outside the declared return bounds "
+                f"[{self.bounds[0]}, {self.bounds[1]}]"
+            )
+        return value
+
+    def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
+        """Fail-soft alpha-beta value of ``state`` within the window ``(alpha, beta)``."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        player = state.current_player()
+        if player == TERMINAL:
+            return self.terminal(state)
+        key = state.key()
+        entry = self.table.get(key)
+        if entry is None:
+            low, high, best = self.low, self.high, _NO_MOVE
+            if not self.transpositions:
+                self.seen.add(key)
+        else:
+            low, high, best = entry
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low == high:
+                return low
+        if low > alpha:
+            alpha = low
+        if high < beta:
+            beta = high
+        if player >= 0:
+            value, best = self.decision(state, player, alpha, beta, best)
+        elif player == CHANCE:
+            value = self.chance(state, alpha, beta)
+        elif player == SIMULTANEOUS:
+            value, best = self.simultaneous(state, alpha, beta, best)
+        else:
+            raise ValueError(f"{type(state).__name__}.current_player() returned {player}")
+        if value <= alpha:
+            if value < high:
+                high = value
+        elif value >= beta:
+            if value > low:
+                low = value
+        else:
+            low = high = value
+        if self.transpositions:
+            self.table[key] = (low, high, best)
+        return value
+
+    def order(self, player: int, actions: Sequence[Any], best: int) -> Sequence[int]:
+        """Indices of ``actions``: the table's best first, then by history, then legal order."""
+        count = len(actions)
+        if count == 0:
+            raise ValueError("a decision node with no legal action")
+        if not self.ordering or count == 1:
+            indices: list[int] = list(range(count))
+        else:
+            history = self.history
+            scores = [history.get((player, action), 0) for action in actions]
+            indices = sorted(range(count), key=scores.__getitem__, reverse=True)
+            # sorted() is stable, but reverse=True keeps equal scores in legal order too.
+        if best >= 0 and indices[0] != best:
+            indices.remove(best)
+            indices.insert(0, best)
+        return indices
+
+    def decision(
+        self, state: GameState[Any], player: int, alpha: Bound, beta: Bound, best: int
+    ) -> tuple[Bound, int]:
+        actions = state.legal_actions()
+        return self.choose(player, actions, state, alpha, beta, best, self.maximising[player])
+
+    def choose(
+        self,
+        player: int,
+        actions: Sequence[Any],
+        state: GameState[Any],
+        alpha: Bound,
+        beta: Bound,
+        best: int,
+        maximising: bool,
+        joint: bool = False,
+    ) -> tuple[Bound, int]:
+        """The best of ``actions`` for one side (actions, or joint actions if ``joint``)."""
+        make = state.joint_child if joint else state.child
+        best_index = best
+        if maximising:
+            best_value: Bound = NEG_INF
+            for index in self.order(player, actions, best):
+                value = self.search(make(actions[index]), alpha, beta)
+                if value > best_value:
+                    best_value = value
+                    best_index = index
+                    if value > alpha:
+                        if value >= beta:
+                            self._reward(player, actions[index])
+                            break
+                        alpha = value
+        else:
+            best_value = POS_INF
+            for index in self.order(player, actions, best):
+                value = self.search(make(actions[index]), alpha, beta)
+                if value < best_value:
+                    best_value = value
+                    best_index = index
+                    if value < beta:
+                        if value <= alpha:
+                            self._reward(player, actions[index])
+                            break
+                        beta = value
+        return best_value, best_index
+
+    def _reward(self, player: int, action: Hashable) -> None:
+        if self.ordering:
+            slot = (player, action)
+            self.history[slot] = self.history.get(slot, 0) + 1
+
+    def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
+        outcomes = state.chance_outcomes()
+        if self.bounds is None:
+            total = Fraction(0)
+            for outcome, probability in outcomes:
+                total += probability * exact(self.search(state.child(outcome), NEG_INF, POS_INF))
+            return total
+        low, high = self.bounds
+        done = Fraction(0)
+        remaining = Fraction(1)
+        for outcome, probability in outcomes:
+            remaining -= probability
+            # Star1: the outcomes after this one are worth at least `low`, at most `high`.
+            child_alpha = (alpha - done - remaining * high) / probability
+            child_beta = (beta - done - remaining * low) / probability
+            window_low = child_alpha if child_alpha > low else low
+            window_high = child_beta if child_beta < high else high
+            if window_low >= window_high:
+                # Already certain: every outcome left at `high` stays at most alpha, or every
+                # one at `low` stays at least beta.
+                edge = high if child_alpha >= high else low
+                return done + (probability + remaining) * edge
+            value = self.search(state.child(outcome), window_low, window_high)
+            if value <= child_alpha:
+                return done + probability * value + remaining * high
+            if value >= child_beta:
+                return done + probability * value + remaining * low
+            done += probability * exact(value)
+        return done
+
+    def simultaneous(
+        self, state: GameState[Any], alpha: Bound, beta: Bound, best: int
+    ) -> tuple[Bound, int]:
+        acting = state.acting_players()
+        sides = {self.maximising[player] for player in acting}
+        if len(sides) == 1:
+            # Teammates choosing at once: one joint choice of their side.
+            joints = joint_actions(state)
+            return self.choose(acting[0], joints, state, alpha, beta, best, sides.pop(), joint=True)
+        solution = self.matrix(state).solution
+        value = self.matrix_value(solution)
+        return value, _NO_MOVE
+
+    def matrix_value(self, solution: MatrixSolution) -> Fraction:
+        if self.mode is SimultaneousMode.LOWER:
+            return solution.lower
+        if self.mode is SimultaneousMode.UPPER:
+            return solution.upper
+        if not solution.has_saddle:
+            self.gap_seen = True
+        return solution.value
+
+    def matrix(self, state: GameState[Any]) -> MatrixGame:
+        """The matrix game at a simultaneous node where both sides act (entries exact)."""
+        game = MatrixGame(state, self.maximising)
+        game.entries = [
+            [exact(self.search(state.joint_child(game.joint(r, c)), self.low, self.high))
+             for c in range(len(game.columns))]
+            for r in range(len(game.rows))
+        ]
+        if self.mode is SimultaneousMode.MIXED:
+            game.solution = solve_matrix_game(game.entries)
+        else:
+            game.solution = _pure_solution(game.entries, self.mode)
+        return game
+
+    # -- questions asked at the root and along the principal variation ---------------------
+
+    def at_least(self, state: GameState[Any], value: Fraction) -> bool:
+        """Whether the value of ``state`` is at least ``value``."""
+        if value <= self.low:
+            return True
+        return self.search(state, self.low, value) >= value
+
+    def at_most(self, state: GameState[Any], value: Fraction) -> bool:
+        """Whether the value of ``state`` is at most ``value``."""
+        if value >= self.high:
+            return True
+        return self.search(state, value, self.high) <= value
+
+    def reaches(self, state: GameState[Any], value: Fraction, maximising: bool) -> bool:
+        """Whether ``state`` is worth ``value`` to a chooser who maximises (or minimises) and
+        whose best is ``value``: at least it for a maximiser, at most it for a minimiser."""
+        return self.at_least(state, value) if maximising else self.at_most(state, value)
+
+    def best_move(self, state: GameState[Any]) -> int:
+        entry = self.table.get(state.key())
+        return _NO_MOVE if entry is None else entry[2]
+
+    def bounds_of(self, state: GameState[Any]) -> tuple[Bound, Bound]:
+        """Proven bounds on the value of ``state`` from the table (for an early stop)."""
+        if state.is_terminal():
+            value = self.terminal(state)
+            return value, value
+        entry = self.table.get(state.key())
+        return (self.low, self.high) if entry is None else (entry[0], entry[1])
+
+
+class MatrixGame:
+    """The matrix of a simultaneous node: rows for the maximising side's joint choices."""
+
+    def __init__(self, state: GameState[Any], maximising: Sequence[bool]) -> None:
+        self.state = state
+        self.acting = state.acting_players()
+        per_player = [state.legal_actions(player) for player in self.acting]
+        self.row_slots = [k for k, p in enumerate(self.acting) if maximising[p]]
+        self.column_slots = [k for k, p in enumerate(self.acting) if not maximising[p]]
+        self.rows = list(itertools.product(*(per_player[k] for k in self.row_slots)))
+        self.columns = list(itertools.product(*(per_player[k] for k in self.column_slots)))
+        self.entries: list[list[Fraction]] = []
+        self.solution: MatrixSolution
+
+    def joint(self, row: int, column: int) -> tuple[Any, ...]:
+        actions: list[Any] = [None] * len(self.acting)
+        for slot, action in zip(self.row_slots, self.rows[row], strict=True):
+            actions[slot] = action
+        for slot, action in zip(self.column_slots, self.columns[column], strict=True):
+            actions[slot] = action
+        return tuple(actions)
+
+    def label(self, choice: Sequence[Any]) -> str:
+        return " & ".join(self.state.action_to_string(action) for action in choice)
+
+
+def _pure_solution(entries: list[list[Fraction]], mode: SimultaneousMode) -> MatrixSolution:
+    """Only the pure values: in the pure modes the node is worth the lower or upper one."""
+    row_minima = [min(row) for row in entries]
+    column_maxima = [max(column) for column in zip(*entries, strict=True)]
+    lower, upper = max(row_minima), min(column_maxima)
+    value = lower if mode is SimultaneousMode.LOWER else upper
+    rows = tuple(Fraction(int(i == row_minima.index(lower))) for i in range(len(entries)))
+    columns = tuple(
+        Fraction(int(j == column_maxima.index(upper))) for j in range(len(column_maxima))
+    )
+    return MatrixSolution(value, lower, upper, rows, columns)

@@ -1,0 +1,385 @@
+"""The solve entry point: choose and check the solution concept, run the search, analyse the
+root (every optimal action, a principal variation) and report, within a budget.
+
+Default concept: ``minimax`` with two teams. With three or more teams the game is not
+two-sided and no concept is assumed: ``maxn`` or ``paranoid`` must be asked for, and
+``minimax`` is refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, Progress, Status
+from omen_solver.core.enumeration.hooks import return_bounds
+from omen_solver.core.enumeration.tree import joint_actions
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
+from omen_solver.core.search.maxn import MaxnSearch, first_best, simultaneous_team
+from omen_solver.core.search.result import (
+    Concept,
+    ConceptError,
+    MatrixReport,
+    SimultaneousMode,
+    SolveResult,
+)
+from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
+from omen_solver.errors import OptionError
+
+__all__ = ["MAX_LINE", "default_team", "resolve_concept", "solve"]
+
+MAX_LINE = 100_000
+"""The longest principal variation followed (a guard against a game that loops)."""
+
+
+def _as_concept(concept: Concept | str | None) -> Concept | None:
+    if concept is None or isinstance(concept, Concept):
+        return concept
+    try:
+        return Concept(concept)
+    except ValueError:
+        known = ", ".join(c.value for c in Concept)
+        raise OptionError(f"concept {concept!r}: unknown; choose one of {known}") from None
+
+
+def default_team(state: GameState[Any]) -> int:
+    """The team of the player to move at the root (of the first acting player at a
+    simultaneous root); team 0 at a chance or terminal root."""
+    acting = state.acting_players() if state.is_simultaneous_node() else ()
+    player = acting[0] if acting else state.current_player()
+    return state.team_of(player) if player >= 0 else 0
+
+
+def resolve_concept(
+    state: GameState[Any], concept: Concept | str | None, team: int | None
+) -> tuple[Concept, int]:
+    """Check that the concept fits the position's teams; pick the defaults."""
+    teams = state.teams()
+    players = sorted(p for t in teams for p in t)
+    if players != list(range(state.num_players)):
+        raise ConceptError(
+            f"teams {teams} do not split players 0..{state.num_players - 1} exactly once"
+        )
+    chosen = _as_concept(concept)
+    if chosen is None:
+        if len(teams) != 2:
+            raise ConceptError(
+                f"this position has {len(teams)} teams, so it is not two-sided and no concept "
+                "is assumed: choose 'maxn' (each team maximises its own return) or 'paranoid' "
+                "(one named team against all the others)"
+            )
+        chosen = Concept.MINIMAX
+    if chosen is Concept.MINIMAX and len(teams) != 2:
+        raise ConceptError(
+            f"concept 'minimax' (alpha-beta) needs exactly two teams whose returns add up to a "
+            f"constant; this position has {len(teams)} teams: use 'maxn' or 'paranoid'"
+        )
+    if team is None:
+        team = default_team(state)
+    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
+        raise OptionError(f"team {team!r}: expected a team index from 0 to {len(teams) - 1}")
+    return chosen, team
+
+
+def solve(
+    state: GameState[Any],
+    *,
+    concept: Concept | str | None = None,
+    team: int | None = None,
+    budget: Budget | None = None,
+    simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
+    transpositions: bool = True,
+    ordering: bool = True,
+    bounds: tuple[Fraction, Fraction] | None = None,
+    progress: Progress | None = None,
+) -> SolveResult:
+    """Solve ``state`` exactly (every hand open) under a solution concept.
+
+    ``team`` is the index (in ``state.teams()``) of the team the value is given for, and for
+    ``paranoid`` the team that plays against all the others. ``bounds`` overrides the game's
+    ``return_bounds`` hook. When the budget runs out the result is ``UNKNOWN`` with the
+    bounds proven so far.
+    """
+    chosen, team = resolve_concept(state, concept, team)
+    budget = budget or Budget()
+    if chosen is Concept.MAXN:
+        return _solve_maxn(state, team, budget, transpositions, progress)
+    return _TwoSided(
+        state, chosen, team, budget, simultaneous, transpositions, ordering,
+        bounds if bounds is not None else return_bounds(state), progress,
+    ).run()
+
+
+class _TwoSided:
+    """One minimax or paranoid solve: the search plus the analysis of its root."""
+
+    def __init__(
+        self,
+        root: GameState[Any],
+        concept: Concept,
+        team: int,
+        budget: Budget,
+        mode: SimultaneousMode,
+        transpositions: bool,
+        ordering: bool,
+        bounds: tuple[Fraction, Fraction] | None,
+        progress: Progress | None,
+    ) -> None:
+        self.root = root
+        self.concept = concept
+        self.team = team
+        self.budget = budget
+        self.mode = mode
+        self.options: dict[str, Any] = {
+            "transpositions": transpositions, "ordering": ordering, "bounds": bounds,
+            "progress": progress,
+        }
+        self.search = self._new_search(mode, budget)
+
+    def _new_search(self, mode: SimultaneousMode, budget: Budget) -> TwoSidedSearch:
+        return TwoSidedSearch(
+            self.root, self.root.teams()[self.team], constant_sum=self.concept is Concept.MINIMAX,
+            simultaneous=mode, budget=budget, **self.options,
+        )
+
+    def run(self) -> SolveResult:
+        search = self.search
+        value: Fraction | None = None
+        try:
+            value = exact(search.search(self.root, search.low, search.high))
+            best, matrix = self._best_actions(value)
+            line = principal_variation(search, self.root, value)
+        except BudgetExceeded as exceeded:
+            return self._unknown(value, exceeded)
+        pure_lower, pure_upper, note = self._pure_values(value)
+        return SolveResult(
+            Status.SOLVED, self.concept, self.root.teams(), self.team, value,
+            self._team_values(value), value, value, tuple(best), line, search.nodes,
+            search.states, search.elapsed(), pure_lower, pure_upper, matrix, note,
+        )
+
+    def _team_values(self, value: Fraction) -> tuple[Fraction, ...] | None:
+        if self.concept is not Concept.MINIMAX:
+            return None
+        total = self.search.total
+        if total is None:  # pragma: no cover - a solved tree has a terminal
+            return None
+        other = total - value
+        return (value, other) if self.team == 0 else (other, value)
+
+    def _best_actions(self, value: Fraction) -> tuple[list[str], MatrixReport | None]:
+        search, root = self.search, self.root
+        player = root.current_player()
+        if player == SIMULTANEOUS and len(_sides(search, root)) == 2:
+            game = search.matrix(root)
+            rows = labels(game.rows, root.action_to_string)
+            columns = labels(game.columns, root.action_to_string)
+            report = matrix_report(game.entries, game.solution, rows, columns)
+            return [rows[i] for i in matrix_best_rows(game.entries, game.solution, self.mode)], (
+                report
+            )
+        choice = _choices(search, root)
+        if choice is None:
+            return [], None
+        options, make, text, maximising = choice
+        return [text(o) for o in options if search.reaches(make(o), value, maximising)], None
+
+    def _pure_values(
+        self, value: Fraction
+    ) -> tuple[Fraction | None, Fraction | None, str | None]:
+        """With a matrix game that has no saddle, the pure lower and upper values of the root
+        (the asked side's choices revealed first, or the other side's), each in a search of
+        its own within what is left of the budget."""
+        if not self.search.gap_seen or self.mode is not SimultaneousMode.MIXED:
+            return None, None, None
+        found: list[Fraction | None] = []
+        for mode in (SimultaneousMode.LOWER, SimultaneousMode.UPPER):
+            try:
+                spent = self.search.nodes, self.search.elapsed()
+                search = self._new_search(mode, self.budget.remaining(*spent))
+                found.append(exact(search.search(self.root, search.low, search.high)))
+                self.search.nodes += search.nodes
+            except BudgetExceeded as exceeded:
+                self.search.nodes += exceeded.nodes
+                found.append(None)
+        note = None
+        if None in found:
+            note = "the budget ran out before the pure lower and upper values were found"
+        return found[0], found[1], note
+
+    def _unknown(self, value: Fraction | None, exceeded: BudgetExceeded) -> SolveResult:
+        search = self.search
+        if value is not None:
+            lower: Fraction | None = value
+            upper: Fraction | None = value
+            note = f"{exceeded.reason}: the value is exact, the optimal actions are not all known"
+        else:
+            lower, upper = _finite(root_bounds(search, self.root))
+            note = exceeded.reason
+        return SolveResult(
+            Status.UNKNOWN, self.concept, self.root.teams(), self.team, None, None, lower,
+            upper, (), (), exceeded.nodes, search.states, exceeded.seconds, note=note,
+        )
+
+
+def _sides(search: TwoSidedSearch, state: GameState[Any]) -> set[bool]:
+    return {search.maximising[p] for p in state.acting_players()}
+
+
+Choice = tuple[Sequence[Any], Callable[[Any], Any], Callable[[Any], str], bool]
+
+
+def _choices(search: TwoSidedSearch, state: GameState[Any]) -> Choice | None:
+    """The options of the one side choosing at ``state`` (actions or joint actions), how to
+    apply one, how to write one, and whether that side maximises; ``None`` if no one chooses."""
+    player = state.current_player()
+    if player >= 0:
+        return state.legal_actions(), state.child, state.action_to_string, search.maximising[
+            player
+        ]
+    if player == SIMULTANEOUS:
+        sides = _sides(search, state)
+        if len(sides) == 1:
+            return joint_actions(state), state.joint_child, state.joint_to_string, sides.pop()
+    return None
+
+
+def principal_variation(
+    search: TwoSidedSearch, root: GameState[Any], value: Fraction
+) -> tuple[str, ...]:
+    """A line of optimal play from the root, each step proven to keep the root's value.
+
+    At each node the table's best action is tried first, then the others in legal order. The
+    line stops at a terminal state, at a chance node, and at a matrix game that has to be
+    played mixed.
+    """
+    line: list[str] = []
+    state = root
+    while len(line) < MAX_LINE:
+        player = state.current_player()
+        if player in (TERMINAL, CHANCE):
+            break
+        if player == SIMULTANEOUS and len(_sides(search, state)) == 2:
+            game = search.matrix(state)
+            cell = saddle_cell(game.entries, game.solution, search.mode)
+            if cell is None:
+                break
+            joint = game.joint(*cell)
+            line.append(state.joint_to_string(joint))
+            state = state.joint_child(joint)
+            continue
+        choice = _choices(search, state)
+        if choice is None:  # pragma: no cover - covered by the kinds above
+            break
+        options, make, text, maximising = choice
+        best = search.best_move(state)
+        order = list(range(len(options)))
+        if 0 <= best < len(options):
+            order.remove(best)
+            order.insert(0, best)
+        for index in order:
+            child = make(options[index])
+            if search.reaches(child, value, maximising):
+                line.append(text(options[index]))
+                state = child
+                break
+        else:  # pragma: no cover - an internal invariant
+            raise ArithmeticError(f"{state}: no action keeps the value {value}")
+    return tuple(line)
+
+
+def root_bounds(search: TwoSidedSearch, root: GameState[Any]) -> tuple[Bound, Bound]:
+    """Bounds on the root's value proven by the table: its own entry, intersected with what
+    its children's entries prove (a decision node's value is the max or min of its
+    children's, a chance node's their expectation)."""
+    low, high = search.bounds_of(root)
+    player = root.current_player()
+    if player >= 0:
+        children = [search.bounds_of(root.child(a)) for a in root.legal_actions()]
+        pick = max if search.maximising[player] else min
+        low = max(low, pick(c[0] for c in children))
+        high = min(high, pick(c[1] for c in children))
+    elif player == CHANCE:
+        outcomes = root.chance_outcomes()
+        children = [search.bounds_of(root.child(o)) for o, _ in outcomes]
+        if all(isinstance(c[0], Fraction) for c in children):
+            low = max(low, sum((p * c[0] for (_, p), c in zip(outcomes, children, strict=True)),
+                               Fraction(0)))
+        if all(isinstance(c[1], Fraction) for c in children):
+            high = min(high, sum((p * c[1] for (_, p), c in zip(outcomes, children, strict=True)),
+                                 Fraction(0)))
+    return low, high
+
+
+def _finite(bounds: tuple[Bound, Bound]) -> tuple[Fraction | None, Fraction | None]:
+    low, high = bounds
+    return (
+        low if isinstance(low, Fraction) else None,
+        high if isinstance(high, Fraction) else None,
+    )
+
+
+# -- max-n ---------------------------------------------------------------------------------
+
+
+def _solve_maxn(
+    root: GameState[Any],
+    team: int,
+    budget: Budget,
+    transpositions: bool,
+    progress: Progress | None,
+) -> SolveResult:
+    search = MaxnSearch(root, transpositions=transpositions, budget=budget, progress=progress)
+    try:
+        vector = search.search(root)
+        best = _maxn_best(search, root)
+        line = _maxn_line(search, root)
+    except BudgetExceeded as exceeded:
+        return SolveResult(
+            Status.UNKNOWN, Concept.MAXN, root.teams(), team, None, None, None, None, (), (),
+            exceeded.nodes, search.states, exceeded.seconds, note=exceeded.reason,
+        )
+    return SolveResult(
+        Status.SOLVED, Concept.MAXN, root.teams(), team, vector[team], vector, vector[team],
+        vector[team], tuple(best), line, search.nodes, search.states, search.elapsed(),
+    )
+
+
+def _maxn_options(
+    search: MaxnSearch, state: GameState[Any]
+) -> tuple[Sequence[Any], Callable[[Any], Any], Callable[[Any], str], int] | None:
+    player = state.current_player()
+    if player >= 0:
+        return state.legal_actions(), state.child, state.action_to_string, search.team_of[player]
+    if player == SIMULTANEOUS:
+        team = simultaneous_team(state, search.team_of)
+        return joint_actions(state), state.joint_child, state.joint_to_string, team
+    return None
+
+
+def _maxn_best(search: MaxnSearch, root: GameState[Any]) -> list[str]:
+    options = _maxn_options(search, root)
+    if options is None:
+        return []
+    choices, make, text, team = options
+    values = [search.search(make(c)) for c in choices]
+    top = max(v[team] for v in values)
+    return [text(c) for c, v in zip(choices, values, strict=True) if v[team] == top]
+
+
+def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
+    """The line max-n play follows (first best by the tie-break), up to a chance node."""
+    line: list[str] = []
+    state = root
+    while len(line) < MAX_LINE:
+        options = _maxn_options(search, state)
+        if options is None:
+            break
+        choices, make, text, team = options
+        children = [make(c) for c in choices]
+        index = first_best([search.search(child) for child in children], team)
+        line.append(text(choices[index]))
+        state = children[index]
+    return tuple(line)
