@@ -1,0 +1,200 @@
+"""Omens actions and their canonical notation (``docs/omens-notation.md``).
+
+An action is a small value object; its text form is canonical and parses back to the same
+action. Seats are numbered from 1 in text and from 0 inside the library.
+
+====================  ==========================================================================
+text                  meaning
+====================  ==========================================================================
+``2:18``              seat 2 plays card 18 in front of themselves, no further choice
+``1:15 lower``        seat 1 plays Law and chooses "lower" (``higher`` likewise)
+``1:21>3``            seat 1 plays Dream in front of seat 3
+``3:9>1``             seat 3 places card 9 in front of seat 1 (Dream's placement)
+``1:28 return 14``    seat 1 plays Wrath and sends card 14 back to its player's hand
+``1:29 take 14 give 7``  Betrayal: take card 14 into hand, give card 7 in its place
+``1:23 swap 14``      Jealousy swaps places with card 14
+``1:24 ask 3``        Secret: seat 3 must show seat 1 a card
+``1:24 show 3 9``     Secret: seat 1 shows card 9 to seat 3
+``1:31 with 3``       The Absolute: exchange a card with seat 3
+``3:resolve 15 lower``   seat 3 resolves the effect of card 15 placed in front of them by
+                      someone else (the choice words are those of the card's effect)
+``3:shows 9``         seat 3 shows card 9 (answering Secret's ``ask``)
+``3:gives 22``        seat 3's card in The Absolute's exchange
+``2:discards 7``      seat 2 discards card 7 because of Luck
+``deal 14 to 2``      chance: card 14 is dealt to seat 2
+====================  ==========================================================================
+
+At a simultaneous node (The Absolute's secret exchange) the joint action is the two players'
+actions joined by ``&``: ``1:gives 9 & 3:gives 22``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Any, NamedTuple
+
+from omen_solver.errors import InvalidActionError
+
+__all__ = ["Choice", "OmensAction", "Verb", "format_action", "parse_action"]
+
+
+class Verb(enum.IntEnum):
+    """What an action does."""
+
+    PLAY = 0
+    """Place a card from hand (a normal turn, Dream's placement or Wrath's replay)."""
+    RESOLVE = 1
+    """Make the choices of an immediate card placed by someone else."""
+    SHOWS = 2
+    """Show a card from hand (answering Secret)."""
+    GIVES = 3
+    """Give a card in The Absolute's exchange."""
+    DISCARDS = 4
+    """Discard a card from hand because of Luck."""
+    DEAL = 5
+    """Chance: a card is dealt to a seat."""
+
+
+Choice = tuple[str, ...] | tuple[str, int] | tuple[str, int, int]
+"""The choice of an immediate effect: a keyword and its numbers (card values, 0-based seats)."""
+
+_CHOICE_ARGS: dict[str, tuple[str, ...]] = {
+    "lower": (),
+    "higher": (),
+    "return": ("card",),
+    "take": ("card", "give", "card"),
+    "swap": ("card",),
+    "ask": ("seat",),
+    "show": ("seat", "card"),
+    "with": ("seat",),
+}
+"""Each choice keyword and the words that follow it (``card``, ``seat`` or a literal)."""
+
+
+class OmensAction(NamedTuple):
+    """One Omens action. ``to`` is the seat the card is placed in front of, -1 for oneself."""
+
+    verb: Verb
+    seat: int
+    card: int
+    to: int = -1
+    choice: tuple[str | int, ...] = ()
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+    def sort_key(self) -> tuple[int, int, int, int, tuple[Any, ...]]:
+        """The order of legal actions: verb, seat, card, target, then the choice (by keyword,
+        then numerically)."""
+        return (self.verb, self.seat, self.card, self.to, self.choice)
+
+
+def _format_choice(choice: tuple[str | int, ...]) -> str:
+    if not choice:
+        return ""
+    words: list[str] = []
+    keyword = str(choice[0])
+    values = iter(choice[1:])
+    words.append(keyword)
+    for kind in _CHOICE_ARGS[keyword]:
+        if kind == "card":
+            words.append(str(next(values)))
+        elif kind == "seat":
+            words.append(str(int(next(values)) + 1))
+        else:
+            words.append(kind)
+    return " " + " ".join(words)
+
+
+def format_action(action: OmensAction) -> str:
+    """The canonical text of an action."""
+    verb, seat, card, to, choice = action
+    if verb is Verb.DEAL:
+        return f"deal {card} to {seat + 1}"
+    head = f"{seat + 1}:"
+    if verb is Verb.PLAY:
+        target = f">{to + 1}" if to >= 0 else ""
+        return f"{head}{card}{target}{_format_choice(choice)}"
+    if verb is Verb.RESOLVE:
+        return f"{head}resolve {card}{_format_choice(choice)}"
+    word = {Verb.SHOWS: "shows", Verb.GIVES: "gives", Verb.DISCARDS: "discards"}[verb]
+    return f"{head}{word} {card}"
+
+
+_HEAD = re.compile(r"^\s*(\d+)\s*:\s*(.*?)\s*$")
+_DEAL = re.compile(r"^\s*deal\s+(\d+)\s+to\s+(\d+)\s*$")
+_PLAY = re.compile(r"^(\d+)(?:>(\d+))?(.*)$")
+
+
+def _number(text: str, word: str, what: str) -> int:
+    if not word.isdigit():
+        raise InvalidActionError(f"{text!r}: expected {what}, found {word!r}")
+    return int(word)
+
+
+def _parse_choice(text: str, words: list[str]) -> tuple[str | int, ...]:
+    if not words:
+        return ()
+    keyword = words[0]
+    if keyword not in _CHOICE_ARGS:
+        raise InvalidActionError(
+            f"{text!r}: unknown choice {keyword!r}; expected one of {', '.join(_CHOICE_ARGS)}"
+        )
+    pattern = _CHOICE_ARGS[keyword]
+    rest = words[1:]
+    if len(rest) != len(pattern):
+        expected = " ".join(
+            [keyword, *(p.upper() if p in ("card", "seat") else p for p in pattern)]
+        )
+        raise InvalidActionError(f"{text!r}: the choice is written {expected!r}")
+    values: list[str | int] = [keyword]
+    for kind, word in zip(pattern, rest, strict=True):
+        if kind == "card":
+            values.append(_number(text, word, "a card value"))
+        elif kind == "seat":
+            values.append(_number(text, word, "a seat number") - 1)
+        elif word != kind:
+            raise InvalidActionError(f"{text!r}: expected {kind!r}, found {word!r}")
+    return tuple(values)
+
+
+def parse_action(text: str) -> OmensAction:
+    """Read an action in canonical notation (syntax only: legality is the state's business).
+
+    Raises :class:`InvalidActionError` naming the text and what is wrong.
+    """
+    deal = _DEAL.match(text)
+    if deal:
+        return OmensAction(Verb.DEAL, int(deal.group(2)) - 1, int(deal.group(1)))
+    head = _HEAD.match(text)
+    if not head:
+        raise InvalidActionError(
+            f"{text!r}: an action starts with a seat and a colon, e.g. '2:18' or '1:15 lower'"
+        )
+    seat = int(head.group(1)) - 1
+    if seat < 0:
+        raise InvalidActionError(f"{text!r}: seats are numbered from 1")
+    words = head.group(2).split()
+    if not words:
+        raise InvalidActionError(f"{text!r}: nothing after the colon")
+    first = words[0]
+    if first in ("shows", "gives", "discards"):
+        if len(words) != 2:
+            raise InvalidActionError(f"{text!r}: write '{seat + 1}:{first} CARD'")
+        verb = {"shows": Verb.SHOWS, "gives": Verb.GIVES, "discards": Verb.DISCARDS}[first]
+        return OmensAction(verb, seat, _number(text, words[1], "a card value"))
+    if first == "resolve":
+        if len(words) < 2:
+            raise InvalidActionError(f"{text!r}: write '{seat + 1}:resolve CARD CHOICE...'")
+        card = _number(text, words[1], "a card value")
+        return OmensAction(Verb.RESOLVE, seat, card, -1, _parse_choice(text, words[2:]))
+    play = _PLAY.match(first)
+    if not play or play.group(3):
+        raise InvalidActionError(
+            f"{text!r}: expected a card value (optionally '>SEAT'), found {first!r}"
+        )
+    to = int(play.group(2)) - 1 if play.group(2) else -1
+    if play.group(2) and to < 0:
+        raise InvalidActionError(f"{text!r}: seats are numbered from 1")
+    return OmensAction(Verb.PLAY, seat, int(play.group(1)), to, _parse_choice(text, words[1:]))

@@ -1,0 +1,278 @@
+"""The Omens card catalogue: cards are data, effects are a few primitives with parameters.
+
+The shipped catalogue (``data/cards.toml``) holds the 35 Arcane cards of the rulebook (rules file
+000, "Components" and "Special Card Effects") and the card list (omens-cards.md). A user can load
+their own catalogue (house rules, a variant deck) with :func:`load_catalogue`; it is validated
+and every error names the file, the line of the card, the card and the field.
+
+The family of colour effects is four primitives with parameters, not twenty special cases:
+
+* ``discard_extreme {colour, which}``: discard the highest/lowest card of a colour ("any" for
+  every colour): Life, Death, Lie, Truth, Day, Night, Harmony.
+* ``discard_all {colour}``: discard every card of a colour: Winter.
+* ``discard_self_if {condition, ...}``: discard this card if a condition holds: Love, Friendship,
+  Calm, Feast (``other_of_colour``), Spring, Summer, Autumn (``no_other_of_colour``), Hope
+  (``lowest_in_play``), Enigma (``effect_in_play``).
+* ``none``: no effect (Malice, which counts as every colour).
+
+The other keywords name the rulebook's special effects: ``fear``, ``luck``, ``mirror``,
+``sadness``, ``pride`` (end of bout) and ``law``, ``dream``, ``jealousy``, ``secret``, ``wrath``,
+``betrayal``, ``absolute`` (immediate).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from omen_solver.errors import CatalogueError
+
+__all__ = [
+    "COLOURS",
+    "EFFECTS",
+    "Card",
+    "Catalogue",
+    "default_catalogue",
+    "load_catalogue",
+    "parse_catalogue",
+]
+
+COLOURS: Final = ("green", "yellow", "red", "blue")
+"""The four colours, in the order of the card values."""
+
+NOW: Final = "now"
+END: Final = "end"
+
+# Effect keyword -> (allowed timings, parameter name -> allowed values or None for any string).
+_ANY_COLOUR = (*COLOURS, "any")
+_CONDITIONS = ("other_of_colour", "no_other_of_colour", "lowest_in_play", "effect_in_play")
+EFFECTS: Final[Mapping[str, tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]]] = {
+    "none": ((END,), {}),
+    "discard_extreme": ((END,), {"colour": _ANY_COLOUR, "which": ("highest", "lowest")}),
+    "discard_all": ((END,), {"colour": _ANY_COLOUR}),
+    "discard_self_if": ((END,), {"condition": _CONDITIONS}),
+    "fear": ((END,), {}),
+    "luck": ((END,), {}),
+    "mirror": ((END,), {}),
+    "sadness": ((END,), {}),
+    "pride": ((END,), {}),
+    "law": ((NOW,), {}),
+    "dream": ((NOW,), {}),
+    "jealousy": ((NOW,), {}),
+    "secret": ((NOW,), {}),
+    "wrath": ((NOW,), {}),
+    "betrayal": ((NOW,), {}),
+    "absolute": ((NOW, END), {}),
+}
+"""Every effect keyword, the timings it allows, and its required parameters."""
+
+# Extra parameters of discard_self_if, by condition.
+_CONDITION_PARAMS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
+    "other_of_colour": {"colour": COLOURS},
+    "no_other_of_colour": {"colour": COLOURS},
+    "lowest_in_play": {},
+    "effect_in_play": {"effect": tuple(EFFECTS)},
+}
+
+_REQUIRED = ("value", "name", "colours", "timing", "effect")
+_OPTIONAL = ("french", "english_printed", "params", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One Arcane card: its value identifies it (values are distinct)."""
+
+    value: int
+    name: str
+    colours: frozenset[str]
+    timing: str
+    effect: str
+    params: Mapping[str, str] = field(default_factory=dict)
+    french: str = ""
+    english_printed: bool = True
+    text: str = ""
+
+    @property
+    def is_now(self) -> bool:
+        return self.timing == NOW
+
+    def has_colour(self, colour: str) -> bool:
+        return colour == "any" or colour in self.colours
+
+    def label(self) -> str:
+        """``Law (15)``: the name a trace uses."""
+        return f"{self.name} ({self.value})"
+
+
+class Catalogue(Mapping[int, Card]):
+    """The cards of a deck by value, with where they were read from."""
+
+    def __init__(self, cards: Iterable[Card], source: str = "<memory>") -> None:
+        self._cards = {card.value: card for card in sorted(cards, key=lambda c: c.value)}
+        self.source = source
+
+    def __getitem__(self, value: int) -> Card:
+        return self._cards[value]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def with_effect(self, effect: str) -> tuple[int, ...]:
+        """The values of the cards with an effect keyword, ascending."""
+        return tuple(value for value, card in self._cards.items() if card.effect == effect)
+
+    @cached_property
+    def absolutes(self) -> tuple[int, ...]:
+        """The cards that form teams at the start of a game (rules file 000, "Setup")."""
+        return self.with_effect("absolute")
+
+    def __repr__(self) -> str:
+        return f"Catalogue({len(self)} cards from {self.source})"
+
+
+def _card_lines(text: str) -> list[int]:
+    """The line number of each ``[[card]]`` header, so errors can point at the card."""
+    return [
+        number
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip().replace(" ", "") == "[[card]]"
+    ]
+
+
+def _where(source: str, lines: list[int], index: int, raw: Mapping[str, Any]) -> str:
+    line = f":{lines[index]}" if index < len(lines) else ""
+    value = raw.get("value")
+    name = f"card #{index + 1}" + (f" (value {value!r})" if value is not None else "")
+    return f"{source}{line}: {name}"
+
+
+def _choice(where: str, key: str, value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise CatalogueError(
+            f"{where}: field {key!r}: {value!r} is not one of {', '.join(map(repr, allowed))}"
+        )
+    return value
+
+
+def _check_params(where: str, effect: str, params: object) -> dict[str, str]:
+    if not isinstance(params, dict):
+        raise CatalogueError(f"{where}: field 'params' must be a table, not {params!r}")
+    expected = dict(EFFECTS[effect][1])
+    if effect == "discard_self_if":
+        condition = _choice(where, "params.condition", params.get("condition"), _CONDITIONS)
+        expected.update(_CONDITION_PARAMS[condition])
+    for key in params:
+        if key not in expected:
+            raise CatalogueError(
+                f"{where}: field 'params.{key}': effect {effect!r} takes no such parameter"
+                + (f" (it takes {', '.join(expected)})" if expected else " (it takes none)")
+            )
+    checked: dict[str, str] = {}
+    for key, allowed in expected.items():
+        if key not in params:
+            raise CatalogueError(f"{where}: field 'params.{key}' is missing for effect {effect!r}")
+        checked[key] = _choice(where, f"params.{key}", params[key], allowed)
+    return checked
+
+
+def _parse_card(where: str, raw: Mapping[str, Any]) -> Card:
+    for key in _REQUIRED:
+        if key not in raw:
+            raise CatalogueError(f"{where}: field {key!r} is missing")
+    for key in raw:
+        if key not in _REQUIRED and key not in _OPTIONAL:
+            raise CatalogueError(f"{where}: unknown field {key!r}")
+    value = raw["value"]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise CatalogueError(f"{where}: field 'value' must be a positive integer, not {value!r}")
+    colours = raw["colours"]
+    if not isinstance(colours, list) or not colours:
+        raise CatalogueError(f"{where}: field 'colours' must be a non-empty list of colours")
+    checked_colours = [_choice(where, "colours", colour, COLOURS) for colour in colours]
+    if len(set(checked_colours)) != len(checked_colours):
+        raise CatalogueError(f"{where}: field 'colours' names a colour twice")
+    effect = raw["effect"]
+    if effect not in EFFECTS:
+        raise CatalogueError(
+            f"{where}: field 'effect': unknown effect {effect!r}; "
+            f"known effects: {', '.join(EFFECTS)}"
+        )
+    timing = _choice(where, "timing", raw["timing"], (NOW, END))
+    if timing not in EFFECTS[effect][0]:
+        raise CatalogueError(
+            f"{where}: field 'timing': effect {effect!r} cannot be {timing!r} "
+            f"(allowed: {', '.join(EFFECTS[effect][0])})"
+        )
+    for key in ("name", "french", "text"):
+        if key in raw and not isinstance(raw[key], str):
+            raise CatalogueError(f"{where}: field {key!r} must be a string")
+    printed = raw.get("english_printed", True)
+    if not isinstance(printed, bool):
+        raise CatalogueError(f"{where}: field 'english_printed' must be true or false")
+    return Card(
+        value=value,
+        name=raw["name"],
+        colours=frozenset(checked_colours),
+        timing=timing,
+        effect=effect,
+        params=_check_params(where, effect, raw.get("params", {})),
+        french=raw.get("french", ""),
+        english_printed=printed,
+        text=raw.get("text", ""),
+    )
+
+
+def parse_catalogue(text: str, source: str = "<string>") -> Catalogue:
+    """Read a catalogue from TOML text; errors name ``source``, the line, the card and the field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CatalogueError(f"{source}: not valid TOML: {error}") from None
+    raws = data.get("card")
+    if not isinstance(raws, list) or not raws:
+        raise CatalogueError(f"{source}: no [[card]] tables found")
+    unknown = [key for key in data if key != "card"]
+    if unknown:
+        raise CatalogueError(f"{source}: unknown top-level key {unknown[0]!r} (only [[card]])")
+    lines = _card_lines(text)
+    cards: dict[int, Card] = {}
+    for index, raw in enumerate(raws):
+        where = _where(source, lines, index, raw)
+        card = _parse_card(where, raw)
+        if card.value in cards:
+            raise CatalogueError(
+                f"{where}: field 'value': {card.value} is already the value of "
+                f"{cards[card.value].name}; card values must be distinct"
+            )
+        cards[card.value] = card
+    return Catalogue(cards.values(), source)
+
+
+def load_catalogue(path: Path | str) -> Catalogue:
+    """Read and validate a catalogue file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CatalogueError(f"{path}: no such catalogue file") from None
+    return parse_catalogue(text, str(path))
+
+
+_DEFAULT: Catalogue | None = None
+
+
+def default_catalogue() -> Catalogue:
+    """The 35 printed cards shipped with the library."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        text = resources.files("omen_solver.omens").joinpath("data/cards.toml").read_text("utf-8")
+        _DEFAULT = parse_catalogue(text, "omen_solver/omens/data/cards.toml")
+    return _DEFAULT

@@ -1,0 +1,271 @@
+"""``omen-solver omens ...``: legal actions, explained play, rule options and catalogues."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from omen_solver.core.game import SIMULTANEOUS, TraceStep
+from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.omens.cards import default_catalogue, load_catalogue
+from omen_solver.omens.position import OmensPosition, load_position
+from omen_solver.omens.rule_ids import RULES
+from omen_solver.omens.rules import PRESETS, option_specs
+from omen_solver.omens.state import BoutSummary, OmensState
+
+__all__ = ["play_report", "register"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "omens",
+        help="Omens (Présages): legal actions, explained play, rule options, catalogues",
+        description="Work with Omens positions (docs/omens-positions.md).",
+    )
+    commands = parser.add_subparsers(dest="omens_command", metavar="COMMAND", required=True)
+
+    legal = commands.add_parser(
+        "legal", help="the legal actions of the player to act, in canonical notation"
+    )
+    legal.add_argument("file", type=Path, help="an Omens position file (TOML)")
+    legal.add_argument("--json", action="store_true", help="print a JSON list of strings")
+    legal.set_defaults(handler=_legal)
+
+    play = commands.add_parser(
+        "play",
+        help="apply the file's moves and more, and explain the resolution rule by rule",
+        description="Apply the file's moves, then the given ones; a bout resolves when everyone "
+        "has played. Each trace step names the rule it applies (docs/omens-rules.md).",
+    )
+    play.add_argument("file", type=Path, help="an Omens position file (TOML)")
+    play.add_argument(
+        "--moves",
+        nargs="+",
+        default=[],
+        metavar="MOVE",
+        help="more moves in canonical notation, e.g. '2:18' '3:15 lower' (joint: '1:gives 9 & "
+        "3:gives 22')",
+    )
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.set_defaults(handler=_play)
+
+    options = commands.add_parser("options", help="the named rule options and presets")
+    options.add_argument("--json", action="store_true")
+    options.set_defaults(handler=_options)
+
+    cards = commands.add_parser("cards", help="list (and validate) a card catalogue")
+    cards.add_argument("--catalogue", type=Path, help="a catalogue file (default: the 35 cards)")
+    cards.add_argument("--json", action="store_true")
+    cards.set_defaults(handler=_cards)
+
+    rules = commands.add_parser("rules", help="the rule ids that traces cite")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(handler=_rules)
+
+
+def _to_act(state: OmensState) -> str | int | None:
+    player = state.current_player()
+    if state.is_terminal():
+        return None
+    if player == SIMULTANEOUS:
+        return "simultaneous"
+    if player < 0:
+        return "chance"
+    return player + 1
+
+
+def _legal_moves(state: OmensState) -> list[str]:
+    return [state.move_to_string(move) for move in state.moves()]
+
+
+def _legal(args: argparse.Namespace) -> int:
+    position = load_position(args.file)
+    state = position.state
+    moves = _legal_moves(state)
+    if args.json:
+        print(json.dumps(moves))
+        return 0
+    who = _to_act(state)
+    if who is None:
+        print(f"the {state.table.scope.value} is over: no legal action")
+        return 0
+    heading = f"seat {who} to act" if isinstance(who, int) else f"{who} node"
+    print(f"{heading}: {len(moves)} legal action(s)")
+    for move in moves:
+        print(f"  {move}")
+    return 0
+
+
+def _apply_cli_moves(
+    state: OmensState, texts: list[str]
+) -> tuple[OmensState, list[tuple[str, list[TraceStep]]]]:
+    steps = []
+    for number, text in enumerate(texts, start=1):
+        try:
+            move = state.parse_move(text)
+        except OmenSolverError as error:
+            raise PositionError(f"--moves[{number}] {text!r}: {error}") from None
+        canonical = state.move_to_string(move)
+        state, log = state.explain(move)
+        steps.append((canonical, log))
+    return state, steps
+
+
+def _seat_list(seats: tuple[int, ...] | None) -> list[int] | None:
+    return None if seats is None else [seat + 1 for seat in seats]
+
+
+def play_report(position: OmensPosition, texts: list[str]) -> tuple[OmensState, dict[str, Any]]:
+    """Replay the file's moves and then ``texts``; the report that ``omens play --json`` prints."""
+    state, steps = position.replay()
+    state, more = _apply_cli_moves(state, texts)
+    steps += more
+    summary = _finished_bout(position.start, state, bool(steps))
+    round_team = None
+    if summary is not None and summary.round_winner is not None:
+        round_team = state.teams()[state.team_of(summary.round_winner)]
+    trace = [
+        {"move": move, "rule": step.rule, "text": step.text} for move, log in steps for step in log
+    ]
+    report: dict[str, Any] = {
+        "bout_winner": None if summary is None or summary.winner is None else summary.winner + 1,
+        "discarded": [] if summary is None else list(summary.discarded),
+        "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(state.hands)},
+        "next_leader": None
+        if summary is None or summary.next_leader is None
+        else summary.next_leader + 1,
+        "round_winner_team": _seat_list(round_team),
+        "trace": trace,
+        "in_play": [
+            {"card": p.card, "before": p.before + 1, "by": p.by + 1} for p in state.in_play
+        ],
+        "to_act": _to_act(state),
+        "legal": _legal_moves(state),
+        "teams": [[seat + 1 for seat in team] for team in state.teams()],
+        "rounds_won": list(state.rounds_won),
+        "terminal": state.is_terminal(),
+    }
+    return state, report
+
+
+def _finished_bout(start: OmensState, state: OmensState, moved: bool) -> BoutSummary | None:
+    """The bout these moves finished, or None if the bout in progress is not over."""
+    summary = state.last_bout
+    if not moved or summary is None or summary is start.last_bout:
+        return None
+    if state.in_play or state.pending or state.bouts_played != summary.number:
+        return None
+    return summary
+
+
+def _play(args: argparse.Namespace) -> int:
+    position = load_position(args.file)
+    _, report = play_report(position, list(args.moves))
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    current = None
+    for step in report["trace"]:
+        if step["move"] != current:
+            current = step["move"]
+            print(current)
+        print(f"    [{step['rule']}] {step['text']}")
+    print()
+    if report["bout_winner"] is not None:
+        print(f"bout won by seat {report['bout_winner']}; discarded: {report['discarded']}")
+    if report["round_winner_team"] is not None:
+        print(f"round won by the team of seats {report['round_winner_team']}")
+    elif report["next_leader"] is not None:
+        print(f"seat {report['next_leader']} leads the next bout")
+    for seat, hand in report["hands"].items():
+        print(f"seat {seat}: {hand}")
+    who = report["to_act"]
+    if who is not None:
+        print(
+            f"to act: {'seat ' + str(who) if isinstance(who, int) else who}; legal: "
+            + ", ".join(report["legal"][:10])
+            + (" ..." if len(report["legal"]) > 10 else "")
+        )
+    return 0
+
+
+def _options(args: argparse.Namespace) -> int:
+    specs = option_specs()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": s.name,
+                        "question": s.question,
+                        "summary": s.summary,
+                        "settings": dict(s.settings),
+                        "default": s.default,
+                        "reason": s.reason,
+                        "source": s.source,
+                        "presets": {p: over.get(s.name, s.default) for p, over in PRESETS.items()},
+                    }
+                    for s in specs
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    for spec in specs:
+        presets = ", ".join(
+            f"{p}={over.get(spec.name, spec.default)}" for p, over in PRESETS.items()
+        )
+        print(f"{spec.name} ({spec.question}): {spec.summary}")
+        for setting, meaning in spec.settings.items():
+            mark = "*" if setting == spec.default else " "
+            print(f"   {mark} {setting}: {meaning}")
+        print(f"     presets: {presets}")
+    return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    catalogue = load_catalogue(args.catalogue) if args.catalogue else default_catalogue()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "value": c.value,
+                        "name": c.name,
+                        "french": c.french,
+                        "colours": sorted(c.colours),
+                        "timing": c.timing,
+                        "effect": c.effect,
+                        "params": dict(c.params),
+                        "text": c.text,
+                    }
+                    for c in catalogue.values()
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    print(f"{len(catalogue)} cards from {catalogue.source}")
+    for card in catalogue.values():
+        colours = "/".join(sorted(card.colours))
+        print(f"{card.value:>3} {card.name:<14} {colours:<24} {card.timing:<4} {card.text}")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {"id": r.id, "statement": r.statement, "source": r.source}
+                    for r in RULES.values()
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    for rule in RULES.values():
+        print(f"{rule.id}: {rule.statement} [{rule.source}]")
+    return 0
