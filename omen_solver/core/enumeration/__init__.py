@@ -10,21 +10,26 @@ from omen_solver.core.enumeration.hooks import (
     stop_points,
 )
 from omen_solver.core.enumeration.perft import PerftCount, PerftResult, perft
+from omen_solver.core.enumeration.suite import CaseCheck, PerftCase, check_case, load_suite
 from omen_solver.core.enumeration.tree import Branch, branches, child_states, joint_actions
 
 __all__ = [
     "Branch",
     "Budget",
     "BudgetExceeded",
+    "CaseCheck",
     "HasReturnBounds",
     "HasStopPoints",
     "NodeMeter",
+    "PerftCase",
     "PerftCount",
     "PerftResult",
     "Status",
     "branches",
+    "check_case",
     "child_states",
     "joint_actions",
+    "load_suite",
     "perft",
     "resolve_stop",
     "return_bounds",
