@@ -138,7 +138,7 @@ def test_root_is_never_a_stopping_point() -> None:
 
 
 def test_unknown_stopping_point_and_a_game_without_any_are_errors() -> None:
-    with pytest.raises(OptionError, match="'bout'.*known: half"):
+    with pytest.raises(OptionError, match=r"'bout'.*known: half"):
         perft(TeamNim(4), stop="bout")
     with pytest.raises(OptionError, match="names no stopping points"):
         perft(CoinRow((1, 2)), stop="round")
