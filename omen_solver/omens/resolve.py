@@ -63,7 +63,7 @@ def _winning_card(cards: list[int], table: Table, log: Log) -> int | None:
                 f"the second-highest, {table.name(ordered[1])}, wins",
             )
             return ordered[1]
-        if table.rules.sadness_lone_card == "no_winner":
+        if table.rules.sadness_lone_card == "discarded_no_winner":
             _say(log, "bout.winner.lone_card", "Sadness is the only card in play: nothing wins")
             return None
         _say(log, "bout.winner.lone_card", "Sadness is the only card in play, so it wins")
@@ -172,6 +172,9 @@ def resolve_bout(
     if winner is not None:
         _say(log, "bout.winner.owner", f"seat {winner + 1} wins the bout")
     discarded = _discards(cards, winning, table, log)
+    if winning is None:
+        discarded |= set(cards)
+        _say(log, "bout.winner.lone_card", "the lone card is discarded all the same")
     if len(discarded) > 1:
         names = ", ".join(table.name(c) for c in sorted(discarded))
         _say(log, "bout.discard.simultaneous", f"discarded together: {names}")

@@ -166,8 +166,9 @@ class OmensRules(RuleOptions):
         question="O9",
         summary="Sadness when it is the only card in play.",
         settings={
-            "wins": "a lone card wins anyway: every bout has a winner",
-            "no_winner": "nothing wins and nothing is discarded; the leader leads again",
+            "wins": "a lone card wins anyway (and is discarded as the winning card)",
+            "discarded_no_winner": "the lone card cannot win; it is discarded all the same (a "
+            "card goes every bout) and the leader leads again",
         },
         reason="'There will always be at least 1 card discarded in each bout'.",
         source=f"{_R}, 'How a Bout Is Resolved', note; 'Sadness'",

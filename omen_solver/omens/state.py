@@ -907,6 +907,7 @@ def _play(work: _Work, action: OmensAction) -> None:
     """Place a card from hand: a normal turn, Dream's placement, or Wrath's replacement."""
     seat, card, to = action.seat, action.card, action.to
     kind = work.pending.pop()[0] if work.pending else None
+    hand_before = list(work.hands[seat])
     work.take_from_hand(seat, card)
     before = seat if to < 0 else to
     work.front.append(Placement(card, before, seat))
@@ -924,6 +925,7 @@ def _play(work: _Work, action: OmensAction) -> None:
         )
     else:
         work.say("card.wrath.replay", f"seat {seat + 1} plays {work.name(card)} instead")
+    _note_law(work, seat, card, hand_before, turn=kind is None)
     if table.effect[card] == "dream" and kind != DREAM:
         _dream(work, card, seat, to)
         return
@@ -938,6 +940,25 @@ def _play(work: _Work, action: OmensAction) -> None:
             f"{work.name(card)} lies in front of seat {resolver + 1}, who resolves it",
         )
         work.pending.append((RESOLVE, resolver, card, 0))
+
+
+def _note_law(work: _Work, seat: int, card: int, hand: list[int], turn: bool) -> None:
+    """Explain how Law's constraint bound this placement (rule card.law.constraint)."""
+    law = work.law
+    if work.log is None or law is None:
+        return
+    if not (turn or work.table.rules.law_binds == "every_placement"):
+        return
+    value, direction = law
+    word = "higher" if direction > 0 else "lower"
+    if _law_filter(work.table, law, hand, turn) == hand and not all(
+        (c > value if direction > 0 else c < value) for c in hand
+    ):
+        work.say("card.law.constraint", f"Law: seat {seat + 1} has no card {word} than "
+                 f"{value}, so any card may be played")
+    else:
+        work.say("card.law.constraint", f"Law: seat {seat + 1} must play a card {word} than "
+                 f"{value}: {work.name(card)} follows it")
 
 
 def _dream(work: _Work, card: int, seat: int, target: int) -> None:
@@ -1031,6 +1052,7 @@ def _betrayal(work: _Work, card: int, resolver: int, taken: int, given: int) -> 
     work.add_to_hand(resolver, taken)
     work.take_from_hand(resolver, given)
     victim = placement.before
+    _note_law(work, resolver, given, [*work.hands[resolver], given], turn=False)
     work.front.append(Placement(given, victim, resolver))
     work.say(
         "card.betrayal.take",
