@@ -265,7 +265,9 @@ class MatrixToy(_Toy):
         return self.matrices[self.chosen or 0]
 
     def acting_players(self) -> tuple[int, ...]:
-        return self.acting_ if self.current_player() == SIMULTANEOUS else super().acting_players()
+        if self.current_player() == SIMULTANEOUS:
+            return self.acting_
+        return GameState.acting_players(self)
 
     def legal_actions(self, player: int | None = None) -> tuple[int, ...]:
         kind = self.current_player()
@@ -367,7 +369,7 @@ class RandomGame(_Toy):
 
     def acting_players(self) -> tuple[int, ...]:
         if self.current_player() != SIMULTANEOUS:
-            return super().acting_players()
+            return GameState.acting_players(self)
         first = self._hash(3) % self.num_players
         second = (first + 1 + self._hash(4) % (self.num_players - 1)) % self.num_players
         return tuple(sorted((first, second)))
