@@ -1,0 +1,212 @@
+"""Best-play puzzles: a position file with a ``[puzzle]`` table (see ``docs/puzzles.md``).
+
+The format is game-agnostic: the position part is read by the game's loader (which ignores the
+``puzzle`` table), the ``[puzzle]`` table by :func:`read_puzzle`::
+
+    [puzzle]
+    question = "Can seats 1 and 3 win this round?"
+    team = [1, 3]           # the team asked about, as its seats (or one seat of it)
+    concept = "minimax"     # minimax | maxn | paranoid (needed with three teams or more)
+    simultaneous = "mixed"  # mixed | lower | upper
+    max_nodes = 2000000     # optional budget
+    max_seconds = 60
+
+    [puzzle.answer]         # the stated answer: every key given is checked
+    winner = [1, 3]         # the winning team's seats, or "none" when no team is ahead
+    value = "1"             # the asked team's exact value ("2/3" for a fraction)
+    values = ["1", "0"]     # every team's value, in team order
+    best_actions = ["..."]  # exactly the optimal root actions (order does not matter)
+    best_actions_include = ["..."]   # among the optimal root actions
+    best_actions_exclude = ["..."]   # not optimal
+    principal_variation_starts = ["..."]  # the solver's line starts with these
+    pure_lower = "-1"       # pure-strategy values at matrix games without a saddle
+    pure_upper = "1"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.game import GameState
+from omen_solver.core.positions import read_toml
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
+from omen_solver.errors import PositionError
+
+__all__ = ["ANSWER_KEYS", "PUZZLE_KEYS", "Puzzle", "compare", "read_puzzle", "team_index"]
+
+PUZZLE_KEYS = frozenset(
+    {"question", "team", "concept", "simultaneous", "max_nodes", "max_seconds", "answer"}
+)
+ANSWER_KEYS = frozenset(
+    {
+        "winner", "value", "values", "best_actions", "best_actions_include",
+        "best_actions_exclude", "principal_variation_starts", "pure_lower", "pure_upper",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A puzzle's question and its stated answer, as written in the file."""
+
+    path: Path
+    question: str
+    team: tuple[int, ...] | None
+    """Seats (from 1) naming the team asked about; ``None``: the team to move."""
+    concept: Concept | None
+    simultaneous: SimultaneousMode
+    budget: Budget
+    answer: dict[str, Any] = field(default_factory=dict)
+
+
+def _fail(path: Path, key: str, message: str) -> PositionError:
+    return PositionError(f"{path}: key '{key}': {message}")
+
+
+def _fraction(path: Path, key: str, value: Any) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise _fail(path, key, f"expected an exact number such as 1 or \"2/3\", got {value!r}")
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise _fail(path, key, f"{value!r} is not an exact number such as \"2/3\"") from None
+
+
+def _texts(path: Path, key: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(path, key, "expected a list of action texts")
+    return list(value)
+
+
+def _seats(path: Path, key: str, value: Any) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
+    ):
+        raise _fail(path, key, f"expected seats numbered from 1, such as [1, 3], got {value!r}")
+    return tuple(sorted(value))
+
+
+def read_puzzle(path: Path | str, data: dict[str, Any] | None = None) -> Puzzle | None:
+    """The puzzle of a position file, or ``None`` if it has no ``[puzzle]`` table."""
+    path = Path(path)
+    data = read_toml(path) if data is None else data
+    table = data.get("puzzle")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise _fail(path, "puzzle", "expected a table")
+    for key in table:
+        if key not in PUZZLE_KEYS:
+            known = ", ".join(sorted(PUZZLE_KEYS))
+            raise _fail(path, f"puzzle.{key}", f"unknown key; known: {known}")
+    question = table.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise _fail(path, "puzzle.question", "the question is required, as text")
+    team = None if "team" not in table else _seats(path, "puzzle.team", table["team"])
+    concept = None
+    if "concept" in table:
+        try:
+            concept = Concept(table["concept"])
+        except ValueError:
+            known = ", ".join(c.value for c in Concept)
+            raise _fail(path, "puzzle.concept", f"unknown concept {table['concept']!r}; "
+                        f"choose one of {known}") from None
+    try:
+        mode = SimultaneousMode(table.get("simultaneous", "mixed"))
+    except ValueError:
+        raise _fail(path, "puzzle.simultaneous", "choose mixed, lower or upper") from None
+    try:
+        budget = Budget(table.get("max_nodes"), table.get("max_seconds"))
+    except ValueError as error:
+        raise _fail(path, "puzzle", str(error)) from None
+    answer = table.get("answer", {})
+    if not isinstance(answer, dict) or not answer:
+        raise _fail(path, "puzzle.answer", "a table with the stated answer is required")
+    _check_answer(path, answer)
+    return Puzzle(path, question.strip(), team, concept, mode, budget, dict(answer))
+
+
+def _check_answer(path: Path, answer: dict[str, Any]) -> None:
+    for key, value in answer.items():
+        where = f"puzzle.answer.{key}"
+        if key not in ANSWER_KEYS:
+            raise _fail(path, where, f"unknown key; known: {', '.join(sorted(ANSWER_KEYS))}")
+        if key == "winner":
+            if value != "none":
+                _seats(path, where, value)
+        elif key in ("value", "pure_lower", "pure_upper"):
+            _fraction(path, where, value)
+        elif key == "values":
+            if not isinstance(value, list):
+                raise _fail(path, where, "expected a list of exact numbers")
+            for item in value:
+                _fraction(path, where, item)
+        else:
+            _texts(path, where, value)
+
+
+def team_index(state: GameState[Any], seats: Sequence[int], where: str) -> int:
+    """The team named by its seats (all of them, or any one seat of it)."""
+    players = {seat - 1 for seat in seats}
+    for index, team in enumerate(state.teams()):
+        if players == set(team) or (len(players) == 1 and players <= set(team)):
+            return index
+    teams = "; ".join(str([p + 1 for p in team]) for team in state.teams())
+    raise PositionError(f"{where}: seats {list(seats)} are not a team here; the teams are {teams}")
+
+
+def compare(puzzle: Puzzle, state: GameState[Any], result: SolveResult) -> list[str]:
+    """The contradictions between the stated answer and a solved result (empty: it agrees)."""
+    problems: list[str] = []
+    answer = puzzle.answer
+    path = puzzle.path
+
+    def differ(key: str, stated: Any, found: Any) -> None:
+        problems.append(f"{key}: stated {stated}, solver found {found}")
+
+    if "winner" in answer:
+        stated = None
+        if answer["winner"] != "none":
+            seats = _seats(path, "puzzle.answer.winner", answer["winner"])
+            stated = team_index(state, seats, f"{path}: puzzle.answer.winner")
+        if stated != result.winner:
+            found = "none" if result.winner is None else _seat_list(state, result.winner)
+            differ("winner", answer["winner"], found)
+    for key in ("value", "pure_lower", "pure_upper"):
+        if key in answer:
+            stated_value = _fraction(path, f"puzzle.answer.{key}", answer[key])
+            found_value = getattr(result, key)
+            if stated_value != found_value:
+                differ(key, stated_value, found_value)
+    if "values" in answer:
+        stated_values = [_fraction(path, "puzzle.answer.values", v) for v in answer["values"]]
+        found_values = None if result.values is None else list(result.values)
+        if stated_values != found_values:
+            differ("values", [str(v) for v in stated_values],
+                   None if found_values is None else [str(v) for v in found_values])
+    best = set(result.best_actions)
+    if "best_actions" in answer and set(answer["best_actions"]) != best:
+        differ("best_actions", sorted(answer["best_actions"]), sorted(best))
+    missing = [a for a in answer.get("best_actions_include", []) if a not in best]
+    if missing:
+        problems.append(f"best_actions_include: {missing} are not optimal; optimal: {sorted(best)}")
+    wrong = [a for a in answer.get("best_actions_exclude", []) if a in best]
+    if wrong:
+        problems.append(f"best_actions_exclude: {wrong} are optimal")
+    start = answer.get("principal_variation_starts")
+    if start is not None and list(result.principal_variation[: len(start)]) != start:
+        differ("principal_variation_starts", start, list(result.principal_variation))
+    return problems
+
+
+def _seat_list(state: GameState[Any], team: int) -> list[int]:
+    return [player + 1 for player in state.teams()[team]]

@@ -1,0 +1,440 @@
+"""Game-agnostic commands: ``perft``, ``graph``, ``solve`` and ``puzzles check``.
+
+They work on any position file (:func:`omen_solver.core.positions.load_state`). Every search
+has a budget; when it runs out the answer is "unknown" (exit status 1), never a guess. Long
+walks show their progress on stderr when stderr is a terminal.
+
+Exit status: 0 answered (and agrees with a stated answer); 1 unknown, or a stated answer
+contradicted; 2 bad input (the message on stderr names the file and key).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from omen_solver.core.enumeration import Budget, Status, perft
+from omen_solver.core.enumeration.budget import Progress
+from omen_solver.core.game import GameState
+from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
+from omen_solver.core.positions import load_state, read_toml
+from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
+from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
+from omen_solver.errors import OmenSolverError, PositionError
+
+__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "register"]
+
+DEFAULT_SOLVE_SECONDS = 600.0
+"""The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
+DEFAULT_CHECK_SECONDS = 120.0
+"""The time limit per puzzle of ``puzzles check`` when neither sets one."""
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    _register_perft(subparsers)
+    _register_graph(subparsers)
+    _register_solve(subparsers)
+    _register_puzzles(subparsers)
+
+
+# -- shared options --------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def _seats(text: str) -> tuple[int, ...]:
+    try:
+        seats = tuple(int(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write seats such as 1,3") from None
+    if not seats or min(seats) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: seats are numbered from 1")
+    return seats
+
+
+def _add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
+    parser.add_argument("--max-nodes", type=_positive_int, metavar="N",
+                        help="stop after N nodes and answer 'unknown'")
+    parser.add_argument("--max-seconds", type=float, metavar="S",
+                        help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
+
+
+def _add_stop(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=_positive_int, metavar="N", help="cut after N plies")
+    parser.add_argument(
+        "--to", metavar="POINT",
+        help="cut at a stopping point the game names, e.g. bout or round",
+    )
+
+
+def _add_solve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--concept", choices=[c.value for c in Concept],
+                        help="solution concept (default: minimax with two teams; required "
+                             "with three or more)")
+    parser.add_argument("--team", type=_seats, metavar="SEATS",
+                        help="the team asked about (paranoid: the team against all others), "
+                             "as its seats, e.g. 1,3 (default: the team to move)")
+    parser.add_argument("--simultaneous", choices=[m.value for m in SimultaneousMode],
+                        help="value of matrix games at simultaneous nodes (default: mixed)")
+
+
+def _budget(args: argparse.Namespace, fallback: Budget | None = None) -> Budget:
+    fallback = fallback or Budget()
+    nodes = args.max_nodes if args.max_nodes is not None else fallback.max_nodes
+    seconds = args.max_seconds if args.max_seconds is not None else fallback.max_seconds
+    return Budget(nodes or None, seconds)
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Progress | None]:
+    """A progress line on stderr while a walk runs, if stderr is a terminal."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with console.status(f"{escape(label)}…") as status:
+
+        def report(nodes: int, seconds: float) -> None:
+            rate = nodes / seconds if seconds > 0 else 0.0
+            status.update(f"{escape(label)}: {nodes:,} nodes, {rate:,.0f} nodes/s")
+
+        yield report
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+# -- perft -----------------------------------------------------------------------------------
+
+
+def _register_perft(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "perft", help="count the legal action sequences from a position (any game)",
+        description="Count the legal action sequences from a position to a depth, to a "
+                    "stopping point, or to the end, with the distinct states reached.",
+    )
+    parser.add_argument("file", type=Path, help="position file (TOML)")
+    _add_stop(parser)
+    parser.add_argument("--divide", action="store_true",
+                        help="show the count under each root action")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--no-merge", action="store_true",
+                        help="walk every sequence instead of reusing transposed subtrees")
+    _add_budget(parser, "default: no limit")
+    parser.set_defaults(handler=_perft)
+
+
+def _perft(args: argparse.Namespace) -> int:
+    state = load_state(args.file)
+    with _progress(f"perft {args.file}") as progress:
+        result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
+                       budget=_budget(args), progress=progress)
+    if args.json:
+        data = {"file": str(args.file), **result.to_json()}
+        if not args.divide:
+            data.pop("divide")
+        _print_json(data)
+    else:
+        _show_perft(args, result)
+    return EXIT_OK if result.status is Status.SOLVED else EXIT_FAILED
+
+
+def _show_perft(args: argparse.Namespace, result: Any) -> None:
+    out = _out()
+    cut = " and ".join(
+        part for part in (
+            f"depth {args.depth}" if args.depth is not None else "",
+            f"to {args.to}" if args.to else "",
+        ) if part
+    ) or "to the end"
+    if result.total is None:
+        out.print(f"{escape(str(args.file))} ({cut}): unknown: {result.reason} "
+                  f"after {result.visited:,} nodes")
+        return
+    total = result.total
+    out.print(f"{escape(str(args.file))} ({cut})")
+    out.print(f"sequences: {total.sequences:,} ({total.at_depth:,} of full depth, "
+              f"{total.ended:,} ended earlier)")
+    out.print(f"nodes: {total.nodes:,}  distinct states: {result.states:,}  "
+              f"visited: {result.visited:,}  seconds: {result.seconds:.3f}")
+    if args.divide:
+        table = Table("action", "sequences", "nodes")
+        for text, count in result.divide:
+            table.add_row(escape(text), f"{count.sequences:,}", f"{count.nodes:,}")
+        out.print(table)
+
+
+# -- graph -----------------------------------------------------------------------------------
+
+
+def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "graph", help="export the action tree or state graph (GraphML, DOT, SVG, PNG)",
+        description="Write the action tree below a position (or, with --merge, the state "
+                    "graph with transpositions merged) as GraphML, DOT, or a picture.",
+    )
+    parser.add_argument("file", type=Path, help="position file (TOML)")
+    _add_stop(parser)
+    parser.add_argument("--out", type=Path, required=True, metavar="PATH", help="output file")
+    parser.add_argument("--format", choices=FORMATS, help="default: from the suffix of --out")
+    parser.add_argument("--merge", action="store_true", help="one node per distinct state")
+    parser.add_argument("--max-nodes", type=_positive_int, metavar="N", default=DEFAULT_MAX_NODES,
+                        help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
+    parser.set_defaults(handler=_graph)
+
+
+def _graph(args: argparse.Namespace) -> int:
+    state = load_state(args.file)
+    graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
+                        max_nodes=args.max_nodes)
+    written = write_graph(graph, args.out, args.format)
+    kind = "state graph" if args.merge else "action tree"
+    _out().print(f"{escape(str(args.out))}: {kind} as {written}, {graph.number_of_nodes():,} "
+                 f"nodes, {graph.number_of_edges():,} edges")
+    return EXIT_OK
+
+
+# -- solve -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Solved:
+    path: Path
+    state: GameState[Any]
+    puzzle: Puzzle | None
+    result: SolveResult
+    problems: list[str]
+
+    @property
+    def agrees(self) -> bool | None:
+        if self.puzzle is None or not self.result.solved:
+            return None
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "file": str(self.path),
+            "question": None if self.puzzle is None else self.puzzle.question,
+        }
+        data.update(self.result.to_json())
+        if self.puzzle is not None:
+            data["stated"] = self.puzzle.answer
+            data["agrees"] = self.agrees
+            data["contradictions"] = self.problems
+        return data
+
+
+def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "solve", help="solve a position or puzzle exactly, every hand open (any game)",
+        description="Solve a position exactly under a stated solution concept; with a "
+                    "[puzzle] table, answer its question and compare with its stated answer.",
+    )
+    parser.add_argument("file", type=Path, help="position or puzzle file (TOML)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    _add_solve_options(parser)
+    _add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
+    parser.set_defaults(handler=_solve)
+
+
+def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> _Solved:
+    state = load_state(path)
+    puzzle = read_puzzle(path, read_toml(path))
+    seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
+    team = None if seats is None else team_index(
+        state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
+    )
+    concept = args.concept or (puzzle.concept if puzzle else None)
+    mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
+        puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
+    )
+    fallback = puzzle.budget if puzzle else Budget()
+    budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
+    with _progress(f"solving {path}") as progress:
+        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
+                       progress=progress)
+    problems = compare(puzzle, state, result) if puzzle and result.solved else []
+    return _Solved(path, state, puzzle, result, problems)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    solved = _solve_file(args.file, args, DEFAULT_SOLVE_SECONDS)
+    if args.json:
+        _print_json(solved.to_json())
+    else:
+        _show_solved(solved)
+    ok = solved.result.solved and not solved.problems
+    return EXIT_OK if ok else EXIT_FAILED
+
+
+def _seat_text(seats: list[int]) -> str:
+    return ", ".join(map(str, seats))
+
+
+def describe_answer(result: SolveResult) -> str:
+    """The answer in words: who wins (or the concept's outcome), or the bounds if unknown."""
+    team = [p + 1 for p in result.teams[result.team]]
+    if not result.solved:
+        low = "?" if result.lower is None else str(result.lower)
+        high = "?" if result.upper is None else str(result.upper)
+        return f"unknown: seats {_seat_text(team)}'s value lies in [{low}, {high}]"
+    values = "" if result.values is None else f"; team values {', '.join(map(str, result.values))}"
+    if result.concept is Concept.PARANOID:
+        return (f"seats {_seat_text(team)} guarantee {result.value} against all other teams "
+                f"(paranoid)")
+    winner = result.winner
+    lead = "no team is ahead" if winner is None else (
+        f"seats {_seat_text([p + 1 for p in result.teams[winner]])} win"
+    )
+    return f"{lead} ({result.concept.value}; seats {_seat_text(team)}: {result.value}{values})"
+
+
+def _show_solved(solved: _Solved) -> None:
+    out = _out()
+    result = solved.result
+    out.print(escape(str(solved.path)))
+    if solved.puzzle is not None:
+        out.print(f"question: {escape(solved.puzzle.question)}")
+    out.print(f"answer: {escape(describe_answer(result))}")
+    if result.solved:
+        out.print(f"best actions: {escape(', '.join(result.best_actions) or '(none: no choice)')}")
+        out.print(f"principal variation: {escape(' · '.join(result.principal_variation) or '-')}")
+    if result.pure_lower is not None or result.pure_upper is not None:
+        out.print(f"pure strategies: lower {result.pure_lower}, upper {result.pure_upper}")
+    if result.root_matrix is not None:
+        matrix = result.root_matrix
+        strategy = ", ".join(f"{r}: {p}" for r, p in zip(matrix.rows, matrix.row_strategy,
+                                                           strict=True))
+        out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
+    if result.note:
+        out.print(f"note: {escape(result.note)}")
+    out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  seconds: {result.seconds:.3f}")
+    if solved.agrees is True:
+        out.print("stated answer: agrees")
+    elif solved.agrees is False:
+        out.print("stated answer: [bold red]CONTRADICTED[/]")
+        for problem in solved.problems:
+            out.print(f"  {escape(problem)}")
+
+
+# -- puzzles check ---------------------------------------------------------------------------
+
+
+def _register_puzzles(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("puzzles", help="best-play puzzles")
+    commands = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
+    check = commands.add_parser(
+        "check", help="solve every puzzle under a folder and compare with its stated answer",
+        description="Solve every *.toml puzzle under DIR (recursively) and fail on any stated "
+                    "answer the solver contradicts. Exit 0: all agree; 1: a contradiction or "
+                    "an unknown; 2: a file could not be read.",
+    )
+    check.add_argument("dir", nargs="?", type=Path, default=Path("puzzles"),
+                       help="folder of puzzles (default: puzzles)")
+    check.add_argument("--json", action="store_true", help="print JSON")
+    _add_solve_options(check)
+    _add_budget(check, f"per puzzle; default: the puzzle's, else {DEFAULT_CHECK_SECONDS:g}")
+    check.set_defaults(handler=_check)
+
+
+@dataclass
+class _Row:
+    path: Path
+    status: str
+    """``agrees``, ``CONTRADICTED``, ``unknown`` or ``error``."""
+    solved: _Solved | None = None
+    error: str = ""
+
+
+def _check(args: argparse.Namespace) -> int:
+    root: Path = args.dir
+    if not root.is_dir():
+        raise PositionError(f"{root}: no such folder of puzzles")
+    files = sorted(root.rglob("*.toml"))
+    if not files:
+        raise PositionError(f"{root}: no puzzle files (*.toml) in this folder or below")
+    rows = [_check_one(path, args) for path in files]
+    if args.json:
+        _print_json([_row_json(row) for row in rows])
+    else:
+        _show_rows(root, rows)
+    for row in rows:
+        if row.status == "error":
+            print(f"omen-solver: error: {row.error}", file=sys.stderr)
+    statuses = {row.status for row in rows}
+    if "error" in statuses:
+        return 2
+    return EXIT_FAILED if statuses & {"CONTRADICTED", "unknown"} else EXIT_OK
+
+
+def _check_one(path: Path, args: argparse.Namespace) -> _Row:
+    try:
+        if read_puzzle(path) is None:
+            raise PositionError(f"{path}: not a puzzle: the [puzzle] table is missing")
+        solved = _solve_file(path, args, DEFAULT_CHECK_SECONDS)
+    except OmenSolverError as error:
+        return _Row(path, "error", error=str(error))
+    if not solved.result.solved:
+        return _Row(path, "unknown", solved)
+    return _Row(path, "agrees" if not solved.problems else "CONTRADICTED", solved)
+
+
+def _row_json(row: _Row) -> dict[str, Any]:
+    data: dict[str, Any] = {"file": str(row.path), "status": row.status}
+    if row.solved is not None:
+        data.update(row.solved.to_json())
+        data["status"] = row.status
+    if row.error:
+        data["error"] = row.error
+    return data
+
+
+def _show_rows(root: Path, rows: list[_Row]) -> None:
+    out = _out()
+    table = Table("puzzle", "question", "answer", "status", "nodes", "seconds",
+                  title=f"puzzles under {escape(str(root))}")
+    styles = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow", "error": "red"}
+    for row in rows:
+        solved = row.solved
+        question = solved.puzzle.question if solved and solved.puzzle else ""
+        answer = describe_answer(solved.result) if solved else row.error
+        table.add_row(
+            escape(str(row.path.relative_to(root))), escape(question), escape(answer),
+            f"[{styles[row.status]}]{row.status}[/]",
+            f"{solved.result.nodes:,}" if solved else "",
+            f"{solved.result.seconds:.2f}" if solved else "",
+        )
+    out.print(table)
+    for row in rows:
+        if row.status == "CONTRADICTED" and row.solved is not None:
+            out.print(f"[bold red]{escape(str(row.path))}[/]:")
+            for problem in row.solved.problems:
+                out.print(f"  {escape(problem)}")
+    counts = {status: sum(r.status == status for r in rows) for status in styles}
+    out.print(f"{len(rows)} puzzles: {counts['agrees']} agree, {counts['CONTRADICTED']} "
+              f"contradicted, {counts['unknown']} unknown, {counts['error']} unreadable")
