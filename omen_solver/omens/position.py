@@ -151,8 +151,11 @@ def _rules(reader: _Reader) -> OmensRules:
     try:
         return make_rules(preset, overrides, where="rules")
     except OptionError as error:
-        key = "preset" if str(error).startswith("unknown preset") else "rules"
-        raise PositionError(f"{reader.source}: key '{key}': {error}") from None
+        text = str(error)
+        if text.startswith("unknown preset"):
+            raise reader.fail("preset", text) from None
+        key, _, problem = text.partition(": ")
+        raise reader.fail(key, problem) from None
 
 
 def _choice(reader: _Reader, key: str, allowed: Sequence[str], default: str) -> str:

@@ -194,4 +194,6 @@ def resolve_bout(
                 f"{table.name(placement.card)}: seat {next_leader + 1}, to the left of seat "
                 f"{owner(placement, table) + 1}, leads the next bout",
             )
+    if not pride and winner is not None:
+        _say(log, "bout.next_leader", f"the bout's winner, seat {winner + 1}, leads the next bout")
     return BoutOutcome(winning, winner, frozenset(discarded), luck_seat, next_leader, pride)

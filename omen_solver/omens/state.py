@@ -998,6 +998,8 @@ def _resolve_now(work: _Work, card: int, resolver: int, choice: tuple[Any, ...])
     if not choice:
         work.say("bout.no_effect", f"{name}: its effect cannot apply here; no effect")
         return
+    work.say("bout.now", f"{name} is an immediate card: seat {resolver + 1} resolves it now, "
+             "before anyone else plays")
     keyword = choice[0]
     if keyword in ("higher", "lower"):
         work.law = (card, 1 if keyword == "higher" else -1)
@@ -1195,6 +1197,9 @@ def _start_end_of_bout(work: _Work) -> None:
         work.phase = Phase.OVER
         work.winner = None
         return
+    for seat, cards in enumerate(work.hands):
+        if not cards and not work.played >> seat & 1:
+            work.say("bout.turn.empty_hand", f"seat {seat + 1} holds no card and could not play")
     outcome = resolve_bout(work.front, work.leader, table, work.log)
     if table.rules.absolute_timing == "end":
         work.end_abs = tuple(

@@ -17,7 +17,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _check_rule_ids(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _check_rule_ids(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     marker = request.node.get_closest_marker("rules")
     if marker is None:
         yield
@@ -36,3 +38,13 @@ def _check_rule_ids(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     yield
     missing = sorted(set(marker.args) - seen)
     assert not missing, f"the test claims rule ids its traces never produced: {missing}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    from tests.omens.test_stateful import GAMES
+
+    if GAMES["moves"]:
+        terminalreporter.write_line(
+            f"Omens random play: {GAMES['finished']} games finished, {GAMES['rounds']} rounds, "
+            f"{GAMES['bouts']} bouts, {GAMES['moves']} moves checked"
+        )

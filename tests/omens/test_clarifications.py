@@ -10,7 +10,9 @@ from omen_solver.core.game import SIMULTANEOUS
 from .helpers import hand, legal, play, position, rules_of
 
 
-@pytest.mark.rules("card.dream.target", "bout.return", "bout.winner.owner")
+@pytest.mark.rules(
+    "card.dream.target", "bout.return", "bout.winner.owner", "bout.next_leader", "round.continue"
+)
 def test_cards_return_to_the_hand_they_lie_in_front_of() -> None:
     """'Cards not discarded go back to the hand of the player they lie in front of, whoever
     placed them.' Seat 2 places Malice in front of seat 1 (Dream); it returns to seat 1."""
@@ -41,7 +43,13 @@ def test_absolute_exchange_is_simultaneous_and_secret() -> None:
     assert "card.absolute.exchange" in rules_of(trace)
 
 
-@pytest.mark.rules("card.betrayal.take", "card.betrayal.give", "card.dream.placement")
+@pytest.mark.rules(
+    "card.betrayal.take",
+    "card.betrayal.give",
+    "card.dream.placement",
+    "card.law.choose",
+    "bout.now",
+)
 def test_betrayal_the_receiver_resolves_the_given_card() -> None:
     """'Betrayal: the person who receives the new card resolves its "now" effect.'"""
     state = position({1: [5, 6], 2: [29, 15, 20], 3: [7, 8], 4: [9, 10]})

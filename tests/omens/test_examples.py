@@ -11,9 +11,17 @@ from .helpers import hand, play, position, rules_of
 
 
 @pytest.mark.rules(
-    "bout.turn", "bout.end", "bout.winner.highest", "bout.winner.owner", "bout.discard.winner",
-    "card.colour.extreme", "card.colour.self", "bout.discard.simultaneous", "bout.return",
-    "card.secret.choose", "card.secret.show",
+    "bout.turn",
+    "bout.end",
+    "bout.winner.highest",
+    "bout.winner.owner",
+    "bout.discard.winner",
+    "card.colour.extreme",
+    "card.colour.self",
+    "bout.discard.simultaneous",
+    "bout.return",
+    "card.secret.choose",
+    "card.secret.show",
 )
 def test_worked_example_secret_day_calm_death_summer() -> None:
     """Rules file 000, "How a Bout Is Resolved", EXAMPLE: Secret wins (and is the highest red,
@@ -57,7 +65,9 @@ def test_round_end_example_absolute_31_beats_lie_9() -> None:
         ((33, 35, 31, 30, 34, 32), ((0, 5), (1, 3), (2, 4))),
     ],
 )
-def test_teams_from_the_absolutes(absolutes: tuple[int, ...], teams: tuple[tuple[int, ...], ...]) -> None:
+def test_teams_from_the_absolutes(
+    absolutes: tuple[int, ...], teams: tuple[tuple[int, ...], ...]
+) -> None:
     """Rules file 000, "Setup": highest with lowest (4-5 players); pairs 30+35, 31+34, 32+33."""
     assert derive_teams(absolutes) == teams
 

@@ -19,7 +19,7 @@ from .helpers import hand, legal, play, position, rules_of
 def test_every_option_has_a_test_here() -> None:
     """A new option must come with a test in this file (named test_<option>)."""
     names = {spec.name for spec in option_specs()}
-    tests = {name[len("test_"):] for name in globals() if name.startswith("test_")}
+    tests = {name[len("test_") :] for name in globals() if name.startswith("test_")}
     assert names <= tests, sorted(names - tests)
 
 
@@ -30,7 +30,7 @@ def test_absolute_timing() -> None:
     assert "1:30 with 3" in legal(now)
     end = position(hands, absolute_timing="end")
     assert "1:30" in legal(end) and "1:30 with 3" not in legal(end)
-    end, trace = play(end, "1:30", "2:7", "3:9", "4:2")
+    end, _trace = play(end, "1:30", "2:7", "3:9", "4:2")
     # The Absolute won and is discarded, but its effect still applies at the end of the bout.
     assert legal(end) == ["1:resolve 30 with 2", "1:resolve 30 with 3", "1:resolve 30 with 4"]
     end, _ = play(end, "1:resolve 30 with 4", "1:gives 5 & 4:gives 3")
@@ -150,6 +150,7 @@ def test_return_to() -> None:
     assert 8 in hand(by_placer, 2)
 
 
+@pytest.mark.rules("bout.winner.lone_card", "bout.turn.empty_hand", "round.end.no_cards")
 def test_sadness_lone_card() -> None:
     """O9 (rules file 000, "Sadness"; the note 'There will always be at least 1 card discarded
     in each bout'). A lone card in play only happens when the others have no card."""
@@ -157,10 +158,14 @@ def test_sadness_lone_card() -> None:
     wins, _ = play(position(hands), "1:26")
     assert wins.last_bout is not None and wins.last_bout.winner == 0
     lone = position(hands, sadness_lone_card="discarded_no_winner")
-    lone, trace = play(lone, "1:26")
+    lone, _trace = play(lone, "1:26")
     assert lone.last_bout is not None and lone.last_bout.winner is None
     assert lone.last_bout.discarded == (26,)
     assert lone.leader == 0
+    # A lone Sadness that is its player's last card leaves nobody with a card: a void round.
+    void = position({1: [26], 2: [], 3: [], 4: []}, sadness_lone_card="discarded_no_winner")
+    void, _ = play(void, "1:26")
+    assert void.is_terminal() and void.winning_team() is None
 
 
 def test_fear_pass_on() -> None:
@@ -197,6 +202,7 @@ def test_luck_timing() -> None:
     assert legal(after) == ["2:discards 5", "2:discards 21"]
 
 
+@pytest.mark.rules("round.end.zero_other")
 def test_zero_cards() -> None:
     """O12 (rules file 000, "Goal of the Game": 1 card wins; "Luck": 0 through Luck wins).
     Dream's target places both of its cards and both are discarded."""
@@ -220,6 +226,7 @@ def _game_state(**rules: str) -> OmensState:
     )
 
 
+@pytest.mark.rules("card.pride.next_leader", "round.new", "round.end.one_card")
 def test_pride_next_round() -> None:
     """O13 (rules file 000, "End of a Round": the round winner begins; omens-cards.md: the
     digital adaptation lets Pride choose)."""
@@ -273,7 +280,10 @@ def test_presets_differ_as_documented() -> None:
     assert gamepark.pride_next_round == "yes"
     assert gamepark.luck_chooser == "owner"
     assert set(gamepark.differences()) == {
-        "betrayal_give_back", "jealousy_own_card", "law_when_last", "pride_next_round"
+        "betrayal_give_back",
+        "jealousy_own_card",
+        "law_when_last",
+        "pride_next_round",
     }
     assert make_rules("rulebook") == OmensRules()
 
@@ -282,3 +292,22 @@ def test_presets_differ_as_documented() -> None:
 def test_option_documentation_is_complete(name: str) -> None:
     spec = next(s for s in option_specs() if s.name == name)
     assert spec.question and spec.reason and spec.source and len(spec.settings) >= 2
+
+
+@pytest.mark.rules("game.end")
+def test_first_team_to_two_rounds_wins_the_game() -> None:
+    """Rules file 000, "Goal of the Game": the first team to win 2 rounds wins the game."""
+    from omen_solver.omens.rules import make_rules
+
+    table = Table(4, make_rules("rulebook"), scope=Scope.GAME)
+    state = OmensState.start_of_bout(
+        table,
+        [[20, 31], [22, 9], [5, 6, 7], [2, 3, 4]],
+        [[0, 2], [1, 3]],
+        0,
+        rounds_won=[0, 1],
+        box=[34, 35],
+    )
+    state, _ = play(state, "1:20", "2:22", "3:5", "4:2")
+    assert state.is_terminal() and state.rounds_won == (0, 2)
+    assert state.winning_team() == (1, 3)
