@@ -122,7 +122,11 @@ def _progress(label: str) -> Iterator[Progress | None]:
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        # Piped output is read by programs and people alike: keep long cells whole.
+        console = Console(highlight=False, width=200)
+    return console
 
 
 def _print_json(data: Any) -> None:

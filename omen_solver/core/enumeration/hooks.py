@@ -29,9 +29,10 @@ from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from omen_solver.core.game import GameState
-from omen_solver.errors import OptionError
+from omen_solver.errors import OmenSolverError, OptionError
 
 __all__ = [
+    "ChoiceError",
     "HasReturnBounds",
     "HasStopPoints",
     "StopPredicate",
@@ -41,6 +42,11 @@ __all__ = [
 ]
 
 StopPredicate = Callable[[Any], bool]
+
+
+class ChoiceError(OmenSolverError, OptionError):
+    """An unknown choice given to a walk (a stopping point, a concept, a team): both an input
+    error of the library and an option error, so callers may catch either."""
 
 
 @runtime_checkable
@@ -70,7 +76,7 @@ def resolve_stop(state: GameState[Any], stop: str | StopPredicate | None) -> Sto
     if stop is None or callable(stop):
         return stop
     if not isinstance(state, HasStopPoints):
-        raise OptionError(
+        raise ChoiceError(
             f"stopping point {stop!r}: {type(state).__name__} names no stopping points "
             "(it has no stop_predicate method); give a depth instead"
         )
@@ -79,7 +85,7 @@ def resolve_stop(state: GameState[Any], stop: str | StopPredicate | None) -> Sto
     except ValueError as error:
         known = stop_points(state)
         hint = f"; known: {', '.join(known)}" if known else ""
-        raise OptionError(f"stopping point {stop!r}: {error}{hint}") from None
+        raise ChoiceError(f"stopping point {stop!r}: {error}{hint}") from None
 
 
 def return_bounds(state: GameState[Any]) -> tuple[Fraction, Fraction] | None:
@@ -89,5 +95,5 @@ def return_bounds(state: GameState[Any]) -> tuple[Fraction, Fraction] | None:
     low, high = state.return_bounds()
     low, high = Fraction(low), Fraction(high)
     if low > high:
-        raise OptionError(f"{type(state).__name__}.return_bounds(): low {low} exceeds high {high}")
+        raise ChoiceError(f"{type(state).__name__}.return_bounds(): low {low} exceeds high {high}")
     return low, high

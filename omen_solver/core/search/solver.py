@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, Progress, Status
-from omen_solver.core.enumeration.hooks import return_bounds
+from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
@@ -26,7 +26,6 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
-from omen_solver.errors import OptionError
 
 __all__ = ["MAX_LINE", "default_team", "resolve_concept", "solve"]
 
@@ -41,7 +40,7 @@ def _as_concept(concept: Concept | str | None) -> Concept | None:
         return Concept(concept)
     except ValueError:
         known = ", ".join(c.value for c in Concept)
-        raise OptionError(f"concept {concept!r}: unknown; choose one of {known}") from None
+        raise ChoiceError(f"concept {concept!r}: unknown; choose one of {known}") from None
 
 
 def default_team(state: GameState[Any]) -> int:
@@ -79,7 +78,7 @@ def resolve_concept(
     if team is None:
         team = default_team(state)
     if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
-        raise OptionError(f"team {team!r}: expected a team index from 0 to {len(teams) - 1}")
+        raise ChoiceError(f"team {team!r}: expected a team index from 0 to {len(teams) - 1}")
     return chosen, team
 
 

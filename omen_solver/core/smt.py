@@ -1,0 +1,194 @@
+"""Game-agnostic SMT helpers: one solver factory, ordered outcomes, and queries on both sides.
+
+Modelled on CrossHair's ``statespace.py`` / ``z3util.py``:
+
+* every solver is built by :func:`make_solver`, with a fixed seed, a wall-clock timeout and a
+  deterministic resource limit (``rlimit``), in a fresh :class:`z3.Context` per query so that
+  a query's answer (and the counterexample z3 picks) does not depend on what ran before it;
+* the outcome of a proof is an ordered :class:`Outcome` (``REFUTED < UNKNOWN < PROVED``);
+  ``UNKNOWN`` carries z3's ``reason_unknown()`` and is never read as proved
+  (:meth:`Verdict.require_known` raises :class:`SmtUnknown`);
+* :func:`is_possible` and :func:`both_sides` ask whether a formula *can* hold and whether its
+  negation can, so a claim is never checked from one side only.
+
+The resource limit is the budget that decides results: it counts z3's internal steps and is
+the same on every machine, so a query that needs more than it comes back ``UNKNOWN`` everywhere.
+The timeout is only a safety net for a query that would otherwise run for a very long time.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import z3
+
+__all__ = [
+    "DEFAULT_SETTINGS",
+    "Outcome",
+    "Possibility",
+    "SmtUnknown",
+    "SolverSettings",
+    "Verdict",
+    "both_sides",
+    "check",
+    "is_possible",
+    "make_context",
+    "make_solver",
+    "model_int",
+    "model_bool",
+    "prove",
+]
+
+
+class Outcome(enum.IntEnum):
+    """The outcome of a proof attempt, ordered from worst to best for the claim."""
+
+    REFUTED = 0
+    """A counterexample exists: the claim is false (the model of the negation is kept)."""
+    UNKNOWN = 1
+    """z3 gave up (resource limit, timeout, incompleteness): nothing is known."""
+    PROVED = 2
+    """The negation of the claim is unsatisfiable under the assumptions: the claim holds."""
+
+
+class Possibility(enum.IntEnum):
+    """Whether a formula can hold, ordered: impossible < unknown < possible."""
+
+    IMPOSSIBLE = 0
+    """Unsatisfiable under the assumptions."""
+    UNKNOWN = 1
+    """z3 gave up; it may or may not be possible."""
+    POSSIBLE = 2
+    """Satisfiable: a model exists."""
+
+
+class SmtUnknown(Exception):
+    """z3 could not decide a query; ``reason`` is z3's ``reason_unknown()``."""
+
+    def __init__(self, what: str, reason: str) -> None:
+        super().__init__(f"{what}: z3 returned unknown ({reason})")
+        self.what = what
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class SolverSettings:
+    """The settings every solver is built with."""
+
+    seed: int = 0
+    """z3's random seed (``random_seed``): fixed, so runs are reproducible."""
+    timeout_ms: int = 120_000
+    """A wall-clock safety net per ``check()`` call, in milliseconds."""
+    rlimit: int = 200_000_000
+    """z3's deterministic resource limit per ``check()`` call (0 would mean none)."""
+
+    def describe(self) -> str:
+        return f"seed {self.seed}, rlimit {self.rlimit:,} per check, timeout {self.timeout_ms} ms"
+
+
+DEFAULT_SETTINGS: Final = SolverSettings()
+
+
+def make_context() -> z3.Context:
+    """A fresh z3 context: terms built in it do not share state with any other query."""
+    return z3.Context()
+
+
+def make_solver(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Solver:
+    """The one place solvers are built: fixed seed, timeout and deterministic resource limit."""
+    if settings.rlimit <= 0 or settings.timeout_ms <= 0:
+        raise ValueError(
+            f"solver settings: rlimit and timeout_ms must be positive, got {settings}"
+        )
+    solver = z3.Solver(ctx=ctx)
+    solver.set("random_seed", settings.seed)
+    solver.set("timeout", settings.timeout_ms)
+    solver.set("rlimit", settings.rlimit)
+    return solver
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to a proof query: the outcome, z3's reason when unknown, the counterexample
+    when refuted, and the seconds the check took."""
+
+    outcome: Outcome
+    reason: str = ""
+    model: Any = None
+    """A :class:`z3.ModelRef` of the negated claim when ``REFUTED``; ``None`` otherwise."""
+    seconds: float = 0.0
+
+    @property
+    def proved(self) -> bool:
+        return self.outcome is Outcome.PROVED
+
+    @property
+    def refuted(self) -> bool:
+        return self.outcome is Outcome.REFUTED
+
+    def require_known(self, what: str) -> Verdict:
+        """Return self, or raise :class:`SmtUnknown` if z3 could not decide."""
+        if self.outcome is Outcome.UNKNOWN:
+            raise SmtUnknown(what, self.reason)
+        return self
+
+
+def check(solver: z3.Solver, extra: Sequence[z3.BoolRef] = ()) -> tuple[Possibility, str]:
+    """Run ``solver.check(*extra)``; unknown comes back with z3's reason."""
+    result = solver.check(*extra)
+    if result == z3.sat:
+        return Possibility.POSSIBLE, ""
+    if result == z3.unsat:
+        return Possibility.IMPOSSIBLE, ""
+    return Possibility.UNKNOWN, solver.reason_unknown() or "unknown"
+
+
+def prove(
+    claim: z3.BoolRef,
+    assumptions: Iterable[z3.BoolRef] = (),
+    *,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+    solver: z3.Solver | None = None,
+) -> Verdict:
+    """Prove ``assumptions -> claim``: refute its negation.
+
+    ``unsat`` of ``assumptions & not claim`` is a proof; ``sat`` is a counterexample (kept in
+    the verdict); anything else is ``UNKNOWN`` with z3's reason, never a proof.
+    """
+    ctx = claim.ctx
+    solver = solver if solver is not None else make_solver(ctx, settings)
+    solver.add(*assumptions)
+    started = time.perf_counter()
+    possibility, reason = check(solver, [z3.Not(claim)])
+    seconds = time.perf_counter() - started
+    if possibility is Possibility.IMPOSSIBLE:
+        return Verdict(Outcome.PROVED, seconds=seconds)
+    if possibility is Possibility.POSSIBLE:
+        return Verdict(Outcome.REFUTED, model=solver.model(), seconds=seconds)
+    return Verdict(Outcome.UNKNOWN, reason=reason, seconds=seconds)
+
+
+def is_possible(solver: z3.Solver, formula: z3.BoolRef) -> Possibility:
+    """Whether ``formula`` can hold together with what ``solver`` already asserts."""
+    return check(solver, [formula])[0]
+
+
+def both_sides(solver: z3.Solver, formula: z3.BoolRef) -> tuple[Possibility, Possibility]:
+    """``(is_possible(formula), is_possible(not formula))``: a formula is forced exactly when
+    the first is ``POSSIBLE`` and the second ``IMPOSSIBLE``."""
+    return is_possible(solver, formula), is_possible(solver, z3.Not(formula))
+
+
+def model_int(model: Any, term: z3.ArithRef) -> int:
+    """The value of an integer term in a model (unconstrained terms read as z3's default)."""
+    value = model.eval(term, model_completion=True)
+    return int(value.as_long())
+
+
+def model_bool(model: Any, term: z3.BoolRef) -> bool:
+    """The value of a boolean term in a model."""
+    return bool(z3.is_true(model.eval(term, model_completion=True)))
