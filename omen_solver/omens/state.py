@@ -13,7 +13,7 @@ puts their card down" (rules file 000, "Details").
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -827,6 +827,27 @@ class OmensState(GameState[OmensAction]):
     def apply_move(self, move: Sequence[OmensAction]) -> OmensState:
         return self._apply(tuple(move), None)
 
+    # -- hooks for enumeration and search (omen_solver.core.enumeration.hooks) ------------
+
+    def stop_points(self) -> tuple[str, ...]:
+        """``bout``: the bout in progress is over; ``round``: the round in progress is over."""
+        return ("bout", "round")
+
+    def stop_predicate(self, name: str) -> Callable[[OmensState], bool]:
+        """A predicate for the named stopping point, relative to this (root) state."""
+        if name == "bout":
+            return _bout_over
+        if name == "round":
+            rounds = self._rounds_won
+            return lambda state: (
+                state._phase in (Phase.OVER, Phase.DEAL) or state._rounds_won != rounds
+            )
+        raise ValueError(f"unknown stopping point {name!r}; known: bout, round")
+
+    def return_bounds(self) -> tuple[Fraction, Fraction]:
+        """Every team scores 0 or 1."""
+        return Fraction(0), Fraction(1)
+
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
         front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
@@ -834,6 +855,15 @@ class OmensState(GameState[OmensAction]):
 
     def __str__(self) -> str:
         return describe_state(self)
+
+
+def _bout_over(state: OmensState) -> bool:
+    """The bout in progress is resolved: a new bout is about to start, or play is over."""
+    if state._phase in (Phase.OVER, Phase.DEAL):
+        return True
+    return (
+        state._phase == Phase.BOUT and not state._front and not state._pending and not state._played
+    )
 
 
 def describe_state(state: OmensState) -> str:
@@ -954,11 +984,16 @@ def _note_law(work: _Work, seat: int, card: int, hand: list[int], turn: bool) ->
     if _law_filter(work.table, law, hand, turn) == hand and not all(
         (c > value if direction > 0 else c < value) for c in hand
     ):
-        work.say("card.law.constraint", f"Law: seat {seat + 1} has no card {word} than "
-                 f"{value}, so any card may be played")
+        work.say(
+            "card.law.constraint",
+            f"Law: seat {seat + 1} has no card {word} than {value}, so any card may be played",
+        )
     else:
-        work.say("card.law.constraint", f"Law: seat {seat + 1} must play a card {word} than "
-                 f"{value}: {work.name(card)} follows it")
+        work.say(
+            "card.law.constraint",
+            f"Law: seat {seat + 1} must play a card {word} than "
+            f"{value}: {work.name(card)} follows it",
+        )
 
 
 def _dream(work: _Work, card: int, seat: int, target: int) -> None:
@@ -998,8 +1033,11 @@ def _resolve_now(work: _Work, card: int, resolver: int, choice: tuple[Any, ...])
     if not choice:
         work.say("bout.no_effect", f"{name}: its effect cannot apply here; no effect")
         return
-    work.say("bout.now", f"{name} is an immediate card: seat {resolver + 1} resolves it now, "
-             "before anyone else plays")
+    work.say(
+        "bout.now",
+        f"{name} is an immediate card: seat {resolver + 1} resolves it now, "
+        "before anyone else plays",
+    )
     keyword = choice[0]
     if keyword in ("higher", "lower"):
         work.law = (card, 1 if keyword == "higher" else -1)
