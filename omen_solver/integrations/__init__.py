@@ -1,0 +1,1 @@
+"""Bridges to other libraries, each behind an optional extra."""
