@@ -25,6 +25,7 @@ EXIT_BAD_INPUT = 2
 COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.omens.cli",
     "omen_solver.search_cli",
+    "omen_solver.omen.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]

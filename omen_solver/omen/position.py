@@ -1,0 +1,328 @@
+"""Omen position files (``game = "omen"``): a TOML description of a table, read into a state.
+
+The format is documented in ``docs/omen.md``. Everything is read and checked first; the state
+is built only from valid input, and every error names the file and the key. Cards nobody has
+seen (the shuffled deck, face-down Rewards) default to "the rest" of the profile's card sets,
+so a position lists only what is visible.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from omen_solver.core.positions import read_toml
+from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
+from omen_solver.omen.engine import settle
+from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
+from omen_solver.omen.setup import VP_TOKENS
+from omen_solver.omen.state import CAPACITY, HIDDEN, City, OmenState, Player, TurnInfo, Unit
+from omen_solver.omen.turn import BeginTurn, steps_of
+
+__all__ = ["load_position", "load_state", "state_from_data"]
+
+_TOP_KEYS = {"game", "profile", "cards", "replace_cards", "rules", "turn", "seat", "city",
+             "deck", "pool", "moves"}
+_PLAYER_KEYS = {"coins", "hand", "rewards", "rewards_unused", "rewards_used", "feats",
+                "feats_rotated", "challenges", "vp_tokens", "rituals"}
+_PLAYER_KINDS = {"hand": "unit", "rewards": "reward", "rewards_unused": "reward",
+                 "rewards_used": "reward", "feats": "feat", "feats_rotated": "feat",
+                 "challenges": "challenge", "rituals": "unit"}
+
+
+class _Reader:
+    """Typed access to the parsed TOML, naming ``file: key`` in every error."""
+
+    def __init__(self, path: Path, catalogue: Catalogue) -> None:
+        self.path = path
+        self.catalogue = catalogue
+
+    def fail(self, key: str, problem: str) -> PositionError:
+        return PositionError(f"{self.path}: key {key!r}: {problem}")
+
+    def table(self, value: Any, key: str) -> Mapping[str, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"must be a table, got {value!r}")
+        return value
+
+    def known(self, table: Mapping[str, Any], key: str, allowed: set[str]) -> None:
+        for name in table:
+            if name not in allowed:
+                where = f"{key}.{name}" if key else name
+                raise self.fail(where, f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+    def integer(self, value: Any, key: str, default: int, minimum: int = 0) -> int:
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise self.fail(key, f"must be a whole number >= {minimum}, got {value!r}")
+        return value
+
+    def boolean(self, value: Any, key: str, default: bool) -> bool:
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {value!r}")
+        return value
+
+    def strings(self, value: Any, key: str) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(key, f"must be a list of strings, got {value!r}")
+        return list(value)
+
+    def cards(self, value: Any, key: str, kind: str) -> tuple[str, ...]:
+        cards = self.strings(value, key)
+        for index, card in enumerate(cards):
+            self.check_card(card, f"{key}[{index}]", kind)
+        return tuple(sorted(cards))
+
+    def check_card(self, card: str, key: str, kind: str) -> None:
+        found = self.catalogue.cards.get(card)
+        if found is None:
+            raise self.fail(key, f"{card!r} is not in the card catalogue")
+        if found.kind != kind:
+            raise self.fail(key, f"{card!r} is a {found.kind}, not a {kind}")
+
+    def seat(self, value: Any, key: str) -> int:
+        if value not in (1, 2) or isinstance(value, bool):
+            raise self.fail(key, f"must be seat 1 or 2, got {value!r}")
+        return int(value) - 1
+
+
+def _catalogue(path: Path, data: Mapping[str, Any], rules: OmenRules) -> Catalogue:
+    files = data.get("cards", [])
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise PositionError(f"{path}: key 'cards': must be a list of card file paths")
+    replace_only = data.get("replace_cards", False)
+    if not isinstance(replace_only, bool):
+        raise PositionError(f"{path}: key 'replace_cards': must be true or false")
+    base = None if replace_only else default_catalogue()
+    catalogue = load_catalogue([path.parent / f for f in files], base=base)
+    return catalogue.resolve(rules.stat_colours)
+
+
+def _player(r: _Reader, data: Any, seat: int) -> Player:
+    key = f"seat.{seat + 1}"
+    table = r.table(data, key)
+    r.known(table, key, _PLAYER_KEYS)
+    lists = {name: r.cards(table.get(name), f"{key}.{name}", kind)
+             for name, kind in _PLAYER_KINDS.items()}
+    return Player(
+        coins=r.integer(table.get("coins"), f"{key}.coins", 0),
+        vp_tokens=r.integer(table.get("vp_tokens"), f"{key}.vp_tokens", 0),
+        **lists,
+    )
+
+
+def _side(r: _Reader, value: Any, key: str) -> tuple[Unit, ...]:
+    units = []
+    for index, text in enumerate(r.strings(value, key)):
+        card = text.removesuffix("!")
+        r.check_card(card, f"{key}[{index}]", "unit")
+        if r.catalogue[card].unit_type == "Hero":
+            raise r.fail(f"{key}[{index}]", f"{card!r} is a Hero: Heroes are never in a city")
+        units.append(Unit(card, enraged=text.endswith("!")))
+    size = sum(2 if u.enraged or r.catalogue[u.card].colossal else 1 for u in units)
+    if size > CAPACITY:
+        raise r.fail(key, f"{size} units (COLOSSAL and Enraged counting 2) exceed the city "
+                     f"capacity of {CAPACITY}")
+    return tuple(sorted(units))
+
+
+def _cities(r: _Reader, value: Any) -> tuple[City, City, City]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise r.fail("city", "give exactly 3 [[city]] tables, cities 1 to 3 in order")
+    cities = []
+    for index, data in enumerate(value):
+        key = f"city[{index}]"
+        table = r.table(data, key)
+        r.known(table, key, {"rewards", "seat1", "seat2", "relic", "relic_seat"})
+        rewards = r.strings(table.get("rewards"), f"{key}.rewards")
+        for i, card in enumerate(rewards):
+            if card != HIDDEN:
+                r.check_card(card, f"{key}.rewards[{i}]", "reward")
+        relic = table.get("relic")
+        if relic is not None:
+            if not isinstance(relic, str):
+                raise r.fail(f"{key}.relic", "must be a Relic id")
+            r.check_card(relic, f"{key}.relic", "relic")
+        owner = r.seat(table.get("relic_seat", 1), f"{key}.relic_seat")
+        sides = (_side(r, table.get("seat1"), f"{key}.seat1"),
+                 _side(r, table.get("seat2"), f"{key}.seat2"))
+        cities.append(City(sides=sides, rewards=tuple(rewards), relic=relic, relic_owner=owner))
+    return cities[0], cities[1], cities[2]
+
+
+def _rest(r: _Reader, key: str, kind: str, sets: Sequence[str], seen: Counter[str]
+          ) -> tuple[str, ...]:
+    """The copies of the profile's cards of ``kind`` that are nowhere else."""
+    rest: list[str] = []
+    for card in r.catalogue.of_kind(kind, sets):
+        left = card.copies - seen[card.id]
+        if left < 0:
+            raise r.fail(key, f"{card.id!r} appears {seen[card.id]} times but the catalogue has "
+                         f"{card.copies} (list the cards explicitly instead of 'rest')")
+        rest.extend([card.id] * left)
+    return tuple(sorted(rest))
+
+
+def _pool(r: _Reader, value: Any, key: str, kind: str, sets: Sequence[str],
+          seen: Counter[str]) -> tuple[str, ...]:
+    if value is None or value == "rest":
+        return _rest(r, key, kind, sets, seen)
+    return r.cards(value, key, kind)
+
+
+def _seen(players: Sequence[Player], cities: Sequence[City], *more: Sequence[str]
+          ) -> Counter[str]:
+    seen: Counter[str] = Counter()
+    for p in players:
+        for name in _PLAYER_KINDS:
+            seen.update(getattr(p, name))
+    for city in cities:
+        for side in city.sides:
+            seen.update(unit.card for unit in side)
+        seen.update(card for card in city.rewards if card != HIDDEN)
+        if city.relic:
+            seen[city.relic] += 1
+    for cards in more:
+        seen.update(cards)
+    return seen
+
+
+def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
+    """Build the state a parsed position file describes (see ``docs/omen.md``)."""
+    for name in data:
+        if name not in _TOP_KEYS:
+            raise PositionError(f"{path}: key {name!r}: unknown key; expected one of "
+                                f"{', '.join(sorted(_TOP_KEYS))}")
+    profile = data.get("profile", DEFAULT_PROFILE)
+    if profile not in PROFILES:
+        raise PositionError(f"{path}: key 'profile': unknown profile {profile!r}; choose one of "
+                            f"{', '.join(PROFILES)}")
+    overrides = data.get("rules", {})
+    if not isinstance(overrides, Mapping):
+        raise PositionError(f"{path}: key 'rules': must be a table of rule options")
+    try:
+        rules = make_rules(profile, overrides)
+    except OmenSolverError as error:
+        raise PositionError(f"{path}: {error}") from None
+    catalogue = _catalogue(path, data, rules)
+    sets = PROFILES[profile].sets
+    r = _Reader(path, catalogue)
+
+    turn_table = r.table(data.get("turn"), "turn")
+    r.known(turn_table, "turn", {"active", "step", "number", "first", "reward_used", "supply",
+                                 "vp_tokens"})
+    active = r.seat(turn_table.get("active", 1), "turn.active")
+    step = turn_table.get("step", "wealth")
+    steps = steps_of(rules)
+    if step not in steps:
+        raise r.fail("turn.step", f"{step!r} is not a step of this profile; choose one of "
+                     f"{', '.join(steps)}")
+    number = r.integer(turn_table.get("number"), "turn.number", 1, minimum=1)
+    first = r.boolean(turn_table.get("first"), "turn.first", number == 1)
+    reward_used = r.boolean(turn_table.get("reward_used"), "turn.reward_used", False)
+
+    seats = r.table(data.get("seat"), "seat")
+    r.known(seats, "seat", {"1", "2"})
+    players = (_player(r, seats.get("1"), 0), _player(r, seats.get("2"), 1))
+    cities = _cities(r, data.get("city"))
+
+    deck = r.table(data.get("deck"), "deck")
+    r.known(deck, "deck", {"top", "shuffled", "discard"})
+    top = r.strings(deck.get("top"), "deck.top")
+    for index, card in enumerate(top):
+        r.check_card(card, f"deck.top[{index}]", "unit")
+    discard = r.cards(deck.get("discard"), "deck.discard", "unit")
+
+    pools = r.table(data.get("pool"), "pool")
+    r.known(pools, "pool", {"rewards", "relics", "challenges", "feats", "box"})
+    box = r.strings(pools.get("box"), "pool.box")
+    for index, card in enumerate(box):
+        if card not in catalogue:
+            raise r.fail(f"pool.box[{index}]", f"{card!r} is not in the card catalogue")
+    relics = () if rules.relics == "off" and pools.get("relics") is None else _pool(
+        r, pools.get("relics"), "pool.relics", "relic", sets, _seen(players, cities, box))
+    challenges = () if rules.challenges == "off" and pools.get("challenges") is None else _pool(
+        r, pools.get("challenges"), "pool.challenges", "challenge", sets,
+        _seen(players, cities, box))
+    feats_default = tuple(c.id for c in catalogue.of_kind("feat", sets))
+    feats = (r.cards(pools["feats"], "pool.feats", "feat") if "feats" in pools else
+             feats_default if rules.portent_and_feats == "on" else ())
+    seen = _seen(players, cities, box, top, discard)
+    shuffled = _pool(r, deck.get("shuffled"), "deck.shuffled", "unit", sets, seen)
+    reward_pool = _pool(r, pools.get("rewards"), "pool.rewards", "reward", sets, seen)
+    hidden = sum(city.rewards.count(HIDDEN) for city in cities)
+    if hidden > len(reward_pool):
+        raise r.fail("pool.rewards", f"{hidden} face-down Rewards ('?') but only "
+                     f"{len(reward_pool)} unseen Rewards to draw them from")
+
+    total = int(rules.coin_supply)
+    coins = players[0].coins + players[1].coins
+    supply = r.integer(turn_table.get("supply"), "turn.supply", total - coins)
+    if supply < 0 or coins + supply != total:
+        raise r.fail("turn.supply", f"the players' {coins} coins and the supply's {supply} must "
+                     f"add up to the coin supply of {total} (rule option coin_supply, R4)")
+    tokens_used = players[0].vp_tokens + players[1].vp_tokens
+    tokens = r.integer(turn_table.get("vp_tokens"), "turn.vp_tokens", VP_TOKENS - tokens_used)
+    if rules.vp_token_supply != "unlimited" and tokens + tokens_used != VP_TOKENS:
+        raise r.fail("turn.vp_tokens", f"the players' {tokens_used} VP tokens and the {tokens} "
+                     f"left must add up to the {VP_TOKENS} of the box")
+
+    state = OmenState(
+        rules=rules,
+        catalogue=catalogue,
+        players=players,
+        cities=cities,
+        deck_top=tuple(top),
+        deck_rest=shuffled,
+        discard=discard,
+        supply=supply,
+        tokens=tokens,
+        reward_pool=reward_pool,
+        relic_pool=relics,
+        challenge_pool=challenges,
+        feat_cards=feats,
+        box=tuple(sorted(box)),
+        active=active,
+        turn=TurnInfo(number=number, first=first, step=step, reward_used=reward_used),
+        stack=(BeginTurn(step),),
+    )
+    return _apply_moves(r, settle(state), data.get("moves"))
+
+
+def _apply_moves(r: _Reader, state: OmenState, value: Any) -> OmenState:
+    for index, text in enumerate(r.strings(value, "moves")):
+        try:
+            state = state.child(state.string_to_action(text))
+        except OmenSolverError as error:
+            raise r.fail(f"moves[{index}]", str(error)) from None
+    return state
+
+
+def load_state(path: Path, data: dict[str, Any]) -> OmenState:
+    """The loader the position dispatcher (``omen_solver.core.positions``) calls."""
+    try:
+        return state_from_data(path, data)
+    except PositionError:
+        raise
+    except OmenSolverError as error:
+        raise PositionError(f"{path}: {error}") from None
+
+
+def load_position(path: Path | str) -> OmenState:
+    """Read an Omen position file."""
+    path = Path(path)
+    data = read_toml(path)
+    if data.get("game") != "omen":
+        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
+                            f"{data.get('game')!r}")
+    return load_state(path, data)

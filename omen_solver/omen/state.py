@@ -1,0 +1,350 @@
+"""The Omen game state: every zone of the table as immutable values, and the game protocol.
+
+A turn is a small program: the state carries a *stack of frames* (``stack``), each frame one
+pending piece of the turn (a step, an ability being resolved, a draw, a war). The top frame
+says who decides next and what the legal actions are (:class:`Prompt`), or does its work
+automatically. After every action the engine runs automatic frames until a decision, a chance
+event or the end of the game (``omen_solver.omen.engine.settle``).
+
+Players are 0 and 1 (seats 1 and 2 in text). Hands, discard pile and face-down Rewards are
+multisets stored as sorted tuples of card ids, so identical copies are interchangeable and
+transpositions merge.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Self, cast
+
+from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep
+from omen_solver.errors import IllegalActionError
+from omen_solver.omen.cards import Card, Catalogue
+from omen_solver.omen.notation import Action, UnitRef, parse_action
+from omen_solver.omen.rules import OmenRules
+
+if TYPE_CHECKING:
+    from omen_solver.omen.frames import Frame
+
+__all__ = [
+    "CAPACITY",
+    "HIDDEN",
+    "City",
+    "OmenState",
+    "Player",
+    "Prompt",
+    "TurnInfo",
+    "Unit",
+    "add_card",
+    "remove_card",
+]
+
+CAPACITY = 5
+"""City capacity: at most 5 units per player per city, COLOSSAL units counting 2 (001 Cities;
+003 Step 2; 004 Surge Step)."""
+
+HIDDEN = "?"
+"""A face-down Reward whose identity is not known yet (revealed by a chance event)."""
+
+
+def add_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """The sorted multiset ``cards`` with one more ``card``."""
+    items = list(cards)
+    bisect.insort(items, card)
+    return tuple(items)
+
+
+def remove_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """The sorted multiset ``cards`` with one ``card`` less (it must be there)."""
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Unit:
+    """A unit card lying in a city."""
+
+    card: str
+    enraged: bool = False
+    spent: bool = False
+    """Its Portent or end-of-Surge ability has resolved in the current step."""
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """One city: each player's side (sorted units), the Reward stack (top first), a Relic."""
+
+    sides: tuple[tuple[Unit, ...], tuple[Unit, ...]] = ((), ())
+    rewards: tuple[str, ...] = ()
+    relic: str | None = None
+    relic_owner: int = 0
+
+    def with_side(self, player: int, units: tuple[Unit, ...]) -> City:
+        sides = (units, self.sides[1]) if player == 0 else (self.sides[0], units)
+        return replace(self, sides=sides)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player's hand, coins and play area."""
+
+    coins: int = 0
+    hand: tuple[str, ...] = ()
+    """Unit cards in hand (sorted ids)."""
+    rewards: tuple[str, ...] = ()
+    """Reward cards in hand (R12 ``hand``), unused: 2 VP."""
+    rewards_unused: tuple[str, ...] = ()
+    """Rewards in the play area, unused (R12 ``play-area``): 2 VP."""
+    rewards_used: tuple[str, ...] = ()
+    """Rewards used (or buried by the hand limit): 1 VP."""
+    feats: tuple[str, ...] = ()
+    """Achieved Feats, turned face down: 2 VP."""
+    feats_rotated: tuple[str, ...] = ()
+    """Achieved Feats rotated for a Relic: 1 VP."""
+    challenges: tuple[str, ...] = ()
+    """Completed Challenges, face down: 3 VP."""
+    vp_tokens: int = 0
+    rituals: tuple[str, ...] = ()
+    """Priestesses removed by RITUAL, face down under their VP token."""
+
+    def hand_size(self) -> int:
+        return len(self.hand) + len(self.rewards)
+
+    def achieved_feats(self) -> int:
+        return len(self.feats) + len(self.feats_rotated)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """What the current turn has done so far."""
+
+    number: int = 1
+    first: bool = False
+    """This is the first player's first turn (2 Wealth actions)."""
+    step: str = "wealth"
+    reward_used: bool = False
+    forced: tuple[int, int] = (0, 0)
+    """Cards each player's abilities made the opponent discard this turn."""
+    challenge_done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Who acts at the top frame and how: a player's legal actions or chance outcomes."""
+
+    player: int
+    actions: tuple[Action, ...]
+    probabilities: tuple[Fraction, ...] = ()
+
+
+_TERMINAL_PROMPT = Prompt(TERMINAL, ())
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OmenState(GameState[Action]):
+    """A position of Omen. Build one with ``position.load_state`` or ``setup.new_game``."""
+
+    rules: OmenRules
+    catalogue: Catalogue
+    players: tuple[Player, Player]
+    cities: tuple[City, City, City]
+    deck_top: tuple[str, ...] = ()
+    """Cards on top of the deck in a known order (top first)."""
+    deck_rest: tuple[str, ...] = ()
+    """The shuffled rest of the deck (sorted multiset: drawing from it is a chance event)."""
+    discard: tuple[str, ...] = ()
+    supply: int = 0
+    tokens: int = 6
+    """VP tokens left in the supply (ignored with ``vp_token_supply = 'unlimited'``)."""
+    reward_pool: tuple[str, ...] = ()
+    """The identities of the face-down (hidden) Rewards still unseen, plus any left in the box."""
+    relic_pool: tuple[str, ...] = ()
+    challenge_pool: tuple[str, ...] = ()
+    feat_cards: tuple[str, ...] = ()
+    """The Feats each player has (the same set for both)."""
+    box: tuple[str, ...] = ()
+    """Cards removed from the game."""
+    active: int = 0
+    turn: TurnInfo = TurnInfo()
+    stack: tuple[Frame, ...] = ()
+    over: bool = False
+    trace: tuple[TraceStep, ...] = field(default=(), compare=False)
+    """The rule steps applied by the last action (and the automatic play after it)."""
+    prompt: Prompt = field(default=_TERMINAL_PROMPT, compare=False)
+
+    # -- the game protocol ----------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.prompt.player
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        if self.over or (player is not None and player != self.prompt.player):
+            return ()
+        return self.prompt.actions
+
+    def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
+        if self.over or self.prompt.player != CHANCE:
+            return ()
+        return tuple(zip(self.prompt.actions, self.prompt.probabilities, strict=True))
+
+    def child(self, action: Action) -> Self:
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._illegal(str(action)))
+        from omen_solver.omen.engine import apply
+
+        return cast(Self, apply(self, action))
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return ((0,), (1,))
+
+    def returns(self) -> tuple[Fraction, ...]:
+        if not self.over:
+            return (Fraction(0), Fraction(0))
+        from omen_solver.omen.scoring import returns
+
+        return returns(self)
+
+    def key(self) -> Hashable:
+        return (
+            self.rules,
+            self.catalogue.digest,
+            self.players,
+            self.cities,
+            self.deck_top,
+            self.deck_rest,
+            self.discard,
+            self.supply,
+            self.tokens,
+            self.reward_pool,
+            self.relic_pool,
+            self.challenge_pool,
+            self.feat_cards,
+            self.box,
+            self.active,
+            self.turn,
+            self.stack,
+            self.over,
+        )
+
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> Action:
+        action = parse_action(text)
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._illegal(text))
+        return action
+
+    def _illegal(self, text: str) -> str:
+        legal = [str(action) for action in self.legal_actions()]
+        shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+        where = "the game is over" if self.over else f"step {self.turn.step}"
+        return f"{text!r} is not legal here ({where}); legal: {shown or 'none'}"
+
+    def __repr__(self) -> str:
+        return f"<OmenState turn {self.turn.number} seat {self.active + 1} {self.turn.step}>"
+
+    # -- reading the table ----------------------------------------------------------------
+
+    def card(self, card_id: str) -> Card:
+        return self.catalogue.cards[card_id]
+
+    def unit_size(self, unit: Unit) -> int:
+        """City capacity used by a unit: 2 if COLOSSAL (Beasts, Sphinxes) or Enraged."""
+        return 2 if unit.enraged or self.card(unit.card).colossal else 1
+
+    def side_size(self, city: int, player: int) -> int:
+        return sum(self.unit_size(unit) for unit in self.cities[city].sides[player])
+
+    def strength(self, unit: Unit) -> int:
+        """An Enraged unit has Strength 4 (001, 003, 004 glossary)."""
+        return 4 if unit.enraged else self.card(unit.card).strength or 0
+
+    def unit_type(self, unit: Unit) -> str:
+        """The type a unit counts as; an Enraged unit 'becomes a Beast' under R10 ``beast``."""
+        if unit.enraged and self.rules.enraged_becomes == "beast":
+            return "Beast"
+        return self.card(unit.card).unit_type or ""
+
+    def units(self, player: int | None = None) -> Iterator[tuple[int, int, Unit]]:
+        """Every unit in the cities as ``(owner, city, unit)``."""
+        for city_index, city in enumerate(self.cities):
+            for owner in (0, 1):
+                if player is None or owner == player:
+                    for unit in city.sides[owner]:
+                        yield owner, city_index, unit
+
+    def ref(self, owner: int, city: int, unit: Unit) -> UnitRef:
+        return UnitRef(owner, city, unit.card, unit.enraged)
+
+    def find_unit(self, ref: UnitRef, *, unspent: bool = False) -> Unit:
+        for unit in self.cities[ref.city].sides[ref.owner]:
+            if unit.card == ref.card and unit.enraged == ref.enraged and not (
+                unspent and unit.spent
+            ):
+                return unit
+        raise KeyError(str(ref))
+
+    def unlimited_tokens(self) -> bool:
+        return self.rules.vp_token_supply == "unlimited"
+
+    # -- building successors (used by the frames) -----------------------------------------
+
+    def but(self, **changes: Any) -> OmenState:
+        return replace(self, **changes)
+
+    def log(self, rule: str, text: str) -> OmenState:
+        return replace(self, trace=(*self.trace, TraceStep(rule, text)))
+
+    def push(self, *frames: Frame) -> OmenState:
+        """Put frames on the stack; the last one given runs first."""
+        return replace(self, stack=(*self.stack, *frames))
+
+    def pop(self) -> OmenState:
+        return replace(self, stack=self.stack[:-1])
+
+    def swap(self, *frames: Frame) -> OmenState:
+        """Replace the top frame by ``frames`` (the last one given runs first)."""
+        return replace(self, stack=(*self.stack[:-1], *frames))
+
+    def with_player(self, index: int, player: Player) -> OmenState:
+        players = (player, self.players[1]) if index == 0 else (self.players[0], player)
+        return replace(self, players=players)
+
+    def update_player(self, index: int, **changes: Any) -> OmenState:
+        return self.with_player(index, replace(self.players[index], **changes))
+
+    def with_city(self, index: int, city: City) -> OmenState:
+        cities = list(self.cities)
+        cities[index] = city
+        return replace(self, cities=(cities[0], cities[1], cities[2]))
+
+    def with_side(self, city: int, player: int, units: tuple[Unit, ...]) -> OmenState:
+        return self.with_city(city, self.cities[city].with_side(player, tuple(sorted(units))))
+
+    def add_unit(self, city: int, player: int, unit: Unit) -> OmenState:
+        return self.with_side(city, player, (*self.cities[city].sides[player], unit))
+
+    def remove_unit(self, city: int, player: int, unit: Unit) -> OmenState:
+        units = list(self.cities[city].sides[player])
+        units.remove(unit)
+        return self.with_side(city, player, tuple(units))
+
+    def gain_coins(self, player: int, amount: int) -> tuple[OmenState, int]:
+        """Take up to ``amount`` coins from the supply: no player can gain more coins than the
+        supply holds (004 Wealth Step). Returns the state and the coins actually gained."""
+        gained = min(amount, self.supply)
+        state = self.update_player(player, coins=self.players[player].coins + gained)
+        return state.but(supply=self.supply - gained), gained
+
+    def pay_coins(self, player: int, amount: int) -> OmenState:
+        """Return coins to the supply (paying a cost, a coin loss, the coin cap)."""
+        paid = min(amount, self.players[player].coins)
+        state = self.update_player(player, coins=self.players[player].coins - paid)
+        return state.but(supply=self.supply + paid)
