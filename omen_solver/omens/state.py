@@ -155,13 +155,26 @@ class _Work:
     def __init__(self, state: OmensState, log: Log) -> None:
         self.table = state.table
         self.log = log
-        for name in _FIELDS:
-            setattr(self, name, getattr(state, "_" + name))
+        self.teams = state._teams
+        self.phase = state._phase
         self.hands = [list(hand) for hand in state._hands]
         self.front = list(state._front)
+        self.played = state._played
+        self.leader = state._leader
+        self.law = state._law
         self.pending = list(state._pending)
         self.rounds_won = list(state._rounds_won)
         self.stages = list(state._stages)
+        self.outcome = state._outcome
+        self.luck_victim = state._luck_victim
+        self.end_abs = state._end_abs
+        self.out = state._out
+        self.box = state._box
+        self.deck = state._deck
+        self.deal_queue = state._deal_queue
+        self.winner = state._winner
+        self.bouts = state._bouts
+        self.last = state._last
 
     def name(self, card: int) -> str:
         return self.table.name(card)
@@ -202,29 +215,31 @@ class _Work:
         return _next_to_play(self.table, self.hands, self.played, self.leader) == -1
 
     def freeze(self) -> OmensState:
-        return OmensState(
-            self.table,
-            teams=self.teams,
-            phase=self.phase,
-            hands=tuple(tuple(hand) for hand in self.hands),
-            front=tuple(self.front),
-            played=self.played,
-            leader=self.leader,
-            law=self.law,
-            pending=tuple(self.pending),
-            rounds_won=tuple(self.rounds_won),
-            stages=tuple(self.stages),
-            outcome=self.outcome,
-            luck_victim=self.luck_victim,
-            end_abs=self.end_abs,
-            out=self.out,
-            box=self.box,
-            deck=self.deck,
-            deal_queue=self.deal_queue,
-            winner=self.winner,
-            bouts=self.bouts,
-            last=self.last,
-        )
+        state = OmensState.__new__(OmensState)
+        state.table = self.table
+        state._teams = self.teams
+        state._phase = self.phase
+        state._hands = tuple([tuple(hand) for hand in self.hands])
+        state._front = tuple(self.front)
+        state._played = self.played
+        state._leader = self.leader
+        state._law = self.law
+        state._pending = tuple(self.pending)
+        state._rounds_won = tuple(self.rounds_won)
+        state._stages = tuple(self.stages)
+        state._outcome = self.outcome
+        state._luck_victim = self.luck_victim
+        state._end_abs = self.end_abs
+        state._out = self.out
+        state._box = self.box
+        state._deck = self.deck
+        state._deal_queue = self.deal_queue
+        state._winner = self.winner
+        state._bouts = self.bouts
+        state._last = self.last
+        state._key = None
+        state._legal = {}
+        return state
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ class Table:
     colours: Mapping[int, frozenset[str]] = field(init=False)
     now: frozenset[int] = field(init=False)
     fear: frozenset[int] = field(init=False)
+    labels: Mapping[int, str] = field(init=False)
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -83,10 +84,11 @@ class Table:
             now -= set(cards.absolutes)
         object.__setattr__(self, "now", frozenset(now))
         object.__setattr__(self, "fear", frozenset(cards.with_effect("fear")))
+        object.__setattr__(self, "labels", {v: c.label() for v, c in cards.items()})
 
     def name(self, card: int) -> str:
         """``Law (15)``."""
-        return self.catalogue[card].label()
+        return self.labels[card]
 
     def has_colour(self, card: int, colour: str) -> bool:
         return colour == "any" or colour in self.colours[card]
