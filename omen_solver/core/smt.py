@@ -38,8 +38,8 @@ __all__ = [
     "is_possible",
     "make_context",
     "make_solver",
-    "model_int",
     "model_bool",
+    "model_int",
     "prove",
 ]
 
@@ -101,9 +101,7 @@ def make_context() -> z3.Context:
 def make_solver(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Solver:
     """The one place solvers are built: fixed seed, timeout and deterministic resource limit."""
     if settings.rlimit <= 0 or settings.timeout_ms <= 0:
-        raise ValueError(
-            f"solver settings: rlimit and timeout_ms must be positive, got {settings}"
-        )
+        raise ValueError(f"solver settings: rlimit and timeout_ms must be positive, got {settings}")
     solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", settings.seed)
     solver.set("timeout", settings.timeout_ms)

@@ -146,9 +146,7 @@ class SymbolicRules:
 
     def domain(self) -> list[z3.BoolRef]:
         """Every option takes one of its settings."""
-        return [
-            z3.And(var >= 0, var < len(self.settings[name])) for name, var in self.vars.items()
-        ]
+        return [z3.And(var >= 0, var < len(self.settings[name])) for name, var in self.vars.items()]
 
     def pin(self, rules: OmensRules, names: Sequence[str] | None = None) -> list[z3.BoolRef]:
         """Fix the options (all of them, or ``names``) to the settings of ``rules``."""
