@@ -1,0 +1,64 @@
+"""The regression vectors in ``data/vectors.toml``: one test loops over them and reports the
+vector, its line, what the rules require and what the engine did (style guide: python-chess's
+``data/endgame.epd``)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from omen_solver.omens.cli import play_report
+from omen_solver.omens.position import parse_position
+
+VECTORS = Path(__file__).parent / "data" / "vectors.toml"
+_POSITION_KEYS = ("players", "teams", "preset", "rules")
+
+
+def _lines() -> dict[str, int]:
+    lines: dict[str, int] = {}
+    for number, line in enumerate(VECTORS.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("id = "):
+            lines[line.split('"')[1]] = number
+    return lines
+
+
+def _position(vector: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {"game": "omens"}
+    data.update({key: vector[key] for key in _POSITION_KEYS if key in vector})
+    data.setdefault("teams", [[1, 3], [2, 4]])
+    data["hands"] = vector["hands"]
+    data["bout"] = {"leader": vector["leader"]}
+    return data
+
+
+def _actual(vector: dict[str, Any]) -> dict[str, Any]:
+    position = parse_position(_position(vector), f"vector {vector['id']}")
+    _, report = play_report(position, list(vector["moves"]))
+    return {
+        "bout_winner": report["bout_winner"] or 0,
+        "discarded": report["discarded"],
+        "hands": report["hands"],
+        "next_leader": report["next_leader"] or 0,
+        "round_winner_team": report["round_winner_team"] or [],
+        "legal": report["legal"],
+    }
+
+
+def test_vectors() -> None:
+    vectors = tomllib.loads(VECTORS.read_text(encoding="utf-8"))["vector"]
+    lines = _lines()
+    assert len(vectors) >= 20 and len({v["id"] for v in vectors}) == len(vectors)
+    failures = []
+    for vector in vectors:
+        assert vector["why"].strip(), vector["id"]
+        expected = dict(vector["expect"])
+        expected["hands"] = {seat: list(cards) for seat, cards in expected["hands"].items()}
+        actual = _actual(vector)
+        for key, value in expected.items():
+            if actual[key] != value:
+                failures.append(
+                    f"{VECTORS.name}:{lines[vector['id']]} {vector['id']}: {key}: "
+                    f"expected {value!r}, engine gives {actual[key]!r}"
+                )
+    assert not failures, "\n".join(failures)
