@@ -47,10 +47,18 @@ _NO_MOVE = -1
 
 
 def exact(value: Bound) -> Fraction:
-    """A value the search proved exact (never an infinity)."""
-    if not isinstance(value, Fraction):  # pragma: no cover - an internal invariant
-        raise ArithmeticError(f"expected an exact value, got {value!r}")
-    return value
+    """A value the search proved exact (never an infinity), as a :class:`Fraction`."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    raise ArithmeticError(f"expected an exact value, got {value!r}")  # pragma: no cover
+
+
+def lean(value: Fraction) -> Fraction | int:
+    """A whole value as an ``int``: the search compares values constantly, and comparing two
+    ``int`` is far cheaper than comparing two ``Fraction`` (the value is the same number)."""
+    return value.numerator if value.denominator == 1 else value
 
 
 class TwoSidedSearch(NodeMeter):
@@ -81,8 +89,8 @@ class TwoSidedSearch(NodeMeter):
             raise ConceptError("a constant-sum check needs exactly two teams")
         self.total: Fraction | None = None
         self.bounds = bounds
-        self.low: Bound = NEG_INF if bounds is None else bounds[0]
-        self.high: Bound = POS_INF if bounds is None else bounds[1]
+        self.low: Bound = NEG_INF if bounds is None else lean(bounds[0])
+        self.high: Bound = POS_INF if bounds is None else lean(bounds[1])
         self.mode = simultaneous
         self.transpositions = transpositions
         self.ordering = ordering
@@ -99,7 +107,7 @@ class TwoSidedSearch(NodeMeter):
 
     # -- the search -------------------------------------------------------------------------
 
-    def terminal(self, state: GameState[Any]) -> Fraction:
+    def terminal(self, state: GameState[Any]) -> Fraction | int:
         """The maximising side's return at a terminal state, with the declared checks."""
         if self.constant_sum:
             values = state.team_returns()
@@ -120,7 +128,7 @@ class TwoSidedSearch(NodeMeter):
                 f"{state}: return {value} lies outside the declared return bounds "
                 f"[{self.bounds[0]}, {self.bounds[1]}]"
             )
-        return value
+        return lean(value)
 
     def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
         """Fail-soft alpha-beta value of ``state`` within the window ``(alpha, beta)``."""
@@ -275,9 +283,49 @@ class TwoSidedSearch(NodeMeter):
             # Teammates choosing at once: one joint choice of their side.
             joints = joint_actions(state)
             return self.choose(acting[0], joints, state, alpha, beta, best, sides.pop(), joint=True)
-        solution = self.matrix(state).solution
-        value = self.matrix_value(solution)
-        return value, _NO_MOVE
+        return self.matrix_within(MatrixGame(state, self.maximising), alpha, beta), _NO_MOVE
+
+    def matrix_within(self, game: MatrixGame, alpha: Bound, beta: Bound) -> Bound:
+        """The value of a matrix game node, or a bound on it outside ``(alpha, beta)``.
+
+        Whole rows and columns are evaluated in turn: a row, then the column that answers it
+        best, then the row that answers that column best, and so on. A fully known row proves
+        the node is worth at least that row's minimum, a fully known column at most that
+        column's maximum, in every mode (pure lower, mixed, pure upper alike), so the node
+        fails high or low as soon as one of them passes the window. Otherwise every entry gets
+        known and the matrix game is solved exactly.
+        """
+        rows, columns = len(game.rows), len(game.columns)
+        known: list[list[Fraction | None]] = [[None] * columns for _ in range(rows)]
+        rows_left, columns_left = list(range(rows)), list(range(columns))
+
+        def entry(r: int, c: int) -> Fraction:
+            value = known[r][c]
+            if value is None:
+                child = game.state.joint_child(game.joint(r, c))
+                value = known[r][c] = exact(self.search(child, self.low, self.high))
+            return value
+
+        lower: Bound = NEG_INF
+        upper: Bound = POS_INF
+        row = 0
+        while rows_left and columns_left:
+            rows_left.remove(row)
+            row_values = [entry(row, c) for c in range(columns)]
+            lower = max(lower, min(row_values))
+            if lower >= beta:
+                return lower
+            column = min(columns_left, key=row_values.__getitem__)
+            columns_left.remove(column)
+            column_values = [entry(r, column) for r in range(rows)]
+            upper = min(upper, max(column_values))
+            if upper <= alpha:
+                return upper
+            if rows_left:
+                row = max(rows_left, key=column_values.__getitem__)
+        game.entries = [[entry(r, c) for c in range(columns)] for r in range(rows)]
+        game.solve(self.mode)
+        return self.matrix_value(game.solution)
 
     def matrix_value(self, solution: MatrixSolution) -> Fraction:
         if self.mode is SimultaneousMode.LOWER:
@@ -296,10 +344,7 @@ class TwoSidedSearch(NodeMeter):
              for c in range(len(game.columns))]
             for r in range(len(game.rows))
         ]
-        if self.mode is SimultaneousMode.MIXED:
-            game.solution = solve_matrix_game(game.entries)
-        else:
-            game.solution = _pure_solution(game.entries, self.mode)
+        game.solve(self.mode)
         return game
 
     # -- questions asked at the root and along the principal variation ---------------------
@@ -355,6 +400,13 @@ class MatrixGame:
         for slot, action in zip(self.column_slots, self.columns[column], strict=True):
             actions[slot] = action
         return tuple(actions)
+
+    def solve(self, mode: SimultaneousMode) -> None:
+        """Solve the filled matrix: exactly in the mixed mode, its pure values otherwise."""
+        if mode is SimultaneousMode.MIXED:
+            self.solution = solve_matrix_game(self.entries)
+        else:
+            self.solution = _pure_solution(self.entries, mode)
 
     def label(self, choice: Sequence[Any]) -> str:
         return " & ".join(self.state.action_to_string(action) for action in choice)

@@ -303,20 +303,24 @@ def root_bounds(search: TwoSidedSearch, root: GameState[Any]) -> tuple[Bound, Bo
     elif player == CHANCE:
         outcomes = root.chance_outcomes()
         children = [search.bounds_of(root.child(o)) for o, _ in outcomes]
-        if all(isinstance(c[0], Fraction) for c in children):
+        if all(_is_exact(c[0]) for c in children):
             low = max(low, sum((p * c[0] for (_, p), c in zip(outcomes, children, strict=True)),
                                Fraction(0)))
-        if all(isinstance(c[1], Fraction) for c in children):
+        if all(_is_exact(c[1]) for c in children):
             high = min(high, sum((p * c[1] for (_, p), c in zip(outcomes, children, strict=True)),
                                  Fraction(0)))
     return low, high
 
 
+def _is_exact(value: Bound) -> bool:
+    return isinstance(value, Fraction | int)
+
+
 def _finite(bounds: tuple[Bound, Bound]) -> tuple[Fraction | None, Fraction | None]:
     low, high = bounds
     return (
-        low if isinstance(low, Fraction) else None,
-        high if isinstance(high, Fraction) else None,
+        exact(low) if _is_exact(low) else None,
+        exact(high) if _is_exact(high) else None,
     )
 
 
