@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.omens.cli",
     "omen_solver.search_cli",
     "omen_solver.omen.cli",
+    "omen_solver.prove_cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]

@@ -35,6 +35,7 @@ __all__ = [
     "Verdict",
     "both_sides",
     "check",
+    "evaluate",
     "is_possible",
     "make_context",
     "make_solver",
@@ -190,3 +191,50 @@ def model_int(model: Any, term: z3.ArithRef) -> int:
 def model_bool(model: Any, term: z3.BoolRef) -> bool:
     """The value of a boolean term in a model."""
     return bool(z3.is_true(model.eval(term, model_completion=True)))
+
+
+INT_BITS: Final = 24
+"""Integers read back by :func:`evaluate` must lie in ``[-2**23, 2**23)``."""
+
+
+def evaluate(
+    terms: Sequence[z3.ExprRef],
+    assignment: Sequence[tuple[z3.ExprRef, z3.ExprRef]],
+    ctx: z3.Context,
+) -> list[int | bool]:
+    """The values of ``terms`` (booleans and small integers) when the constants of
+    ``assignment`` take the given values: no solving, one pass of z3's model evaluator.
+
+    The terms are packed into one bit-vector so that their shared sub-terms are evaluated once
+    (evaluating them one by one costs a walk of the whole term graph each). Constants not in
+    ``assignment`` take z3's default (model completion).
+    """
+    model = z3.Model(ctx)
+    for constant, value in assignment:
+        model.update_value(constant, value)
+    offset = 1 << (INT_BITS - 1)
+    parts: list[z3.BitVecRef] = []
+    for term in terms:
+        if z3.is_bool(term):
+            parts.append(z3.If(term, z3.BitVecVal(1, 1, ctx), z3.BitVecVal(0, 1, ctx)))
+        elif z3.is_int(term):
+            parts.append(z3.Int2BV(term + offset, INT_BITS))
+        else:
+            raise TypeError(f"evaluate: {term} is neither a boolean nor an integer term")
+    if not parts:
+        return []
+    packed = parts[0] if len(parts) == 1 else z3.Concat(*parts)
+    bits = model.eval(packed, model_completion=True)
+    if not z3.is_bv_value(bits):
+        raise ValueError(f"evaluate: the terms did not reduce to constants ({bits})")
+    number = bits.as_long()
+    values: list[int | bool] = []
+    for term in reversed(terms):
+        if z3.is_bool(term):
+            values.append(bool(number & 1))
+            number >>= 1
+        else:
+            values.append((number & ((1 << INT_BITS) - 1)) - offset)
+            number >>= INT_BITS
+    values.reverse()
+    return values

@@ -526,5 +526,3 @@ def resolve_end(
     Resolved": the winner and every effect at once; a discarded card's effect still applies;
     all discards happen together)."""
     return _Reading(deck, rules, bout, frozenset(broken)).build()
-
-

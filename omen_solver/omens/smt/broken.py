@@ -66,8 +66,7 @@ BROKEN_TEXT: Final[dict[Broken, str]] = {
     "card itself",
     Broken.PRIDE_IGNORED: "Pride has no effect: the winner leads the next bout",
     Broken.PRIDE_TO_THE_RIGHT: "Pride hands the lead to the player on the right",
-    Broken.LUCK_BY_PLACER: "Luck's discard falls on the player who placed Luck, wherever it "
-    "lies",
+    Broken.LUCK_BY_PLACER: "Luck's discard falls on the player who placed Luck, wherever it lies",
     Broken.RETURN_TO_PLACER: "cards not discarded go back to the player who placed them",
     Broken.DISCARDED_ALSO_RETURN: "a card discarded by an effect (not the winning card) also "
     "goes back to hand",

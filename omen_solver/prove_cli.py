@@ -1,0 +1,209 @@
+"""``omen-solver prove``: check the rule theorems of ``proofs/`` (``docs/proofs.md``).
+
+Each theorem is reported ``proved``, ``refuted`` (with a counterexample position file a person
+can replay with ``omen-solver omens play``) or ``unknown`` (with z3's reason, or why an
+enumeration stopped); each of its broken variants must come out ``refuted``. Exit status: 0
+when every theorem is proved and every broken variant refuted; 1 otherwise; 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
+from omen_solver.omens.smt.library import load_theorems, select
+from omen_solver.omens.smt.theorem import Report, Theorem, run
+
+__all__ = ["register"]
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+_STYLE = {Outcome.PROVED: "green", Outcome.REFUTED: "bold red", Outcome.UNKNOWN: "yellow"}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "prove",
+        help="prove the rule theorems of proofs/ (z3 and bounded enumeration)",
+        description="Check every theorem (or the ones named): proved, refuted with a "
+        "counterexample position file, or unknown with z3's reason. Every broken variant (a "
+        "deliberately wrong rule) must be refuted. Exit 0: all proved and all broken variants "
+        "refuted; 1: anything else; 2: bad input.",
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="theorems to check (default: all)")
+    parser.add_argument(
+        "--dir", type=Path, default=Path("proofs"), help="folder of theorem files (default: proofs)"
+    )
+    parser.add_argument(
+        "--counterexamples",
+        type=Path,
+        metavar="DIR",
+        help="where counterexample positions are written (default: "
+        "DIR/counterexamples under --dir)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON list, one object per theorem"
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the theorems and their statements without checking them",
+    )
+    parser.add_argument(
+        "--query",
+        action="store_true",
+        help="print each named theorem's query and rule lines without checking it",
+    )
+    parser.add_argument(
+        "--rlimit",
+        type=int,
+        default=DEFAULT_SETTINGS.rlimit,
+        metavar="N",
+        help=f"z3's deterministic resource limit per check (default {DEFAULT_SETTINGS.rlimit:,})",
+    )
+    parser.add_argument(
+        "--timeout-ms",
+        type=int,
+        default=DEFAULT_SETTINGS.timeout_ms,
+        metavar="MS",
+        help=f"z3's wall-clock safety net per check (default {DEFAULT_SETTINGS.timeout_ms})",
+    )
+    parser.set_defaults(handler=_prove)
+
+
+def _prove(args: argparse.Namespace) -> int:
+    theorems = select(load_theorems(args.dir), args.names)
+    if args.list:
+        return _list(theorems, args.json)
+    if args.query:
+        return _queries(theorems)
+    if args.rlimit <= 0 or args.timeout_ms <= 0:
+        from omen_solver.errors import OmenSolverError
+
+        raise OmenSolverError("--rlimit and --timeout-ms must be positive")
+    settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
+    folder = args.counterexamples or args.dir / "counterexamples"
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    reports = []
+    for theorem in theorems:
+        if console.is_terminal and not args.json:
+            console.print(f"checking {escape(theorem.name)}…", end="\r")
+        reports.append(run(theorem, settings=settings, counterexamples=folder))
+    total = time.perf_counter() - started
+    if args.json:
+        print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
+    else:
+        _show(reports, total, settings)
+    return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
+
+
+def _list(theorems: list[Theorem], as_json: bool) -> int:
+    if as_json:
+        data: list[dict[str, Any]] = [
+            {
+                "name": t.name,
+                "title": t.title,
+                "method": t.method,
+                "statement": t.statement,
+                "rests_on": [str(r) for r in t.rests_on],
+                "broken": [v.name for v in t.variants()],
+            }
+            for t in theorems
+        ]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    out = Console(highlight=False, soft_wrap=True)
+    for theorem in theorems:
+        out.print(
+            f"[bold]{escape(theorem.name)}[/] ({theorem.method}): {escape(theorem.statement)}"
+        )
+    return EXIT_OK
+
+
+def _queries(theorems: list[Theorem]) -> int:
+    out = Console(highlight=False, soft_wrap=True)
+    for theorem in theorems:
+        out.print(f"[bold]{escape(theorem.name)}[/]: {escape(theorem.statement)}")
+        for ref in theorem.rests_on:
+            out.print(f"  rests on {escape(str(ref))}")
+        for variant in theorem.variants():
+            out.print(f"  broken variant {escape(variant.name)}: {escape(variant.text)}")
+        out.print(escape(theorem.query_text()))
+    return EXIT_OK
+
+
+def _status(outcome: Outcome) -> str:
+    return f"[{_STYLE[outcome]}]{outcome.name.lower()}[/]"
+
+
+def _show(reports: list[Report], total: float, settings: SolverSettings) -> None:
+    out = Console(highlight=False, soft_wrap=True)
+    table = Table(
+        "theorem",
+        "method",
+        "status",
+        "seconds",
+        "broken variants",
+        "cases",
+        title="Omens rule theorems",
+    )
+    for report in reports:
+        refuted = sum(v.ok for v in report.variants)
+        colour = "green" if refuted == len(report.variants) else "bold red"
+        cases = report.finding.cases
+        table.add_row(
+            escape(report.theorem.name),
+            report.theorem.method,
+            _status(report.finding.outcome),
+            f"{report.seconds:.2f}",
+            f"[{colour}]{refuted}/{len(report.variants)} refuted[/]",
+            "" if cases is None else f"{cases:,}",
+        )
+    out.print(table)
+    for report in reports:
+        _details(out, report)
+    proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
+    variants = [v for r in reports for v in r.variants]
+    out.print(
+        f"{len(reports)} theorems: {proved} proved, "
+        f"{sum(r.finding.outcome is Outcome.REFUTED for r in reports)} refuted, "
+        f"{sum(r.finding.outcome is Outcome.UNKNOWN for r in reports)} unknown; "
+        f"broken variants: {sum(v.ok for v in variants)}/{len(variants)} refuted; "
+        f"{total:.1f} s ({settings.describe()})"
+    )
+
+
+def _details(out: Console, report: Report) -> None:
+    finding = report.finding
+    name = escape(report.theorem.name)
+    if finding.outcome is Outcome.UNKNOWN:
+        out.print(f"[yellow]{name}: unknown[/] ({escape(finding.reason)})")
+    if report.counterexample_path is not None:
+        out.print(
+            f"[bold red]{name}: refuted[/]; counterexample: "
+            f"{escape(str(report.counterexample_path))}"
+        )
+    for variant in report.variants:
+        where = (
+            ""
+            if variant.counterexample_path is None
+            else (f" -> {escape(str(variant.counterexample_path))}")
+        )
+        if variant.ok:
+            out.print(f"  {name} / [dim]{escape(variant.variant.name)}[/]: refuted{where}")
+        else:
+            reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
+            out.print(
+                f"  [bold red]{name} / {escape(variant.variant.name)}: "
+                f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
+                f"'{escape(variant.variant.text)}' was not refuted"
+            )
