@@ -9,8 +9,8 @@ player minimises it. Values are exact :class:`~fractions.Fraction`.
 * **Transposition table** keyed by :meth:`GameState.key`, holding a proven lower and upper
   bound and the best action found; bounds from different windows are intersected, so an entry
   is always a pair of true bounds and is exact once they meet.
-* **Move ordering**: the table's best action first, then the others by the history heuristic
-  (how often an action of that player caused a cut), ties in legal order (deterministic).
+* **Move ordering**: the table's best action first, then the two killer actions of the ply
+  (the latest that caused a cut-off at that depth), then legal order (deterministic).
 * **Chance nodes** by expectation. Without declared return bounds every outcome is searched
   with a full window, so the chance node's value is exact. With bounds ``[low, high]`` (the
   ``return_bounds`` hook) the outcome windows follow Ballard's Star1: the outcomes not yet
@@ -96,7 +96,9 @@ class TwoSidedSearch(NodeMeter):
         self.ordering = ordering
         self.table: dict[Hashable, tuple[Bound, Bound, int]] = {}
         self.seen: set[Hashable] = set()
-        self.history: dict[tuple[int, Hashable], int] = {}
+        self.killers: dict[int, list[Any]] = {}
+        """Per ply (from the search's start): the last two actions that caused a cut-off."""
+        self.ply = 0
         self.gap_seen = False
         """Whether a matrix game without a saddle point was met (its pure values differ)."""
 
@@ -176,18 +178,23 @@ class TwoSidedSearch(NodeMeter):
             self.table[key] = (low, high, best)
         return value
 
-    def order(self, player: int, actions: Sequence[Any], best: int) -> Sequence[int]:
-        """Indices of ``actions``: the table's best first, then by history, then legal order."""
+    def order(self, actions: Sequence[Any], best: int) -> list[int]:
+        """Indices of ``actions``: the table's best first, then this ply's killer actions,
+        then the rest in legal order."""
         count = len(actions)
         if count == 0:
             raise ValueError("a decision node with no legal action")
-        if not self.ordering or count == 1:
-            indices: list[int] = list(range(count))
-        else:
-            history = self.history
-            scores = [history.get((player, action), 0) for action in actions]
-            indices = sorted(range(count), key=scores.__getitem__, reverse=True)
-            # sorted() is stable, but reverse=True keeps equal scores in legal order too.
+        indices = list(range(count))
+        if count == 1:
+            return indices
+        if self.ordering:
+            for killer in reversed(self.killers.get(self.ply, ())):
+                try:
+                    index = actions.index(killer)
+                except ValueError:
+                    continue
+                indices.remove(index)
+                indices.insert(0, index)
         if best >= 0 and indices[0] != best:
             indices.remove(best)
             indices.insert(0, best)
@@ -197,11 +204,10 @@ class TwoSidedSearch(NodeMeter):
         self, state: GameState[Any], player: int, alpha: Bound, beta: Bound, best: int
     ) -> tuple[Bound, int]:
         actions = state.legal_actions()
-        return self.choose(player, actions, state, alpha, beta, best, self.maximising[player])
+        return self.choose(actions, state, alpha, beta, best, self.maximising[player])
 
     def choose(
         self,
-        player: int,
         actions: Sequence[Any],
         state: GameState[Any],
         alpha: Bound,
@@ -212,37 +218,55 @@ class TwoSidedSearch(NodeMeter):
     ) -> tuple[Bound, int]:
         """The best of ``actions`` for one side (actions, or joint actions if ``joint``)."""
         make = state.joint_child if joint else state.child
+        # A search that stops early (budget, error) is never resumed, so no `finally` here.
+        self.ply += 1
+        found = self._choose(actions, make, alpha, beta, best, maximising)
+        self.ply -= 1
+        return found
+
+    def _choose(
+        self,
+        actions: Sequence[Any],
+        make: Any,
+        alpha: Bound,
+        beta: Bound,
+        best: int,
+        maximising: bool,
+    ) -> tuple[Bound, int]:
         best_index = best
         if maximising:
             best_value: Bound = NEG_INF
-            for index in self.order(player, actions, best):
+            for index in self.order(actions, best):
                 value = self.search(make(actions[index]), alpha, beta)
                 if value > best_value:
                     best_value = value
                     best_index = index
                     if value > alpha:
                         if value >= beta:
-                            self._reward(player, actions[index])
+                            self._reward(actions[index])
                             break
                         alpha = value
         else:
             best_value = POS_INF
-            for index in self.order(player, actions, best):
+            for index in self.order(actions, best):
                 value = self.search(make(actions[index]), alpha, beta)
                 if value < best_value:
                     best_value = value
                     best_index = index
                     if value < beta:
                         if value <= alpha:
-                            self._reward(player, actions[index])
+                            self._reward(actions[index])
                             break
                         beta = value
         return best_value, best_index
 
-    def _reward(self, player: int, action: Hashable) -> None:
+    def _reward(self, action: Any) -> None:
+        """Remember a cut-off action as a killer of this ply (two per ply, newest first)."""
         if self.ordering:
-            slot = (player, action)
-            self.history[slot] = self.history.get(slot, 0) + 1
+            killers = self.killers.setdefault(self.ply, [])
+            if not killers or killers[0] != action:
+                killers.insert(0, action)
+                del killers[2:]
 
     def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
         outcomes = state.chance_outcomes()
@@ -282,7 +306,7 @@ class TwoSidedSearch(NodeMeter):
         if len(sides) == 1:
             # Teammates choosing at once: one joint choice of their side.
             joints = joint_actions(state)
-            return self.choose(acting[0], joints, state, alpha, beta, best, sides.pop(), joint=True)
+            return self.choose(joints, state, alpha, beta, best, sides.pop(), joint=True)
         return self.matrix_within(MatrixGame(state, self.maximising), alpha, beta), _NO_MOVE
 
     def matrix_within(self, game: MatrixGame, alpha: Bound, beta: Bound) -> Bound:

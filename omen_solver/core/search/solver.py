@@ -194,7 +194,12 @@ class _TwoSided:
         if not self.search.gap_seen or self.mode is not SimultaneousMode.MIXED:
             return None, None, None
         found: list[Fraction | None] = []
+        bounds = self.options["bounds"]
         for mode in (SimultaneousMode.LOWER, SimultaneousMode.UPPER):
+            # lower <= value <= upper: a value at a declared bound pins that side for free.
+            if bounds is not None and value == bounds[0 if mode is SimultaneousMode.LOWER else 1]:
+                found.append(value)
+                continue
             try:
                 spent = self.search.nodes, self.search.elapsed()
                 search = self._new_search(mode, self.budget.remaining(*spent))
