@@ -10,7 +10,7 @@ from typing import Any
 
 from omen_solver.core.game import CHANCE
 from omen_solver.core.positions import read_toml
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import CatalogueError, OmenSolverError, PositionError
 from omen_solver.omen import scoring
 from omen_solver.omen.position import state_from_data
 from omen_solver.omen.state import OmenState
@@ -50,7 +50,7 @@ def _load(path: Path) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
         raise PositionError(f"{path}: key 'moves': must be a list of actions (strings)")
     try:
         state = state_from_data(path, data)
-    except PositionError:
+    except (PositionError, CatalogueError):
         raise
     except OmenSolverError as error:
         raise PositionError(f"{path}: {error}") from None

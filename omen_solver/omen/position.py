@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.positions import read_toml
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
@@ -212,8 +212,8 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
         raise PositionError(f"{path}: key 'rules': must be a table of rule options")
     try:
         rules = make_rules(profile, overrides)
-    except OmenSolverError as error:
-        raise PositionError(f"{path}: {error}") from None
+    except OptionError as error:
+        raise PositionError(f"{path}: key {error}") from None
     catalogue = _catalogue(path, data, rules)
     sets = PROFILES[profile].sets
     r = _Reader(path, catalogue)
@@ -312,7 +312,7 @@ def load_state(path: Path, data: dict[str, Any]) -> OmenState:
     """The loader the position dispatcher (``omen_solver.core.positions``) calls."""
     try:
         return state_from_data(path, data)
-    except PositionError:
+    except (PositionError, CatalogueError):
         raise
     except OmenSolverError as error:
         raise PositionError(f"{path}: {error}") from None

@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from omen_solver.errors import CatalogueError
+from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import PROFILES, make_rules
 from omen_solver.omen.setup import new_game
 from omen_solver.omen.war import war_torn, war_winner
 from tests.omen.helpers import advance, city, legal, make, play, prefer
 
 ROW, OMEGA, FIRES = "reign-of-war", "omega", "fires-in-the-east"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omen"
 
 
 def test_r1_whose_three_units_make_a_city_war_torn() -> None:
@@ -178,29 +180,32 @@ def test_r8_what_may_be_offered() -> None:
     assert state.players[0].rewards == () and "ambrosia" in state.box
 
 
-R9_CITIES = [
-    city(rewards=["ishtar-gate"], seat1=["moon-priestess", "immortal", "immortal"],
-         seat2=["sphinx-of-giza", "immortal"]),
-    city(rewards=["lamassu"], seat1=["chariot-archer", "immortal", "caravan-master"],
-         seat2=["immortal", "immortal", "satrap-guard"]),
-    city(rewards=["hanging-gardens"]),
-]
-
-
 def test_r9_order_of_war_torn_cities() -> None:
     """R9. 004 War Step: "If there are multiple war-torn cities, the active player decides the
     order"; 001 Phase 5: "Repeat these steps ... until there are no more cities gripped by war"
-    (no order stated). Here the order decides city 2: seat 1's Priestess lost in city 1 is
-    SCORNED (004 Priestesses) and destroys a unit of seat 2 in city 2 before its war."""
-    chooses = make(FIRES, step="war", cities=R9_CITIES)
+    (no order stated). In ``puzzles/omen/war-order.toml`` the order decides city 2: seat 1's
+    Priestess lost in city 1 is SCORNED (004 Priestesses) and destroys seat 2's Immortal in city
+    2 before its war."""
+    chooses = load_position(PUZZLES / "war-order.toml")
+    assert chooses.rules.war_order == "active-chooses"
     assert legal(chooses) == ["war 1", "war 2"]
     second_first = play(chooses, "war 2")
     assert "lamassu" in second_first.players[1].rewards_unused
-    fixed = make(FIRES, step="war", cities=R9_CITIES, rules={"war_order": "city-order"})
+    first_first = play(chooses, "war 1", "keep 1@1:immortal", "keep 1@1:immortal",
+                       "destroy 2@2:immortal")
+    assert "lamassu" in first_first.players[0].rewards_unused
+    fixed = make(FIRES, step="war", cities=WAR_ORDER_CITIES, rules={"war_order": "city-order"})
     assert legal(fixed) == ["keep 1@1:immortal", "keep 1@1:moon-priestess"]
-    fixed = play(fixed, "keep 1@1:immortal", "keep 1@1:immortal", "destroy 2@2:immortal")
-    assert "lamassu" in fixed.players[0].rewards_unused
     assert all(make_rules(p).war_order == "active-chooses" for p in PROFILES)
+
+
+WAR_ORDER_CITIES = [
+    city(rewards=["ishtar-gate"], seat1=["moon-priestess", "immortal", "immortal"],
+         seat2=["sphinx-of-giza", "spice-trader"]),
+    city(rewards=["lamassu"], seat1=["chariot-archer", "satrap-guard", "caravan-master"],
+         seat2=["immortal", "riddling-sphinx"]),
+    city(rewards=["hanging-gardens"]),
+]
 
 
 def test_r10_what_can_be_enraged() -> None:

@@ -176,6 +176,7 @@ OmenGames.TestCase.settings = settings(
     stateful_step_count=400,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example,
                            HealthCheck.data_too_large],
 )

@@ -1,0 +1,124 @@
+"""``omen-solver omen legal|play``: output, JSON keys, exit codes (2 with a message naming the
+file and key on bad input)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from omen_solver.cli import main
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omen"
+WAR = str(PUZZLES / "war-colossal.toml")
+JSON_KEYS = {"step", "active_player", "coins", "hands", "cities", "scores", "game_over",
+             "winner", "trace"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_legal_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "omen", "legal", WAR, "--json")
+    assert code == 0 and not err
+    assert json.loads(out) == ["keep 2@1:augur", "keep 2@1:hoplite", "keep 2@1:spearman"]
+
+
+def test_legal_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "omen", "legal", WAR)
+    assert code == 0 and "seat 2 to act (war step, turn 7)" in out and "keep 2@1:augur" in out
+
+
+def test_legal_at_a_chance_node_shows_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "omen", "legal", str(PUZZLES / "marduks-decree.toml"))
+    assert code == 0 and "seat 1 to act" in out
+    code, out, _ = run(capsys, "omen", "play", str(PUZZLES / "marduks-decree.toml"), "--moves",
+                       "reward marduks-decree", "city 2", "--json")
+    report = json.loads(out)
+    assert report["to_act"] == "chance" and report["legal"][0].startswith("reveal ")
+
+
+def test_play_json_keys_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "omen", "play", WAR, "--moves", "keep 2@1:augur",
+                         "keep 2@1:hoplite", "--json")
+    assert code == 0 and not err
+    report = json.loads(out)
+    assert set(report) >= JSON_KEYS
+    assert report["step"] in ("offering", "wealth")
+    assert report["hands"]["1"] == ["seer"]
+    assert report["cities"][0]["seat1"] == ["hoplite"]
+    assert report["cities"][0]["seat2"] == ["augur", "hoplite"]
+    assert report["scores"] == {"1": 2, "2": 0}
+    assert report["game_over"] is False and report["winner"] is None
+    rules = [step["rule"] for step in report["trace"]]
+    assert {"war.torn", "war.reward", "war.keep", "destroy.war", "action"} <= set(rules)
+    assert all(step["text"] for step in report["trace"])
+
+
+def test_play_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "omen", "play", WAR, "--moves", "keep 2@1:augur; keep 2@1:hoplite")
+    assert code == 0
+    assert "[war.reward] seat 1 wins city 1 and takes the Reward ambrosia" in out
+    assert "> seat 2: keep 2@1:augur" in out
+
+
+def test_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "end.toml"
+    path.write_text(
+        'game = "omen"\n[turn]\nstep = "offering"\n[seat.1]\nfeats = ["hoard"]\n'
+        + '[[city]]\n' * 3)
+    code, out, _ = run(capsys, "omen", "play", str(path), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["game_over"] is True and report["winner"] == 1
+    assert report["step"] == "game-over" and report["legal"] == []
+    assert any(step["rule"] == "game.end" for step in report["trace"])
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("omen", "play", WAR, "--moves", "keep 2@1:cyclops"), "--moves 'keep 2@1:cyclops'"),
+        (("omen", "play", WAR, "--moves", "jump"), "unknown verb 'jump'"),
+        (("omen", "legal", "no-such-file.toml"), "no-such-file.toml: no such file"),
+    ],
+)
+def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                           expected: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and not out and expected in err
+
+
+def test_bad_files_exit_2_naming_the_key(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    cases = {
+        "game.toml": ('game = "omens"\n', "key 'game'"),
+        "rules.toml": ('game = "omen"\n[rules]\nhand_limit = "6"\n', "rules.hand_limit"),
+        "moves.toml": ('game = "omen"\nmoves = ["play hoplite 9"]\n' + "[[city]]\n" * 3,
+                       "'9' is not a city"),
+        "city.toml": ('game = "omen"\n[[city]]\nseat1 = ["dragon"]\n' + "[[city]]\n" * 2,
+                      "city[0].seat1[0]"),
+        "toml.toml": ('game = "omen"\n[turn\n', "not valid TOML"),
+    }
+    for name, (text, expected) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        code, out, err = run(capsys, "omen", "play", str(path))
+        assert code == 2 and not out, name
+        assert str(path) in err and expected in err, err
+
+
+def test_the_installed_command(tmp_path: Path) -> None:
+    """The console script, as a user runs it."""
+    done = subprocess.run([sys.executable, "-m", "omen_solver", "omen", "legal", WAR, "--json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and json.loads(done.stdout)[0] == "keep 2@1:augur"
+    bad = subprocess.run([sys.executable, "-m", "omen_solver", "omen", "legal",
+                          str(tmp_path / "missing.toml")], capture_output=True, text=True,
+                         check=False)
+    assert bad.returncode == 2 and "missing.toml" in bad.stderr
