@@ -25,7 +25,9 @@ from omen_solver.omen.turn import BeginTurn, steps_of
 __all__ = ["load_position", "load_state", "state_from_data"]
 
 _TOP_KEYS = {"game", "profile", "cards", "replace_cards", "rules", "turn", "seat", "city",
-             "deck", "pool", "moves"}
+             "deck", "pool", "moves", "puzzle"}
+"""The keys of a position file; ``puzzle`` belongs to the game-agnostic puzzle format and is
+left to it (docs/puzzles.md)."""
 _PLAYER_KEYS = {"coins", "hand", "rewards", "rewards_unused", "rewards_used", "feats",
                 "feats_rotated", "challenges", "vp_tokens", "rituals"}
 _PLAYER_KINDS = {"hand": "unit", "rewards": "reward", "rewards_unused": "reward",

@@ -14,13 +14,13 @@ transpositions merge.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep
-from omen_solver.errors import IllegalActionError
+from omen_solver.errors import IllegalActionError, OptionError
 from omen_solver.omen.cards import Card, Catalogue
 from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
@@ -246,6 +246,25 @@ class OmenState(GameState[Action]):
         shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
         where = "the game is over" if self.over else f"step {self.turn.step}"
         return f"{text!r} is not legal here ({where}); legal: {shown or 'none'}"
+
+    # -- optional hooks of enumeration and search (omen_solver.core.enumeration.hooks) -------
+
+    def return_bounds(self) -> tuple[Fraction, Fraction]:
+        """Every result lies between a loss (0) and a win (1)."""
+        return (Fraction(0), Fraction(1))
+
+    def stop_points(self) -> tuple[str, ...]:
+        return ("step", "turn")
+
+    def stop_predicate(self, name: str) -> Callable[[OmenState], bool]:
+        """``step``: the step in progress here is over; ``turn``: the turn is over."""
+        number, step = self.turn.number, self.turn.step
+        if name == "turn":
+            return lambda state: state.over or state.turn.number != number
+        if name == "step":
+            return lambda state: (state.over or state.turn.number != number
+                                  or state.turn.step != step)
+        raise OptionError(f"unknown stopping point {name!r}; known: step, turn")
 
     def __repr__(self) -> str:
         return f"<OmenState turn {self.turn.number} seat {self.active + 1} {self.turn.step}>"
