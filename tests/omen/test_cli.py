@@ -32,16 +32,20 @@ def test_legal_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_legal_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "omen", "legal", WAR)
-    assert code == 0 and "seat 2 to act (war step, turn 7)" in out and "keep 2@1:augur" in out
+    assert code == 0 and "seat 2 to act (war step, turn 27)" in out and "keep 2@1:augur" in out
 
 
-def test_legal_at_a_chance_node_shows_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "omen", "legal", str(PUZZLES / "marduks-decree.toml"))
-    assert code == 0 and "seat 1 to act" in out
-    code, out, _ = run(capsys, "omen", "play", str(PUZZLES / "marduks-decree.toml"), "--moves",
-                       "reward marduks-decree", "city 2", "--json")
+def test_a_chance_node(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    moves = ["keep 2@1:augur", "keep 2@1:hoplite", "offer seer", "take card"]
+    code, out, _ = run(capsys, "omen", "play", WAR, "--moves", *moves, "--json")
     report = json.loads(out)
-    assert report["to_act"] == "chance" and report["legal"][0].startswith("reveal ")
+    assert code == 0 and report["to_act"] == "chance"
+    assert report["legal"] and all(a.startswith("draw ") for a in report["legal"])
+    path = tmp_path / "chance.toml"
+    path.write_text((PUZZLES / "war-colossal.toml").read_text().replace(
+        'profile = "reign-of-war"', f'profile = "reign-of-war"\nmoves = {json.dumps(moves)}'))
+    code, out, _ = run(capsys, "omen", "legal", str(path))
+    assert code == 0 and "chance to act" in out and "draw hoplite  3/41" in out
 
 
 def test_play_json_keys_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,7 +58,7 @@ def test_play_json_keys_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["hands"]["1"] == ["seer"]
     assert report["cities"][0]["seat1"] == ["hoplite"]
     assert report["cities"][0]["seat2"] == ["augur", "hoplite"]
-    assert report["scores"] == {"1": 2, "2": 0}
+    assert report["scores"] == {"1": 2, "2": 2}
     assert report["game_over"] is False and report["winner"] is None
     rules = [step["rule"] for step in report["trace"]]
     assert {"war.torn", "war.reward", "war.keep", "destroy.war", "action"} <= set(rules)
