@@ -51,10 +51,9 @@ def steps_of(rules: OmenRules) -> tuple[str, ...]:
     return tuple(step for step in STEPS if step not in skip)
 
 
-def _step_frame(state: OmenState, step: str) -> tuple[OmenState, Frame]:
-    if step == "wealth":
-        return WealthStep.start(state)
+def _step_frame(step: str) -> Frame:
     frames: dict[str, Frame] = {
+        "wealth": WealthStep(),
         "surge": SurgeStep(),
         "portent": Activations("portent"),
         "feats": FeatStep(),
@@ -62,7 +61,7 @@ def _step_frame(state: OmenState, step: str) -> tuple[OmenState, Frame]:
         "war": WarStep(),
         "offering": OfferingStep(),
     }
-    return state, frames[step]
+    return frames[step]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +88,7 @@ class StepStart(Frame):
     def run(self, state: OmenState) -> OmenState:
         state = state.but(turn=replace(state.turn, step=self.step))
         state = state.log(f"step.{self.step}", f"{self.step} step")
-        state, frame = _step_frame(state, self.step)
+        frame = _step_frame(self.step)
         if state.rules.hero_timing != "step-windows":
             return state.swap(frame)
         return state.swap(frame, HeroWindow(1 - state.active), HeroWindow(state.active))

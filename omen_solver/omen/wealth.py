@@ -43,20 +43,21 @@ def wealth_actions(state: OmenState) -> int:
 class WealthStep(Frame):
     """Choosing the Wealth actions one at a time; ``cards``/``coins`` chosen so far."""
 
-    total: int
+    total: int | None = None
+    """The number of actions, counted when the step's choices begin (after any Hero window,
+    since R7 looks at the hand and the coins)."""
     cards: int = 0
     coins: int = 0
 
-    @staticmethod
-    def start(state: OmenState) -> tuple[OmenState, WealthStep]:
+    def _start(self, state: OmenState) -> OmenState:
         total = wealth_actions(state)
         why = " (first turn of the game)" if state.turn.first else ""
         state = state.log("wealth.actions", f"seat {state.active + 1} has {total} Wealth "
                           f"actions{why}")
-        return state, WealthStep(total)
+        return state.swap(WealthStep(total))
 
     def prompt(self, state: OmenState) -> Prompt | None:
-        if self.cards + self.coins >= self.total:
+        if self.total is None or self.cards + self.coins >= self.total:
             return None
         actions = [Action("wealth", ("card",)), Action("wealth", ("coin",))]
         for card in state.players[state.active].hand:
@@ -66,6 +67,7 @@ class WealthStep(Frame):
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         player = state.active
+        assert self.total is not None
         if action.verb == "barter":
             state = state.swap(replace(self, total=self.total + 1))
             state = state.log("wealth.barter", f"seat {player + 1} discards {action.args[0]} "
@@ -88,9 +90,11 @@ class WealthStep(Frame):
         """All actions on the same resource earn one more (R6 on the first turn)."""
         if state.turn.first and state.rules.first_turn_bonus == "none":
             return False
-        return self.total > 0 and self.total in (self.cards, self.coins)
+        return bool(self.total) and self.total in (self.cards, self.coins)
 
     def run(self, state: OmenState) -> OmenState:
+        if self.total is None:
+            return self._start(state)
         player = state.active
         cards, coins = (0, 0) if state.rules.resource_commit == "as-you-go" else (
             self.cards, self.coins)
