@@ -30,7 +30,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.enumeration.perft import perft
 from omen_solver.core.search import naive_solve, solve
@@ -48,7 +47,7 @@ def deal(players: int, cards: int) -> list[list[int]]:
     rng = random.Random(SEED + 10 * players + cards)
     deck = list(range(1, 36 if players == 6 else 30))
     rng.shuffle(deck)
-    return [sorted(deck[seat * cards:(seat + 1) * cards]) for seat in range(players)]
+    return [sorted(deck[seat * cards : (seat + 1) * cards]) for seat in range(players)]
 
 
 def position(players: int, cards: int) -> OmensState:
@@ -77,8 +76,14 @@ def _perft(state: OmensState, merge: bool, budget: Budget) -> Row:
     name = "perft (merged)" if merge else "perft (every sequence)"
     if result.total is None:
         return Row(name, "unknown", result.visited, None, result.seconds)
-    return Row(name, "solved", result.visited, result.states, result.seconds,
-               f"{result.total.sequences:,} sequences")
+    return Row(
+        name,
+        "solved",
+        result.visited,
+        result.states,
+        result.seconds,
+        f"{result.total.sequences:,} sequences",
+    )
 
 
 def _solve(state: OmensState, naive: bool, budget: Budget) -> Row:
@@ -117,7 +122,10 @@ def _openspiel(players: int, cards: int, seconds: float) -> Row:
     try:
         done = subprocess.run(
             [sys.executable, "-c", _OPENSPIEL_DRIVER, spec],
-            capture_output=True, text=True, timeout=seconds, check=False,
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         return Row("OpenSpiel alpha_beta_search", "unknown", None, None, seconds)
@@ -126,8 +134,14 @@ def _openspiel(players: int, cards: int, seconds: float) -> Row:
         return Row("OpenSpiel alpha_beta_search", f"n/a ({reason[:60]})", None, None, 0.0)
     report = json.loads(done.stdout)
     value = "team 1 wins" if report["value"] > 0 else "team 1 loses"
-    return Row("OpenSpiel alpha_beta_search", "solved", None, None,
-               report["search"] + report["scan"], value)
+    return Row(
+        "OpenSpiel alpha_beta_search",
+        "solved",
+        None,
+        None,
+        report["search"] + report["scan"],
+        value,
+    )
 
 
 def _ratio(slow: Row, fast: Row) -> str:
@@ -174,8 +188,10 @@ def markdown(perft_rows: list[list[str]], solve_rows: list[list[str]], seconds: 
         out += ["| " + " | ".join(row) + " |" for row in rows]
         return out
 
-    machine = (f"{platform.python_implementation()} {platform.python_version()}, "
-               f"{platform.machine()}, {os.cpu_count()} cores")
+    machine = (
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores"
+    )
     lines = [
         "# Benchmarks",
         "",
@@ -183,8 +199,8 @@ def markdown(perft_rows: list[list[str]], solve_rows: list[list[str]], seconds: 
         f"(`make bench` prints the same without writing) on {machine}, "
         f"on {time.strftime('%Y-%m-%d')}, with a budget of {seconds:g} s per search.",
         "Positions: fixed seeded deals, seat 1 leads, default rules, round scope (see the "
-        "script's docstring). \"unknown\" means the search ran out of its budget; a ratio "
-        "\"> n\" is a lower bound from a search that ran out.",
+        'script\'s docstring). "unknown" means the search ran out of its budget; a ratio '
+        '"> n" is a lower bound from a search that ran out.',
         "",
         "## Bout perft (every legal action sequence to the end of the bout)",
         "",
@@ -216,7 +232,6 @@ def main(argv: list[str] | None = None) -> int:
         args.write.write_text(text, encoding="utf-8")
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
-
 
 
 if __name__ == "__main__":
