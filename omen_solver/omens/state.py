@@ -57,6 +57,9 @@ LUCK_AFTER: Final = "luck_after"
 EXCHANGES: Final = "exchanges"
 CHECK: Final = "check"
 
+_ZERO: Final = Fraction(0)
+_ONE: Final = Fraction(1)
+
 _ABSOLUTE_POOL: Final = 0
 _MAIN_POOL: Final = 1
 
@@ -748,11 +751,13 @@ class OmensState(GameState[OmensAction]):
 
     def returns(self) -> tuple[Fraction, ...]:
         """1 for each player of the winning team, 0 for the others (all 0 if nobody won)."""
-        results = [Fraction(0)] * self.table.players
+        team = self.winning_team() or ()
+        return tuple(_ONE if seat in team else _ZERO for seat in range(self.table.players))
+
+    def team_returns(self) -> tuple[Fraction, ...]:
+        """1 for the winning team, 0 for the others."""
         team = self.winning_team()
-        for seat in team or ():
-            results[seat] = Fraction(1)
-        return tuple(results)
+        return tuple(_ONE if members == team else _ZERO for members in self._teams)
 
     def winning_team(self) -> tuple[int, ...] | None:
         """At a terminal state, the seats (0-based) of the team that won."""
