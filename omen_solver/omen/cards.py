@@ -234,7 +234,9 @@ class Catalogue:
 
     def __post_init__(self) -> None:
         if not self.digest:
-            text = repr(sorted(self.cards.items())) + self.stats_resolved
+            # The content decides the digest, not where the files lie.
+            content = sorted((cid, replace(card, source="")) for cid, card in self.cards.items())
+            text = repr(content) + self.stats_resolved
             object.__setattr__(self, "digest", hashlib.sha1(text.encode()).hexdigest()[:16])
 
     def __hash__(self) -> int:
