@@ -1,4 +1,4 @@
-"""OpenSpiel adapter: any two-team position as an OpenSpiel Python game.
+"""OpenSpiel adapter: a two-team position as an OpenSpiel Python game.
 
 Install the optional extra ``openspiel`` (``pip install 'omen-solver[openspiel]'``). The adapter
 maps the protocol onto OpenSpiel's state API:
@@ -12,21 +12,26 @@ maps the protocol onto OpenSpiel's state API:
 * the game's facts (most actions at a node, most chance outcomes, longest line of play, utility
   bounds, whether chance occurs) are found by walking the position's state graph once.
 
-Only decision, chance and terminal nodes are supported: a position that can reach a
-simultaneous node, or that has other than two teams or is not constant-sum, is refused with the
-reason. :func:`register` registers the game type ``python_omen_solver_position`` whose parameter
+A simultaneous node where one team alone chooses (teammates choosing at once) is that team's
+joint choice: one OpenSpiel move over every joint action. A position that can reach a
+simultaneous node where **both** teams choose, that has other than two teams, or that is not
+constant-sum, is refused with the reason (OpenSpiel's sequential searches cannot play a
+simultaneous choice; our solver treats it as a matrix game).
+
+:func:`register` registers the game type ``python_omen_solver_position`` whose parameter
 ``position`` is a position file path, so ``pyspiel.load_game`` can load any position file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter
+from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.graph import MissingDependencyError
 from omen_solver.core.positions import load_state
@@ -77,9 +82,22 @@ class GameFacts:
     has_chance: bool
 
 
+def _joint_choice(state: GameState[Any], team_of: tuple[int, ...]) -> list[tuple[Any, ...]]:
+    """The joint actions of a simultaneous node where one team alone chooses (one OpenSpiel
+    move of that team); a node where both teams choose at once is refused."""
+    if len({team_of[p] for p in state.acting_players()}) != 1:
+        raise ConceptError(
+            f"{state}: both teams choose at once here; OpenSpiel's sequential search cannot "
+            "play a simultaneous choice, so the adapter refuses it (our solver treats it as a "
+            "matrix game)"
+        )
+    return joint_actions(state)
+
+
 class _Scanner(NodeMeter):
-    def __init__(self, max_states: int) -> None:
+    def __init__(self, max_states: int, team_of: tuple[int, ...]) -> None:
         super().__init__(Budget(max_nodes=max_states))
+        self.team_of = team_of
         self.lengths: dict[Hashable, int] = {}
         self.max_actions = 1
         self.max_outcomes = 0
@@ -102,10 +120,9 @@ class _Scanner(NodeMeter):
             self.totals.add(sum(values, Fraction(0)))
             length = 0
         elif player == SIMULTANEOUS:
-            raise ConceptError(
-                f"{state}: a simultaneous node; the OpenSpiel adapter supports decision and "
-                "chance nodes only"
-            )
+            joints = _joint_choice(state, self.team_of)
+            self.max_actions = max(self.max_actions, len(joints))
+            length = 1 + max(self.walk(state.joint_child(j)) for j in joints)
         elif player == CHANCE:
             outcomes = state.chance_outcomes()
             self.max_outcomes = max(self.max_outcomes, len(outcomes))
@@ -125,7 +142,7 @@ def scan(root: GameState[Any], max_states: int = MAX_STATES) -> GameFacts:
             f"the OpenSpiel adapter needs two teams (two OpenSpiel players); this position "
             f"has {len(root.teams())}"
         )
-    scanner = _Scanner(max_states)
+    scanner = _Scanner(max_states, tuple(root.team_of(p) for p in range(root.num_players)))
     try:
         length = scanner.walk(root)
     except BudgetExceeded:
@@ -178,13 +195,14 @@ def _classes() -> tuple[type[Any], type[Any]]:
         """A position as an OpenSpiel game; ``params['position']`` names a position file."""
 
         def __init__(self, params: dict[str, Any] | None = None,
-                     root: GameState[Any] | None = None) -> None:
+                     root: GameState[Any] | None = None, facts: GameFacts | None = None,
+                     max_states: int = MAX_STATES) -> None:
             params = dict(params or {})
             if root is None:
                 if not params.get("position"):
                     raise ValueError(f"{GAME_NAME}: the parameter 'position' (a file) is required")
                 root = load_state(Path(str(params["position"])))
-            facts = scan(root)
+            facts = facts or scan(root, max_states)
             half = facts.total / 2
             info = spiel.GameInfo(
                 num_distinct_actions=facts.max_actions,
@@ -218,10 +236,17 @@ def _classes() -> tuple[type[Any], type[Any]]:
                 return int(self._team_of[player])
             if player == CHANCE:
                 return int(spiel.PlayerId.CHANCE)
+            if player == SIMULTANEOUS:
+                return int(self._team_of[self.state.acting_players()[0]])
             return int(spiel.PlayerId.TERMINAL)
 
+        def _options(self) -> Sequence[Any]:
+            if self.state.is_simultaneous_node():
+                return _joint_choice(self.state, self._team_of)
+            return self.state.legal_actions()
+
         def _legal_actions(self, player: int) -> list[int]:
-            return list(range(len(self.state.legal_actions())))
+            return list(range(len(self._options())))
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
             return [(i, float(p)) for i, (_, p) in enumerate(self.state.chance_outcomes())]
@@ -230,12 +255,16 @@ def _classes() -> tuple[type[Any], type[Any]]:
             if self.state.is_chance_node():
                 outcome = self.state.chance_outcomes()[action][0]
                 self.state = self.state.child(outcome)
+            elif self.state.is_simultaneous_node():
+                self.state = self.state.joint_child(self._options()[action])
             else:
                 self.state = self.state.child(self.state.legal_actions()[action])
 
         def _action_to_string(self, player: int, action: int) -> str:
             if self.state.is_chance_node():
                 return self.state.action_to_string(self.state.chance_outcomes()[action][0])
+            if self.state.is_simultaneous_node():
+                return self.state.joint_to_string(self._options()[action])
             return self.state.action_to_string(self.state.legal_actions()[action])
 
         def is_terminal(self) -> bool:
@@ -257,10 +286,15 @@ _GAME_CLASS: type[Any] | None = None
 _STATE_CLASS: type[Any] | None = None
 
 
-def make_game(root: GameState[Any]) -> Any:
-    """An OpenSpiel game whose initial state is ``root`` (two teams, no simultaneous node)."""
+def make_game(
+    root: GameState[Any], facts: GameFacts | None = None, max_states: int = MAX_STATES
+) -> Any:
+    """An OpenSpiel game whose initial state is ``root``.
+
+    ``facts`` (from an earlier :func:`scan`) saves walking the state graph again.
+    """
     game_class, _ = _classes()
-    return game_class(root=root)
+    return game_class(root=root, facts=facts, max_states=max_states)
 
 
 def register() -> None:

@@ -100,6 +100,22 @@ def test_state_api() -> None:
     assert clone.is_terminal() and clone.returns() == [-0.5, 0.5]
 
 
+def test_teammates_choosing_at_once_are_one_openspiel_move() -> None:
+    pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import minimax
+
+    from omen_solver.integrations.openspiel import make_game
+
+    # Seats 1 and 2 (one team) choose at once: one joint choice, worth the best cell, 5.
+    root = MatrixToy((((1, -1), (-1, 5)),), teams_=((0, 1), (2,)))
+    game = make_game(root)
+    state = game.new_initial_state()
+    assert state.current_player() == 0 and state.legal_actions() == [0, 1, 2, 3]
+    assert state.action_to_string(0, 3) == "r1&c1"
+    value, action = minimax.alpha_beta_search(game, maximum_depth=game.max_game_length())
+    assert (value, action) == (5.0, 3) == (solve(root).value, 3)
+
+
 def test_facts() -> None:
     facts = scan(GustNim(4))
     assert (facts.max_actions, facts.max_chance_outcomes, facts.has_chance) == (2, 2, True)
@@ -109,7 +125,7 @@ def test_facts() -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(ConceptError, match="simultaneous"):
+    with pytest.raises(ConceptError, match="both teams choose at once"):
         scan(MatrixToy((((1, -1), (-1, 1)),)))
     with pytest.raises(ConceptError, match="two teams"):
         scan(CoinRow((1, 2, 3), teams_=((0,), (1,), (2,))))
