@@ -299,6 +299,22 @@ def _layout(graph: nx.DiGraph) -> dict[int, tuple[float, float]]:
     return positions
 
 
+def _picture_label(node: int, data: dict[str, Any]) -> str:
+    """A short node text for pictures (states can be long; GraphML and DOT keep them whole):
+    the state's text when short, else who acts; team returns at terminal states."""
+    label = str(data["label"])
+    if len(label) > 30 or "\n" in label:
+        kind = data["kind"]
+        label = f"#{node} seat {data['seats']}" if data["seats"] else f"#{node} {kind}"
+        if "," in data["seats"]:
+            label = f"#{node} seats {data['seats']}"
+    if "returns" in data:
+        label = f"{label}\n→ {data['returns']}"
+    if data.get("cut"):
+        label = f"{label}\n(cut: {data['cut']})"
+    return label
+
+
 def _draw_with_matplotlib(graph: nx.DiGraph, format: str) -> bytes:
     try:
         from matplotlib import rc_context
@@ -329,10 +345,7 @@ def _draw_with_matplotlib(graph: nx.DiGraph, format: str) -> bytes:
             label = f"{label} ({data['probability']})"
         axes.text((x0 + x1) / 2, (y0 + y1) / 2, label, fontsize=7, ha="center", color="navy")
     for node, (x, y) in positions.items():
-        data = graph.nodes[node]
-        text = data["label"] if len(data["label"]) <= 40 else data["label"][:39] + "…"
-        if "returns" in data:
-            text = f"{text}\n→ {data['returns']}"
+        text = _picture_label(node, graph.nodes[node])
         axes.text(
             x, y, text, fontsize=6, ha="center", va="center",
             bbox={"boxstyle": "round", "facecolor": "lightyellow" if data.get("cut") else "white"},
