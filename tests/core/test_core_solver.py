@@ -16,6 +16,8 @@ from core_toys import (
     RandomSpec,
     TeamNim,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from omen_solver.core.game import CHANCE, TERMINAL
 from omen_solver.core.search import (
@@ -310,3 +312,44 @@ def test_result_json_has_the_documented_fields() -> None:
         assert key in data
     assert data["answer"] == [1, 3] and data["value"] == "1" and data["concept"] == "minimax"
     assert data["principal_variation"][0] == "take3"
+
+
+specs = st.builds(
+    RandomSpec,
+    seed=st.integers(0, 10**6),
+    depth=st.integers(1, 5),
+    branching=st.integers(1, 3),
+    id_space=st.integers(1, 12),
+    teams=st.sampled_from([((0, 2), (1, 3)), ((0,), (1,)), ((0, 1), (2, 3)), THREE_TEAMS_OF_TWO]),
+    chance_percent=st.integers(0, 30),
+    simultaneous_percent=st.integers(0, 30),
+    constant_sum=st.just(True),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(specs, st.sampled_from(list(SimultaneousMode)))
+def test_every_concept_agrees_with_the_naive_solver_on_generated_games(spec, mode) -> None:
+    root = RandomGame(spec)
+    concepts = ["minimax", "paranoid"] if len(spec.teams) == 2 else ["paranoid"]
+    for concept in concepts:
+        for team in range(len(spec.teams)):
+            options = {"concept": concept, "team": team, "simultaneous": mode}
+            assert_agree(solve(root, **options), naive_solve(root, **options))
+    try:
+        reference = naive_solve(root, concept="maxn")
+    except ConceptError:
+        with pytest.raises(ConceptError):
+            solve(root, concept="maxn")
+    else:
+        assert_agree(solve(root, concept="maxn"), reference)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(200))
+def test_exhaustive_agreement_on_deeper_games(seed: int) -> None:
+    spec = RandomSpec(10_000 + seed, depth=8, branching=3, id_space=25, chance_percent=15,
+                      simultaneous_percent=15)
+    root = RandomGame(spec)
+    assert_agree(solve(root), naive_solve(root))
+    assert_agree(solve(root, bounds=(Fraction(0), Fraction(4))), naive_solve(root))
