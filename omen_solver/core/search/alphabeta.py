@@ -113,24 +113,25 @@ class TwoSidedSearch(NodeMeter):
         """The maximising side's return at a terminal state, with the declared checks."""
         if self.constant_sum:
             values = state.team_returns()
-            total = values[0] + values[1]
+            first, second = lean(values[0]), lean(values[1])
+            total = first + second
             if self.total is None:
-                self.total = total
+                self.total = exact(total)
             elif total != self.total:
                 raise ConceptError(
                     f"the two teams' returns add up to {self.total} in one terminal state and "
                     f"to {total} in {state}: the game is not constant-sum, so minimax does not "
                     "apply; use concept 'maxn' or 'paranoid'"
                 )
-            value = values[self.max_team]
+            value = first if self.max_team == 0 else second
         else:
-            value = state.returns()[self.representative]
-        if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+            value = lean(state.returns()[self.representative])
+        if self.bounds is not None and not self.low <= value <= self.high:
             raise OmenSolverError(
                 f"{state}: return {value} lies outside the declared return bounds "
                 f"[{self.bounds[0]}, {self.bounds[1]}]"
             )
-        return lean(value)
+        return value
 
     def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
         """Fail-soft alpha-beta value of ``state`` within the window ``(alpha, beta)``."""
