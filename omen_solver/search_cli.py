@@ -102,7 +102,7 @@ def _budget(args: argparse.Namespace, fallback: Budget | None = None) -> Budget:
     fallback = fallback or Budget()
     nodes = args.max_nodes if args.max_nodes is not None else fallback.max_nodes
     seconds = args.max_seconds if args.max_seconds is not None else fallback.max_seconds
-    return Budget(nodes or None, seconds)
+    return Budget(nodes, seconds)
 
 
 @contextmanager
@@ -329,7 +329,9 @@ def _show_solved(solved: _Solved) -> None:
         out.print(f"best actions: {escape(', '.join(result.best_actions) or '(none: no choice)')}")
         out.print(f"principal variation: {escape(' · '.join(result.principal_variation) or '-')}")
     if result.pure_lower is not None or result.pure_upper is not None:
-        out.print(f"pure strategies: lower {result.pure_lower}, upper {result.pure_upper}")
+        same = result.pure_lower == result.pure_upper == result.value
+        tail = " (revealing a simultaneous choice first changes nothing here)" if same else ""
+        out.print(f"pure strategies: lower {result.pure_lower}, upper {result.pure_upper}{tail}")
     if result.root_matrix is not None:
         matrix = result.root_matrix
         strategy = ", ".join(f"{r}: {p}" for r, p in zip(matrix.rows, matrix.row_strategy,

@@ -199,3 +199,10 @@ def test_puzzles_check_empty_or_missing_folder(capsys: pytest.CaptureFixture[str
     assert status == 2 and "no puzzle files" in err
     status, _, err = run(capsys, "puzzles", "check", str(tmp_path / "nowhere"))
     assert status == 2 and "no such folder" in err
+
+
+def test_bad_budgets_are_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "solve", str(PUZZLES / "nim8.toml"), "--max-nodes", "0")
+    assert status == 2 and "max_nodes: must be at least 1" in err
+    status, _, err = run(capsys, "perft", str(POSITIONS / "nim10.toml"), "--max-seconds", "-3")
+    assert status == 2 and "max_seconds" in err
