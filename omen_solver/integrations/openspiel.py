@@ -30,7 +30,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter
+from omen_solver.core.enumeration.budget import (
+    Budget,
+    BudgetExceeded,
+    NodeMeter,
+    deep_recursion,
+)
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.graph import MissingDependencyError
@@ -144,7 +149,8 @@ def scan(root: GameState[Any], max_states: int = MAX_STATES) -> GameFacts:
         )
     scanner = _Scanner(max_states, tuple(root.team_of(p) for p in range(root.num_players)))
     try:
-        length = scanner.walk(root)
+        with deep_recursion():
+            length = scanner.walk(root)
     except BudgetExceeded:
         raise ConceptError(
             f"the position has more than {max_states} states: too large for the adapter"

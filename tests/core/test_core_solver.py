@@ -19,6 +19,7 @@ from core_toys import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from omen_solver.core.enumeration import perft
 from omen_solver.core.game import CHANCE, TERMINAL
 from omen_solver.core.search import (
     Budget,
@@ -353,3 +354,10 @@ def test_exhaustive_agreement_on_deeper_games(seed: int) -> None:
     root = RandomGame(spec)
     assert_agree(solve(root), naive_solve(root))
     assert_agree(solve(root, bounds=(Fraction(0), Fraction(4))), naive_solve(root))
+
+
+def test_deep_games_do_not_hit_the_recursion_limit() -> None:
+    # 600 plies of taking one token: far more frames than Python's default limit of 1000.
+    root = TeamNim(600, max_take=1)
+    assert solve(root).value == 0  # 600 moves: the last one is seat 4's, of the second team
+    assert perft(root).total.sequences == 1

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -19,15 +21,21 @@ from omen_solver.errors import OmenSolverError
 
 __all__ = [
     "CHECK_INTERVAL",
+    "RECURSION_LIMIT",
     "Budget",
     "BudgetExceeded",
     "NodeMeter",
     "Progress",
     "Status",
+    "deep_recursion",
 ]
 
 CHECK_INTERVAL = 4096
 """Nodes between two reads of the clock (and two progress reports)."""
+
+RECURSION_LIMIT = 20_000
+"""Python frames allowed during a walk: the walks recurse a few frames per ply, and a whole
+game (several rounds) can be a few hundred plies deep."""
 
 Progress = Callable[[int, float], None]
 """A progress callback: called with the nodes visited so far and the seconds elapsed."""
@@ -140,3 +148,14 @@ class NodeMeter:
         if self._progress is not None:
             self._progress(self.nodes, now - self.started)
         self.next_check = self._schedule()
+
+
+@contextmanager
+def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
+    """Allow at least ``limit`` Python frames while a recursive walk runs."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)

@@ -31,6 +31,7 @@ from omen_solver.core.enumeration.budget import (
     NodeMeter,
     Progress,
     Status,
+    deep_recursion,
 )
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches, child_states
@@ -176,7 +177,8 @@ def perft(
     stop_name = stop if isinstance(stop, str) else None
     counter = _Counter(predicate, transpositions, budget, progress)
     try:
-        total, divide = _count_root(counter, state, depth)
+        with deep_recursion():
+            total, divide = _count_root(counter, state, depth)
     except BudgetExceeded as exceeded:
         return PerftResult(
             Status.UNKNOWN, depth, stop_name, None, (), None, exceeded.nodes, exceeded.seconds,

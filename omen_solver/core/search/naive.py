@@ -14,7 +14,13 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Status
+from omen_solver.core.enumeration.budget import (
+    Budget,
+    BudgetExceeded,
+    NodeMeter,
+    Status,
+    deep_recursion,
+)
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import MatrixGame
@@ -46,7 +52,8 @@ def naive_solve(
     chosen, team = resolve_concept(state, concept, team)
     walker = _Walker(state, chosen, team, simultaneous, budget)
     try:
-        return walker.run(state)
+        with deep_recursion():
+            return walker.run(state)
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, chosen, state.teams(), team, None, None, None, None, (), (),

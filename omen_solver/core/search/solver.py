@@ -12,7 +12,13 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, Progress, Status
+from omen_solver.core.enumeration.budget import (
+    Budget,
+    BudgetExceeded,
+    Progress,
+    Status,
+    deep_recursion,
+)
 from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
@@ -103,12 +109,13 @@ def solve(
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
-    if chosen is Concept.MAXN:
-        return _solve_maxn(state, team, budget, transpositions, progress)
-    return _TwoSided(
-        state, chosen, team, budget, simultaneous, transpositions, ordering,
-        bounds if bounds is not None else return_bounds(state), progress,
-    ).run()
+    with deep_recursion():
+        if chosen is Concept.MAXN:
+            return _solve_maxn(state, team, budget, transpositions, progress)
+        return _TwoSided(
+            state, chosen, team, budget, simultaneous, transpositions, ordering,
+            bounds if bounds is not None else return_bounds(state), progress,
+        ).run()
 
 
 class _TwoSided:
