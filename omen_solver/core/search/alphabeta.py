@@ -280,6 +280,8 @@ class TwoSidedSearch(NodeMeter):
         done = Fraction(0)
         remaining = Fraction(1)
         for outcome, probability in outcomes:
+            if probability == 0:
+                continue  # worth nothing to the expectation (and Star1 divides by it)
             remaining -= probability
             # Star1: the outcomes after this one are worth at least `low`, at most `high`.
             child_alpha = (alpha - done - remaining * high) / probability
