@@ -297,7 +297,12 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _seat_text(seats: list[int]) -> str:
-    return ", ".join(map(str, seats))
+    """``seat 2`` or ``seats 1, 3``."""
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats))}"
+
+
+def _verb(seats: list[int], singular: str, plural: str) -> str:
+    return f"{_seat_text(seats)} {singular if len(seats) == 1 else plural}"
 
 
 def describe_answer(result: SolveResult) -> str:
@@ -306,16 +311,16 @@ def describe_answer(result: SolveResult) -> str:
     if not result.solved:
         low = "?" if result.lower is None else str(result.lower)
         high = "?" if result.upper is None else str(result.upper)
-        return f"unknown: seats {_seat_text(team)}'s value lies in [{low}, {high}]"
+        return f"unknown: the value of {_seat_text(team)} lies in [{low}, {high}]"
     values = "" if result.values is None else f"; team values {', '.join(map(str, result.values))}"
     if result.concept is Concept.PARANOID:
-        return (f"seats {_seat_text(team)} guarantee {result.value} against all other teams "
-                f"(paranoid)")
+        return (f"{_verb(team, 'guarantees', 'guarantee')} {result.value} against all other "
+                "teams (paranoid)")
     winner = result.winner
     lead = "no team is ahead" if winner is None else (
-        f"seats {_seat_text([p + 1 for p in result.teams[winner]])} win"
+        _verb([p + 1 for p in result.teams[winner]], "wins", "win")
     )
-    return f"{lead} ({result.concept.value}; seats {_seat_text(team)}: {result.value}{values})"
+    return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 
 def _show_solved(solved: _Solved) -> None:

@@ -206,3 +206,13 @@ def test_bad_budgets_are_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and "max_nodes: must be at least 1" in err
     status, _, err = run(capsys, "perft", str(POSITIONS / "nim10.toml"), "--max-seconds", "-3")
     assert status == 2 and "max_seconds" in err
+
+
+def test_answer_in_words_uses_seat_or_seats(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    duel = tmp_path / "duel.toml"
+    duel.write_text('game = "toy"\n[toy]\nkind = "nim"\npile = 5\nteams = [[0], [1]]\n')
+    _, out, _ = run(capsys, "solve", str(duel))
+    assert "answer: seat 1 wins (minimax; seat 1: 1; team values 1, 0)" in out
+    _, out, _ = run(capsys, "solve", str(duel), "--max-nodes", "2")
+    assert "answer: unknown: the value of seat 1 lies in [" in out
