@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from omen_solver import __version__
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import OmenSolverError, OptionError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "build_parser", "main"]
 
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
-    except OmenSolverError as error:
+    except (OmenSolverError, OptionError) as error:
         print(f"omen-solver: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:
