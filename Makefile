@@ -14,7 +14,12 @@ $(STAMP): pyproject.toml
 
 ## demo: verify the rule interactions and solve the bundled puzzles
 demo: $(STAMP)
-	$(BIN)/omen-solver demo
+	@echo "== A bout explained rule by rule: the rulebook's worked example"
+	$(BIN)/omen-solver omens play docs/examples/omens/worked-example.toml --moves 5:11 6:19
+	@echo "== Rule interactions: theorems proved with z3 and bounded enumeration"
+	$(BIN)/omen-solver prove
+	@echo "== The bundled best-play puzzles, solved exactly"
+	$(BIN)/omen-solver puzzles check puzzles
 
 ## test: linter, type checker and the default (bounded) test suite
 test: $(STAMP)
