@@ -1,8 +1,12 @@
 """Random legal games of Omen as a Hypothesis state machine, under every rule profile.
 
 Each example is one game from the set-up (the deal is chance events too) under a profile drawn
-from all of them, with up to four other options overridden at random. Every step plays one
-legal action (or chance outcome). Checked at every step:
+from all of them, with up to four other options overridden at random: Hypothesis chooses the
+first moves (up to 400), the teardown finishes the game with seeded random moves, so the number
+of games is about the number of examples (Hypothesis also runs a few examples it discards).
+Besides, ``test_seeded_random_games`` plays a fixed number of seeded random games per profile
+with the same checks. Every step plays one legal action (or chance outcome). Checked at every
+step:
 
 * nothing is created or lost: every Unit card, Reward, Relic and Challenge is somewhere
   (hands, cities, deck, discard pile, play areas, pools, the box) as often as at the start;
@@ -32,7 +36,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
@@ -43,7 +47,7 @@ from omen_solver.omen.state import CAPACITY, HIDDEN, OmenState
 from omen_solver.omen.turn import end_reasons
 
 GAMES: dict[str, Any] = {"games": 0, "natural": 0, "limit": 0, "moves": 0,
-                         "profiles": Counter()}
+                         "profiles": Counter(), "hypothesis": 0, "seeded": 0}
 """Counts over the whole test run (printed by ``conftest.py``)."""
 
 TURN_LIMIT = "100"
@@ -133,16 +137,10 @@ class OmenGames(RuleBasedStateMachine):
         self.start = census(self.state)
         self.random = random.Random(seed)
 
-    @precondition(lambda self: self.state.is_terminal())
-    @rule(profile=st.sampled_from(sorted(PROFILES)), data=st.data(),
-          seed=st.integers(0, 2**32 - 1), first=st.integers(0, 1))
-    def next_game(self, profile: str, data: st.DataObject, seed: int, first: int) -> None:
-        self._finished()
-        self.new_game(profile, data, seed, first)
-
-    @precondition(lambda self: not self.state.is_terminal())
     @rule(data=st.data())
     def move(self, data: st.DataObject) -> None:
+        if self.state.is_terminal():
+            return  # one game per example: the remaining steps have nothing to do
         actions = self.state.legal_actions()
         index = data.draw(st.integers(0, len(actions) - 1), label="action")
         self._play(actions[index])
@@ -163,12 +161,14 @@ class OmenGames(RuleBasedStateMachine):
             self._play(self.random.choice(self.state.legal_actions()))
             check_state(self.state, self.start)
         assert self.state.is_terminal(), "the game did not end"
-        self._finished()
+        record(self.state, self.profile, "hypothesis")
 
-    def _finished(self) -> None:
-        GAMES["games"] += 1
-        GAMES["profiles"][self.profile] += 1
-        GAMES["natural" if ended_naturally(self.state) else "limit"] += 1
+
+def record(state: OmenState, profile: str, kind: str) -> None:
+    GAMES["games"] += 1
+    GAMES[kind] += 1
+    GAMES["profiles"][profile] += 1
+    GAMES["natural" if ended_naturally(state) else "limit"] += 1
 
 
 OmenGames.TestCase.settings = settings(
@@ -189,3 +189,36 @@ class OmenGamesSlow(OmenGames):
 
 OmenGamesSlow.TestCase.settings = settings(OmenGames.TestCase.settings, max_examples=1500)
 TestOmenGamesSlow = pytest.mark.slow(OmenGamesSlow.TestCase)
+
+SEEDED_GAMES = 40
+"""Seeded random games per profile in the default run (a number that does not depend on how
+Hypothesis generates its examples)."""
+
+
+def play_seeded(profile: str, seed: int) -> None:
+    """One game with uniformly random legal actions and chance outcomes, checked at every step."""
+    rng = random.Random(seed)
+    state = new_game(profile, {"max_turns": TURN_LIMIT}, first_player=seed % 2)
+    start = census(state)
+    check_state(state, start)
+    for _ in range(FINISH_LIMIT):
+        if state.is_terminal():
+            break
+        state = state.child(rng.choice(state.legal_actions()))
+        GAMES["moves"] += 1
+        check_state(state, start)
+    assert state.is_terminal(), f"{profile} seed {seed}: the game did not end"
+    record(state, profile, "seeded")
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_seeded_random_games(profile: str) -> None:
+    for seed in range(SEEDED_GAMES):
+        play_seeded(profile, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_many_seeded_random_games(profile: str) -> None:
+    for seed in range(SEEDED_GAMES, 10 * SEEDED_GAMES):
+        play_seeded(profile, seed)
