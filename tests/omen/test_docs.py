@@ -9,6 +9,7 @@ from pathlib import Path
 
 from omen_solver.core.options import describe
 from omen_solver.omen.cards import load_catalogue
+from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import new_game
 
@@ -78,3 +79,14 @@ def test_the_card_file_example_loads(tmp_path: Path) -> None:
     guard = catalogue["temple-guard"]
     assert (guard.cost, guard.strength, guard.offering) == (2, 3, 1)
     assert catalogue["war-elephant"].colossal
+
+
+def test_the_position_example_loads(tmp_path: Path) -> None:
+    text = (DOCS / "omen.md").read_text(encoding="utf-8")
+    example = text.split("## Positions", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    lines = [line for line in example.splitlines() if not line.startswith("cards =")]
+    path = tmp_path / "example.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    state = load_position(path)
+    assert state.rules.war_tiebreak == "total-cost" and state.cities[0].relic == "aegis"
+    assert state.players[0].rewards == ("ambrosia",)  # seat 1 won city 1
