@@ -363,3 +363,46 @@ def test_scores_and_a_clear_winner() -> None:
                  seat2={"rewards_used": ["ambrosia", "thunderbolt"]})
     assert state.is_terminal() and state.returns() == (Fraction(1), Fraction(0))
     assert (score(state, 0), score(state, 1)) == (4, 2)
+
+
+# -- the other options --------------------------------------------------------------------------
+
+
+def test_ritual_timing() -> None:
+    """004 Priestesses names no moment for RITUAL (option ritual_timing): state-based, or at the
+    end of the active player's Surge step."""
+    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal"])]
+    cities += [city(rewards=["lamassu"])] * 2
+    seat1 = {"hand": ["immortal"], "coins": 2}
+    at_once = play(make("fires-in-the-east", seat1=seat1, cities=cities), "play immortal 1")
+    assert at_once.players[0].rituals == ("moon-priestess",)
+    later = play(make("fires-in-the-east", seat1=seat1, cities=cities,
+                      rules={"ritual_timing": "end-of-surge"}), "play immortal 1")
+    assert later.players[0].rituals == ()
+    assert play(later, "done").players[0].rituals == ("moon-priestess",)
+
+
+def test_unlimited_vp_tokens() -> None:
+    """004 Components: 6 VP tokens; with vp_token_supply = 'unlimited' a RITUAL never waits."""
+    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal",
+                                               "immortal"])] + [city(rewards=["lamassu"])] * 2
+    state = make("fires-in-the-east", cities=cities, seat2={"vp_tokens": 6},
+                 rules={"vp_token_supply": "unlimited"}, turn={"vp_tokens": 0})
+    assert state.players[0].rituals == ("moon-priestess",)
+
+
+def test_fires_in_the_east_has_no_portent_or_feat_step() -> None:
+    """004 Gameplay: Wealth, Surge, War, Offering; 004 Combining Omen Sets adds the Portent and
+    Feat steps (option portent_and_feats)."""
+    cities = [city(rewards=["lamassu"], seat1=["augur"])] + [city(rewards=["lamassu"])] * 2
+    alone, trace = play_traced(make("fires-in-the-east", cities=cities), "done")
+    assert "step.portent" not in [s.rule for s in trace] and alone.players[0].coins == 0
+    combined, trace = play_traced(make("fires-in-the-east+reign-of-war", cities=cities), "done")
+    assert "step.portent" in [s.rule for s in trace] and combined.players[0].coins == 1
+
+
+def test_the_turn_limit_is_an_option() -> None:
+    """No book limits a game; max_turns (default none) ends it after the given turn."""
+    assert not make(step="offering", number=50).is_terminal()
+    limited = make(step="offering", number=50, rules={"max_turns": "50"})
+    assert limited.is_terminal() and limited.turn.step == "game-over"
