@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.game import CHANCE
+from omen_solver.core.options import describe
 from omen_solver.core.positions import read_toml
 from omen_solver.errors import CatalogueError, OmenSolverError, PositionError
 from omen_solver.omen import scoring
+from omen_solver.omen.cards import default_catalogue, load_catalogue
 from omen_solver.omen.position import state_from_data
+from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import war_torn
 
@@ -37,6 +40,19 @@ def register(subparsers: Any) -> None:
                       "by ';')")
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.set_defaults(handler=_play)
+
+    profiles = commands.add_parser("profiles", help="the rule profiles and every option")
+    profiles.add_argument("--json", action="store_true", help="print JSON")
+    profiles.set_defaults(handler=_profiles)
+
+    cards = commands.add_parser("cards", help="list the cards; check your own card files")
+    cards.add_argument("files", nargs="*", type=Path, help="card files added to the shipped ones")
+    cards.add_argument("--only", action="store_true", help="the given files without the shipped")
+    cards.add_argument("--stats", default="strength-red",
+                       choices=["offering-red", "strength-red", "names-only"],
+                       help="how colour-keyed stats are read (rule option stat_colours, R14)")
+    cards.add_argument("--json", action="store_true", help="print JSON")
+    cards.set_defaults(handler=_cards)
 
 
 def _load(path: Path) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
@@ -188,3 +204,48 @@ def _print_text(state: OmenState, summary: dict[str, Any]) -> None:
         legal = summary["legal"]
         print(f"{_actor(state)} to act: {', '.join(legal[:20])}"
               f"{', ...' if len(legal) > 20 else ''}")
+
+
+def _profiles(args: argparse.Namespace) -> int:
+    names = list(PROFILES)
+    table = {spec.name: {name: getattr(make_rules(name), spec.name) for name in names}
+             for spec in describe(OmenRules)}
+    if args.json:
+        print(json.dumps({
+            "profiles": {name: {"book": p.book, "summary": p.summary, "sets": list(p.sets),
+                                "rewards_per_city": p.rewards_per_city}
+                         for name, p in PROFILES.items()},
+            "options": [{"name": spec.name, "question": spec.question, "summary": spec.summary,
+                         "settings": dict(spec.settings), "source": spec.source,
+                         "profiles": table[spec.name]} for spec in describe(OmenRules)],
+        }, indent=1))
+        return 0
+    for name, profile in PROFILES.items():
+        print(f"{name} ({profile.book}): {profile.summary}")
+    print()
+    for spec in describe(OmenRules):
+        print(f"{spec.question} {spec.name}: {spec.summary}")
+        for name in names:
+            print(f"    {name}: {table[spec.name][name]}")
+    return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    base = None if args.only else default_catalogue()
+    catalogue = load_catalogue(args.files, base=base).resolve(args.stats)
+    cards = [catalogue[card_id] for card_id in sorted(catalogue.cards)]
+    if args.json:
+        print(json.dumps([{
+            "id": c.id, "name": c.name, "kind": c.kind, "set": c.set, "origin": c.origin,
+            "type": c.unit_type, "copies": c.copies, "cost": c.cost if c.is_unit else None,
+            "offering": c.offering, "strength": c.strength, "keywords": list(c.keywords()),
+            "text": c.text, "source": c.source,
+        } for c in cards], indent=1))
+        return 0
+    for c in cards:
+        stats = f" {c.cost}/{c.offering}/{c.strength}" if c.is_unit else ""
+        words = f" {' '.join(c.keywords())}" if c.keywords() else ""
+        kind = c.unit_type or c.kind
+        print(f"{c.id:24} {kind:10} {c.set:18} {c.origin:8} x{c.copies}{stats}{words}")
+    print(f"{len(cards)} cards (cost/offering/strength), all valid")
+    return 0

@@ -126,3 +126,19 @@ def test_the_installed_command(tmp_path: Path) -> None:
                           str(tmp_path / "missing.toml")], capture_output=True, text=True,
                          check=False)
     assert bad.returncode == 2 and "missing.toml" in bad.stderr
+
+
+def test_profiles_and_cards(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "omen", "profiles", "--json")
+    report = json.loads(out)
+    assert code == 0 and set(report["profiles"]) >= {"reign-of-war", "omega",
+                                                        "fires-in-the-east"}
+    r1 = next(o for o in report["options"] if o["name"] == "war_trigger")
+    assert r1["profiles"]["omega"] == "active" and r1["question"] == "R1"
+    code, out, _ = run(capsys, "omen", "cards", "--json")
+    cards = json.loads(out)
+    assert code == 0 and {c["id"] for c in cards} >= {"bazaar-elder", "marduks-decree"}
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[unit]]\nid = "x"\n')
+    code, out, err = run(capsys, "omen", "cards", str(bad))
+    assert code == 2 and not out and "bad.toml: unit 'x': field 'origin': missing" in err
