@@ -8,6 +8,7 @@ or are silent is a named option of :class:`OmenRules`, and each rulebook is a pr
 
 from omen_solver.omen.cards import Card, Catalogue, default_catalogue, load_catalogue
 from omen_solver.omen.notation import Action, parse_action
+from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import new_game
 from omen_solver.omen.state import OmenState
@@ -22,6 +23,7 @@ __all__ = [
     "OmenState",
     "default_catalogue",
     "load_catalogue",
+    "load_position",
     "make_rules",
     "new_game",
     "parse_action",

@@ -46,7 +46,6 @@ __all__ = [
     "discard_from_hand",
     "fits",
     "place_unit",
-    "start_ability",
     "use_hero",
 ]
 
@@ -120,11 +119,6 @@ def use_hero(state: OmenState, player: int, card: str) -> OmenState:
     return state.push(Effect(player, card, None, state.card(card).hero))
 
 
-def start_ability(state: OmenState, player: int, source: str, steps: tuple[Step, ...],
-                  here: int | None = None) -> OmenState:
-    return state.push(Effect(player, source, here, steps))
-
-
 def can_enrage(state: OmenState, owner: int, city: int, unit: Unit) -> bool:
     """R10: which units may be Enraged; never beyond city capacity (an Enraged unit counts 2)."""
     if unit.enraged:
@@ -196,7 +190,8 @@ def _possible(state: OmenState, effect: Effect, step: Step) -> bool:
     if step.op == "return_from_discard":
         return bool(_recoverable(state, c, step, effect.here))
     if step.op == "take_from_hand":
-        return bool(state.players[1 - c].hand)
+        return any(step.unit_type in (None, state.card(card).unit_type)
+                   for card in state.players[1 - c].hand)
     return True
 
 
