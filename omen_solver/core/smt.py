@@ -21,13 +21,14 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import z3
 
 __all__ = [
     "DEFAULT_SETTINGS",
+    "STRATEGIES",
     "Outcome",
     "Possibility",
     "SmtUnknown",
@@ -136,9 +137,9 @@ class Verdict:
         return self
 
 
-def check(solver: z3.Solver, extra: Sequence[z3.BoolRef] = ()) -> tuple[Possibility, str]:
-    """Run ``solver.check(*extra)``; unknown comes back with z3's reason."""
-    result = solver.check(*extra)
+def check(solver: z3.Solver, *assumed: z3.BoolRef) -> tuple[Possibility, str]:
+    """Run ``solver.check(*assumed)``; unknown comes back with z3's reason."""
+    result = solver.check(*assumed)
     if result == z3.sat:
         return Possibility.POSSIBLE, ""
     if result == z3.unsat:
@@ -146,34 +147,59 @@ def check(solver: z3.Solver, extra: Sequence[z3.BoolRef] = ()) -> tuple[Possibil
     return Possibility.UNKNOWN, solver.reason_unknown() or "unknown"
 
 
+STRATEGIES: Final = ("asserted", "assumed")
+"""The two ways :func:`prove` poses a query, in the order tried. ``asserted``: the negated
+claim is asserted with the assumptions, so z3 preprocesses the whole query (it simplifies
+case-heavy queries a great deal). ``assumed``: the negated claim is passed to ``check()`` as
+an assumption literal and left as written (sums of many 0/1 terms stay linear instead of
+being expanded into cases). On the queries of this project each strategy decides in well
+under a second some query on which the other runs out of its budget."""
+
+
 def prove(
     claim: z3.BoolRef,
     assumptions: Iterable[z3.BoolRef] = (),
     *,
     settings: SolverSettings = DEFAULT_SETTINGS,
-    solver: z3.Solver | None = None,
 ) -> Verdict:
     """Prove ``assumptions -> claim``: refute its negation.
 
     ``unsat`` of ``assumptions & not claim`` is a proof; ``sat`` is a counterexample (kept in
-    the verdict); anything else is ``UNKNOWN`` with z3's reason, never a proof.
+    the verdict); anything else is ``UNKNOWN`` with z3's reason, never a proof. Each strategy of
+    :data:`STRATEGIES` is tried in turn with an equal share of the resource limit, each on a
+    solver from :func:`make_solver`, so the answer is the same on every run.
     """
-    ctx = claim.ctx
-    solver = solver if solver is not None else make_solver(ctx, settings)
-    solver.add(*assumptions)
-    started = time.perf_counter()
-    possibility, reason = check(solver, [z3.Not(claim)])
-    seconds = time.perf_counter() - started
-    if possibility is Possibility.IMPOSSIBLE:
-        return Verdict(Outcome.PROVED, seconds=seconds)
-    if possibility is Possibility.POSSIBLE:
-        return Verdict(Outcome.REFUTED, model=solver.model(), seconds=seconds)
-    return Verdict(Outcome.UNKNOWN, reason=reason, seconds=seconds)
+    facts = list(assumptions)
+    share = replace(settings, rlimit=max(1, settings.rlimit // len(STRATEGIES)))
+    seconds = 0.0
+    reasons = []
+    for strategy in STRATEGIES:
+        solver = make_solver(claim.ctx, share)
+        solver.add(*facts)
+        started = time.perf_counter()
+        if strategy == "asserted":
+            solver.add(z3.Not(claim))
+            possibility, reason = check(solver)
+        else:
+            possibility, reason = check(solver, z3.Not(claim))
+        seconds += time.perf_counter() - started
+        if possibility is Possibility.IMPOSSIBLE:
+            return Verdict(Outcome.PROVED, seconds=seconds)
+        if possibility is Possibility.POSSIBLE:
+            return Verdict(Outcome.REFUTED, model=solver.model(), seconds=seconds)
+        reasons.append(f"{strategy}: {reason}")
+    return Verdict(Outcome.UNKNOWN, reason="; ".join(reasons), seconds=seconds)
 
 
 def is_possible(solver: z3.Solver, formula: z3.BoolRef) -> Possibility:
-    """Whether ``formula`` can hold together with what ``solver`` already asserts."""
-    return check(solver, [formula])[0]
+    """Whether ``formula`` can hold together with what ``solver`` already asserts (asserted
+    in a scope that is popped afterwards)."""
+    solver.push()
+    try:
+        solver.add(formula)
+        return check(solver)[0]
+    finally:
+        solver.pop()
 
 
 def both_sides(solver: z3.Solver, formula: z3.BoolRef) -> tuple[Possibility, Possibility]:

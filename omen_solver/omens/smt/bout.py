@@ -27,11 +27,17 @@ import z3
 from omen_solver.omens.smt.broken import Broken
 from omen_solver.omens.smt.symbols import EffectGroup, SymbolicDeck, SymbolicRules
 
-__all__ = ["MAX_SLOTS", "BoutInputs", "Broken", "EndOfBout", "resolve_end"]
+__all__ = ["MAX_SLOTS", "BoutInputs", "Broken", "EndOfBout", "absent_value", "resolve_end"]
 
 MAX_SLOTS = 7
 """At most players + 1 cards lie in play at the end of a bout: one per player, plus the card a
 Dream target places when it also takes its own turn (option ``dream_target_turn``)."""
+
+
+def absent_value(slot: int) -> int:
+    """The value an empty slot in play holds: negative and different for every slot, so that
+    every slot's value can be declared distinct at once (z3's ``Distinct``)."""
+    return -1 - slot
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ class BoutInputs:
 
     def well_formed(self, deck: SymbolicDeck) -> list[z3.BoolRef]:
         """4-6 players; 1 to players + 1 cards in play, in the first slots; distinct values of
-        the deck; seats at the table. Unused slots are pinned to 0 so models read cleanly."""
+        the deck; seats at the table. Unused slots hold :func:`absent_value` and seat 0."""
         facts: list[z3.BoolRef] = [
             self.players >= 4,
             self.players <= 6,
@@ -93,15 +99,10 @@ class BoutInputs:
                         self.seat(self.before[i]),
                         self.seat(self.by[i]),
                     ),
-                    z3.And(self.value[i] == 0, self.before[i] == 0, self.by[i] == 0),
+                    z3.And(self.value[i] == absent_value(i), self.before[i] == 0, self.by[i] == 0),
                 )
             )
-            for j in range(i + 1, len(self.present)):
-                facts.append(
-                    z3.Implies(
-                        z3.And(self.present[i], self.present[j]), self.value[i] != self.value[j]
-                    )
-                )
+        facts.append(z3.Distinct(*self.value))
         return facts
 
     def substitution(
@@ -118,7 +119,7 @@ class BoutInputs:
         ]
         for i in self.slots:
             used = i < len(cards)
-            value, before, by = cards[i] if used else (0, 0, 0)
+            value, before, by = cards[i] if used else (absent_value(i), 0, 0)
             pairs += [
                 (self.present[i], z3.BoolVal(used, ctx)),
                 (self.value[i], z3.IntVal(value, ctx)),

@@ -102,6 +102,9 @@ class Counterexample:
 
     def check_replay(self) -> str | None:
         """Replay the file through the engine; the problem if it does not replay."""
+        _, problem = self.legal_prefix()
+        if problem is not None:
+            return problem
         try:
             position = parse_position(tomllib.loads(self.to_toml("check", "check")), "<example>")
         except OmenSolverError as error:
@@ -109,6 +112,24 @@ class Counterexample:
         if self.moves and position.state.bouts_played != position.start.bouts_played + 1:
             return "the moves do not finish the bout"
         return None
+
+    def legal_prefix(self) -> tuple[int, str | None]:
+        """How many of the moves the engine accepts in a row, and why it refuses the next."""
+        moves, self.moves = self.moves, []
+        try:
+            position = parse_position(tomllib.loads(self.to_toml("check", "check")), "<example>")
+        except OmenSolverError as error:
+            return 0, str(error)
+        finally:
+            self.moves = moves
+        state = position.state
+        for number, text in enumerate(moves):
+            try:
+                move = state.parse_move(text)
+            except OmenSolverError as error:
+                return number, str(error)
+            state = state.apply_move(move)
+        return len(moves), None
 
     def finish_bout(self) -> None:
         """Append the engine's first legal move while the bout still waits for a decision
@@ -130,20 +151,41 @@ def _string(text: str) -> str:
 
 
 def replay_facts(m: Any) -> list[z3.BoolRef]:
-    """The shape of a bout that plays out with plain moves: seat 1 leads, everyone plays one
-    card in front of themselves in turn, no card that constrains or moves cards, and (with
-    hands) every player keeps 1 to 3 cards in hand. With hands, The Absolute's exchange would
-    change them, so it is left out, and its timing is 'now'."""
+    """The shape of a bout that plays out with plain moves.
+
+    Seat 1 leads; the card in slot ``i`` was placed by seat ``i + 1`` (everyone places one
+    card); it lies in front of its player, or, for Dream and the card its target places in
+    return, the two lie crossed (Dream in front of a later player, that player's card in front
+    of the Dream player); no card that constrains or moves cards. With hands every player
+    keeps 1 to 3 cards in hand, and The Absolute (whose exchange would change them) is left out.
+    """
     bout = m.bout
-    facts: list[z3.BoolRef] = [bout.leader == 0, bout.count() == bout.players]
+    facts: list[z3.BoolRef] = [
+        bout.leader == 0,
+        bout.count() == bout.players,
+        m.option("dream_target_turn", "placement_is_turn"),
+    ]
     banned = list(_MOVING) + (["absolute"] if m.hands is not None else [])
+
+    def crossed(dream: int, target: int) -> z3.BoolRef:
+        return z3.And(
+            m.has(dream, "dream"),
+            bout.present[target],
+            bout.before[dream] == target,
+            bout.before[target] == dream,
+            m.deck.timing(bout.value[target], "end"),
+        )
+
     for i in bout.slots:
+        shapes = [bout.before[i] == i]
+        shapes += [crossed(i, j) for j in bout.slots if j > i]
+        shapes += [crossed(j, i) for j in bout.slots if j < i]
         facts.append(
             z3.Implies(
                 bout.present[i],
                 z3.And(
-                    bout.before[i] == i,
                     bout.by[i] == i,
+                    z3.Or(*shapes),
                     *[z3.Not(m.deck.effect(bout.value[i], keyword)) for keyword in banned],
                 ),
             )
@@ -178,11 +220,12 @@ def _rules(m: Any, model: Any) -> tuple[OmensRules, dict[str, str]]:
 
 def _mid_hands(m: Any, model: Any, players: int, in_play: set[int]) -> list[list[int]]:
     if m.hands is not None:
+        hands = m.hands
         return [
             [
-                card
-                for index, card in enumerate(m.deck.values)
-                if model_bool(model, m.hands.mid[seat][index])
+                model_int(model, hands.value[seat][h])
+                for h in range(len(hands.present[seat]))
+                if model_bool(model, hands.present[seat][h])
             ]
             for seat in range(players)
         ]
@@ -231,15 +274,31 @@ def _moves(
     start: list[list[int]],
     players: int,
 ) -> list[str] | None:
+    """The moves of a bout of the replayable shape, clockwise from seat 1."""
     hands = [list(hand) for hand in start]
+    by_placer = {by: (value, before) for value, before, by in placements}
+    if len(by_placer) != len(placements):
+        return None
     moves: list[str] = []
-    for value, before, by in placements:
-        if before != by:
+    done: set[int] = set()
+    for seat in range(players):
+        if seat in done or seat not in by_placer:
+            continue
+        value, before = by_placer[seat]
+        if before == seat:
+            placed = _card_moves(m, seat, value, hands, players)
+            if placed is None:
+                return None
+            moves += placed
+            done.add(seat)
+            continue
+        answer, back = by_placer.get(before, (0, -1))
+        if m.deck.card(value).effect != "dream" or back != seat or before in done:
             return None
-        placed = _card_moves(m, by, value, hands, players)
-        if placed is None:
-            return None
-        moves += placed
+        hands[seat].remove(value)
+        hands[before].remove(answer)
+        moves += [f"{seat + 1}:{value}>{before + 1}", f"{before + 1}:{answer}>{seat + 1}"]
+        done |= {seat, before}
     if m.round is not None and model_bool(model, m.round.luck_discards):
         seat = model_int(model, m.end.luck_seat)
         moves.append(f"{seat + 1}:discards {model_int(model, m.hands.luck_pick)}")
@@ -266,6 +325,15 @@ def from_model(m: Any, model: Any, *, replayable: bool) -> Counterexample:
             example.finish_bout()
         problem = example.check_replay()
         if problem is None:
+            return example
+        legal, refused = example.legal_prefix()
+        if legal == len(moves) - 1 and moves[-1].split(":")[1].startswith("discards"):
+            # the broken rule's last move (Luck's discard) is one the real rules refuse
+            example.moves = moves[:legal]
+            example.notes.append(
+                f"Under the broken rule the next move is {moves[-1]!r}; the real rules refuse "
+                f"it: {refused}"
+            )
             return example
         example.notes.append(f"(The moves did not replay: {problem})")
     example.moves = []

@@ -118,6 +118,10 @@ class SymbolicModel:
     def card_in_play(self, value: int) -> z3.BoolRef:
         return self.any_of(self.is_card(i, value) for i in self.slots)
 
+    def card_in_play_term(self, card: z3.ArithRef) -> z3.BoolRef:
+        """The (symbolic) ``card`` lies in play."""
+        return self.any_of(z3.And(self.present(i), self.value(i) == card) for i in self.slots)
+
     def lowest(self, i: int) -> z3.BoolRef:
         """Slot ``i`` holds the lowest card in play."""
         return z3.And(
@@ -175,11 +179,27 @@ class SymbolicModel:
 
     def mid_size(self, seat: int) -> z3.ArithRef:
         hands, _ = self.require_round()
-        return hand_size(hands.mid, seat)
+        return hand_size(hands, seat)
 
     def after_size(self, seat: int) -> z3.ArithRef:
         _, end = self.require_round()
         return end.sizes[seat]
+
+    def held_mid(self, seat: int, card: z3.ArithRef | int) -> z3.BoolRef:
+        """``seat`` holds ``card`` when the last card of the bout is placed."""
+        hands, _ = self.require_round()
+        return self.any_of(
+            z3.And(hands.present[seat][h], hands.value[seat][h] == card)
+            for h in range(len(hands.present[seat]))
+        )
+
+    def card(self, name: str) -> z3.ArithRef:
+        """A symbolic card value ranging over the deck (add :meth:`card_domain` to the
+        assumptions): a claim about it holds for every card."""
+        return z3.Int(name, self.ctx)
+
+    def card_domain(self, card: z3.ArithRef) -> z3.BoolRef:
+        return self.deck.in_deck(card)
 
     def seated(self, seat: int) -> z3.BoolRef:
         return self.bout.players > seat
@@ -212,6 +232,6 @@ def build_model(
     end = resolve_end(deck, rules, inputs, chosen)
     if not hands:
         return SymbolicModel(ctx, deck, rules, inputs, end, broken=chosen)
-    hand_inputs = HandInputs.fresh(deck)
+    hand_inputs = HandInputs.fresh(ctx, len(inputs.present))
     round_end = resolve_hands(deck, rules, end, hand_inputs, chosen)
     return SymbolicModel(ctx, deck, rules, inputs, end, hand_inputs, round_end, chosen)

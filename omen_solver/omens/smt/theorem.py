@@ -22,7 +22,7 @@ import inspect
 import textwrap
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -72,10 +72,17 @@ def rule(file: str, section: str) -> RuleRef:
 
 @dataclass(frozen=True)
 class Query:
-    """``assumptions -> claim``, over one :class:`SymbolicModel`."""
+    """``assumptions -> claim``, over one :class:`SymbolicModel`.
+
+    ``lemmas`` split a proof into steps: each lemma is proved in turn over the whole model
+    (with the lemmas before it assumed), then the claim from the lemmas alone (or, failing
+    that, with the model too). Broken variants are checked on the claim itself, without the
+    lemmas, so their counterexamples are counterexamples to the claim.
+    """
 
     claim: z3.BoolRef
     assumptions: Sequence[z3.BoolRef] = ()
+    lemmas: Sequence[z3.BoolRef] = ()
 
 
 @dataclass(frozen=True)
@@ -153,21 +160,69 @@ class SmtTheorem(Theorem):
         return textwrap.dedent(inspect.getsource(self.query))
 
     def verdict(
-        self, broken: Sequence[Broken], settings: SolverSettings, extra: Sequence[Any] = ()
+        self,
+        broken: Sequence[Broken],
+        settings: SolverSettings,
+        extra: Sequence[Any] = (),
+        *,
+        lemmas: bool = False,
     ) -> tuple[Verdict, SymbolicModel]:
         """Build a fresh model and check the query (with ``extra`` assumptions, built from the
-        model, when searching for a replayable counterexample)."""
+        model, when searching for a replayable counterexample; through its lemmas if asked)."""
         model = build_model(broken, hands=self.hands)
         query = self.query(model)
         assumptions = [*model.base(), *query.assumptions]
         for make in extra:
             assumptions += make(model)
-        return prove(query.claim, assumptions, settings=settings), model
+        if not lemmas or not query.lemmas:
+            return prove(query.claim, assumptions, settings=settings), model
+        return self._through_lemmas(query, assumptions, settings), model
+
+    @staticmethod
+    def _through_lemmas(
+        query: Query, assumptions: list[z3.BoolRef], settings: SolverSettings
+    ) -> Verdict:
+        """Prove the lemmas in turn, then each conjunct of the claim from the lemmas alone,
+        then with the query's assumptions, then with the whole model (a proof from fewer
+        facts is still a proof: the lemmas follow from the model). The lighter attempts get a
+        tenth of the resource limit: they either succeed quickly or give way."""
+        seconds = 0.0
+        proved: list[z3.BoolRef] = []
+        for number, lemma in enumerate(query.lemmas, start=1):
+            verdict = prove(lemma, [*assumptions, *proved], settings=settings)
+            seconds += verdict.seconds
+            if not verdict.proved:
+                what = (
+                    "refuted: the proof does not go through"
+                    if verdict.refuted
+                    else f"unknown ({verdict.reason})"
+                )
+                return Verdict(Outcome.UNKNOWN, f"lemma {number} {what}", seconds=seconds)
+            proved.append(lemma)
+        light = replace(settings, rlimit=max(1, settings.rlimit // 10))
+        contexts = [
+            (proved, light),
+            ([*query.assumptions, *proved], light),
+            ([*assumptions, *proved], settings),
+        ]
+        claim = query.claim
+        parts = list(claim.children()) if z3.is_and(claim) else [claim]
+        for part in parts:
+            for context, budget in contexts:
+                verdict = prove(part, context, settings=budget)
+                seconds += verdict.seconds
+                if verdict.proved:
+                    break
+            else:
+                if verdict.refuted:
+                    return Verdict(Outcome.REFUTED, model=verdict.model, seconds=seconds)
+                return Verdict(Outcome.UNKNOWN, verdict.reason, seconds=seconds)
+        return Verdict(Outcome.PROVED, seconds=seconds)
 
     def check(self, variant: Variant | None, settings: SolverSettings) -> Finding:
         broken = () if variant is None else variant.broken
         started = time.perf_counter()
-        verdict, model = self.verdict(broken, settings)
+        verdict, model = self.verdict(broken, settings, lemmas=variant is None)
         if verdict.outcome is not Outcome.REFUTED:
             return Finding(verdict.outcome, time.perf_counter() - started, verdict.reason)
         example = self._replayable_counterexample(broken, settings)

@@ -1,0 +1,28 @@
+"""Malice between the colours: it falls to Life, Lie, Night and Winter."""
+
+from __future__ import annotations
+
+from omen_solver.omens.smt.broken import Broken
+from omen_solver.omens.smt.model import SymbolicModel
+from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
+
+
+def query(m: SymbolicModel) -> Query:
+    hunters = m.any_of(m.name_in_play(name) for name in ("Life", "Lie", "Night", "Winter"))
+    return Query(m.discarded_card("Malice"), [m.name_in_play("Malice"), hunters])
+
+
+THEOREM = SmtTheorem(
+    name="malice-falls",
+    title="Malice is discarded by Life, Lie, Night and Winter",
+    statement="Malice (17) counts as every colour, so it is above every green (1-8) and yellow "
+    "(9-16) card and below every red one (18-25): whenever Life (highest green), Lie (highest "
+    "yellow), Night (lowest red) or Winter (every yellow) is in play, Malice is discarded, "
+    "whatever the options.",
+    rests_on=(
+        rule("cards", "17 Malice"),
+        rule("cards", "1 Life; 9 Lie; 25 Night; 27 Winter"),
+    ),
+    query=query,
+    broken=(Broken.MALICE_NO_COLOUR,),
+)

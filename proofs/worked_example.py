@@ -1,0 +1,60 @@
+"""The rulebook's worked example: Secret, Day, Calm, Death, Summer and a sixth card."""
+
+from __future__ import annotations
+
+from z3 import Or
+
+from omen_solver.omens.smt.broken import Broken
+from omen_solver.omens.smt.model import SymbolicModel
+from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
+
+NAMED = ("Secret", "Day", "Calm", "Death", "Summer")
+SIXTH = (5, 6, 7, 19, 20, 21, 22, 23, 26)
+"""The sixth cards for which the example holds, worked out by hand from the card texts: not
+above Secret (24) unless it is Sadness (then Secret is second-highest and wins), not yellow
+(Summer would not be the only yellow card; Malice counts as yellow), not a green card below
+Calm (Death would discard it instead) nor Life, Love or Friendship (they discard Death or
+themselves), and not Mirror (Calm would win)."""
+SAME_OUTCOME = (*SIXTH, 9, 16)
+"""The same cards leave play with two more sixth cards, Lie (9) and Truth (16), but not for
+the book's reasons: Summer is then not the only yellow card; Lie (the highest yellow) or
+Truth (the lowest) discards it instead."""
+
+
+def query(m: SymbolicModel) -> Query:
+    secret, day, calm, death, summer, sixth = range(6)
+    cards = [m.named(slot, name) for slot, name in enumerate(NAMED)]
+    shape = [m.bout.players == 6, m.count(m.present(i) for i in m.slots) == 6, *cards]
+    d = m.end.discarded
+    outcome = m.all_of(
+        [m.end.wins[secret], d[secret], d[calm], d[summer], ~d[day], ~d[death], ~d[sixth]]
+    )
+    # the reasons the book gives: Day discards Secret (highest red), Death discards Calm
+    # (lowest green) as Calm discards itself (a red card is in play), Summer is the only yellow
+    hits = m.end.hits
+    reasons = m.all_of(
+        [hits[day, secret], hits[death, calm], hits[calm, calm], hits[summer, summer]]
+    )
+    listed = Or(*[m.value(sixth) == value for value in SIXTH])
+    same = Or(*[m.value(sixth) == value for value in SAME_OUTCOME])
+    claim = m.all_of([(outcome & reasons) == listed, outcome == same])
+    return Query(claim, shape)
+
+
+THEOREM = SmtTheorem(
+    name="worked-example",
+    title="The rulebook's worked example holds, and for exactly which sixth cards",
+    statement="In the rulebook's example (Secret, Day, Calm, Death, Summer and a sixth card in "
+    "play), Secret wins and Secret, Calm and Summer are discarded (for the reasons the book "
+    "gives) while the other three go back to hand, exactly when the sixth card is one of "
+    "5 Feast, 6 Hope, 7 Spring, 19 Autumn, 20 Harmony, 21 Dream, 22 Pride, 23 Jealousy or "
+    "26 Sadness, whatever the options. With Lie (9) or Truth (16) as the sixth card the same "
+    "cards leave play, but Summer goes because Lie or Truth discards it, not because it is "
+    "the only yellow card.",
+    rests_on=(
+        rule("000", "How a Bout Is Resolved (EXAMPLE)"),
+        rule("cards", "the worked example check"),
+    ),
+    query=query,
+    broken=(Broken.SADNESS_IGNORED, Broken.MALICE_NO_COLOUR, Broken.DISCARDED_LOSE_EFFECT),
+)
