@@ -66,11 +66,6 @@ _MAIN_POOL: Final = 1
 Log = list[TraceStep] | None
 
 
-def _say(log: Log, rule: str, text: str) -> None:
-    if log is not None:
-        log.append(TraceStep(rule, text))
-
-
 @dataclass(frozen=True)
 class BoutSummary:
     """The result of the last resolved bout, for explanations (not part of the state key)."""
@@ -210,9 +205,6 @@ class _Work:
                     )
                 return placement
         raise AssertionError(f"card {card} is not in play")
-
-    def placed_before(self, card: int) -> int:
-        return next(p.before for p in self.front if p.card == card)
 
     def nobody_left(self) -> bool:
         return _next_to_play(self.table, self.hands, self.played, self.leader) == -1
