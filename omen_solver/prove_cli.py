@@ -147,6 +147,8 @@ def _status(outcome: Outcome) -> str:
 
 def _show(reports: list[Report], total: float, settings: SolverSettings) -> None:
     out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out.width = max(out.width, 120)  # a table in a file or a pipe shows whole names
     table = Table(
         "theorem",
         "method",

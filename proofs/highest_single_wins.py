@@ -18,21 +18,21 @@ def query(m: SymbolicModel) -> Query:
     )
     plain = And(Not(end.luck_zero), Not(any_zero))  # nobody wins with 0 cards
     single = [m.seated(s) & (end.sizes[s] == 1) for s in m.seats]
-    claims, lemmas = [], []
+    winner_holds_top, one_card, below_top, one_hand, claims = [], [], [], [], []
     for s in m.seats:
-        lemmas += [
-            # the winner is a player with 1 card, holding the highest such card
-            Implies(And(end.round_wins[s], plain), And(single[s], end.holds(s, top))),
-            # a player with 1 card holds one card
-            Implies(And(single[s], end.holds(s, mine), end.holds(s, top)), mine == top),
-            # no card of a player with 1 card is higher than the highest one
-            Implies(And(single[s], end.holds(s, theirs)), theirs <= top),
-        ]
+        # the winner is a player with 1 card, holding the highest such card
+        winner_holds_top.append(
+            Implies(And(end.round_wins[s], plain), And(single[s], end.holds(s, top)))
+        )
+        # a player with 1 card holds one card
+        one_card.append(Implies(And(single[s], end.holds(s, mine), end.holds(s, top)), mine == top))
+        # no card of a player with 1 card is higher than the highest one
+        below_top.append(Implies(And(single[s], end.holds(s, theirs)), theirs <= top))
         for t in m.seats:
             if s == t:
                 continue
             # a card is in one hand only
-            lemmas.append(Not(And(end.holds(s, top), end.holds(t, top))))
+            one_hand.append(Not(And(end.holds(s, top), end.holds(t, top))))
             # the claim: the winner's card is higher than every other player's single card
             claims.append(
                 Implies(
@@ -46,6 +46,7 @@ def query(m: SymbolicModel) -> Query:
                     mine > theirs,
                 )
             )
+    lemmas = [And(*winner_holds_top), And(*one_card), And(*below_top), And(*one_hand)]
     return Query(m.all_of(claims), [m.card_domain(mine), m.card_domain(theirs)], lemmas)
 
 

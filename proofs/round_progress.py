@@ -24,8 +24,8 @@ def query(m: SymbolicModel) -> Query:
     holds = [Implies(m.seated(s), m.mid_size(s) >= 1) for s in m.seats]
     # the steps: each card ends in at most one hand, and only if it was held or came back;
     # at least one card in play does not come back
-    lemmas = [m.count(list(item.at)) <= If(item.present, 1, 0) for item in end.items]
-    lemmas.append(m.count(end.returned) <= in_play - 1)
+    one_place = And(*[m.count(list(item.at)) <= If(item.present, 1, 0) for item in end.items])
+    lemmas = [one_place, m.count(end.returned) <= in_play - 1]
     return Query(And(fewer, going_on), holds, lemmas)
 
 

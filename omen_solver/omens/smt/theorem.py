@@ -43,6 +43,7 @@ __all__ = [
     "Theorem",
     "Variant",
     "VariantReport",
+    "check_definition",
     "rule",
     "run",
 ]
@@ -151,7 +152,7 @@ class SmtTheorem(Theorem):
     method: str = field(default="z3", init=False)
 
     def __post_init__(self) -> None:
-        _check_definition(self.name, self.statement, self.rests_on, len(self.broken))
+        check_definition(self.name, self.statement, self.rests_on, len(self.broken))
 
     def variants(self) -> tuple[Variant, ...]:
         return tuple(Variant(b.value, b.text, (b,)) for b in self.broken)
@@ -160,23 +161,14 @@ class SmtTheorem(Theorem):
         return textwrap.dedent(inspect.getsource(self.query))
 
     def verdict(
-        self,
-        broken: Sequence[Broken],
-        settings: SolverSettings,
-        extra: Sequence[Any] = (),
-        *,
-        lemmas: bool = False,
-    ) -> tuple[Verdict, SymbolicModel]:
-        """Build a fresh model and check the query (with ``extra`` assumptions, built from the
-        model, when searching for a replayable counterexample; through its lemmas if asked)."""
-        model = build_model(broken, hands=self.hands)
+        self, model: SymbolicModel, settings: SolverSettings, *, lemmas: bool = False
+    ) -> Verdict:
+        """Check the query on a built model (through its lemmas if asked)."""
         query = self.query(model)
         assumptions = [*model.base(), *query.assumptions]
-        for make in extra:
-            assumptions += make(model)
         if not lemmas or not query.lemmas:
-            return prove(query.claim, assumptions, settings=settings), model
-        return self._through_lemmas(query, assumptions, settings), model
+            return prove(query.claim, assumptions, settings=settings)
+        return self._through_lemmas(query, assumptions, settings)
 
     @staticmethod
     def _through_lemmas(
@@ -220,27 +212,34 @@ class SmtTheorem(Theorem):
         return Verdict(Outcome.PROVED, seconds=seconds)
 
     def check(self, variant: Variant | None, settings: SolverSettings) -> Finding:
+        """The theorem is proved through its lemmas; a broken variant is refuted, with the
+        smallest replayable counterexample searched first (one model build for all)."""
         broken = () if variant is None else variant.broken
         started = time.perf_counter()
-        verdict, model = self.verdict(broken, settings, lemmas=variant is None)
+        model = build_model(broken, hands=self.hands)
+        if variant is not None:
+            example = self._replayable_counterexample(model, settings)
+            if example is not None:
+                return Finding(
+                    Outcome.REFUTED, time.perf_counter() - started, counterexample=example
+                )
+        verdict = self.verdict(model, settings, lemmas=variant is None)
         if verdict.outcome is not Outcome.REFUTED:
             return Finding(verdict.outcome, time.perf_counter() - started, verdict.reason)
-        example = self._replayable_counterexample(broken, settings)
+        example = None if variant is not None else self._replayable_counterexample(model, settings)
         if example is None:
             example = from_model(model, verdict.model, replayable=False)
         return Finding(Outcome.REFUTED, time.perf_counter() - started, counterexample=example)
 
     def _replayable_counterexample(
-        self, broken: Sequence[Broken], settings: SolverSettings
+        self, model: SymbolicModel, settings: SolverSettings
     ) -> Counterexample | None:
         """The smallest counterexample that plays out as an ordinary bout (fewest players
         first), if there is one; ``None`` otherwise."""
+        query = self.query(model)
+        base = [*model.base(), *query.assumptions, *replay_facts(model)]
         for players in (4, 5, 6):
-
-            def shape(m: SymbolicModel, players: int = players) -> list[z3.BoolRef]:
-                return [*replay_facts(m), m.bout.players == players]
-
-            verdict, model = self.verdict(broken, settings, (shape,))
+            verdict = prove(query.claim, [*base, model.bout.players == players], settings=settings)
             if verdict.outcome is Outcome.REFUTED:
                 example = from_model(model, verdict.model, replayable=True)
                 if example.replayable:
@@ -248,9 +247,7 @@ class SmtTheorem(Theorem):
         return None
 
 
-def _check_definition(
-    name: str, statement: str, rests_on: Sequence[RuleRef], variants: int
-) -> None:
+def check_definition(name: str, statement: str, rests_on: Sequence[RuleRef], variants: int) -> None:
     """Definition mistakes fail when the theorem is defined, not when it is run."""
     if not name or name != name.lower() or " " in name:
         raise ValueError(f"theorem name {name!r}: use lower-case words joined by '-'")

@@ -1,0 +1,54 @@
+"""Law and Wrath: once Wrath sends Law back to a hand, no later placement is constrained."""
+
+from __future__ import annotations
+
+from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.monitors import LawMonitor
+from omen_solver.omens.smt.theorem import rule
+
+LAW, WRATH = 15, 28
+POOL = (4, 9, 20, 21, 26, 32)
+"""Calm 4 and Lie 9 (below Law), Harmony 20, Dream 21, Sadness 26, The Absolute 32 (above)."""
+
+
+def space() -> Space:
+    layouts = [{0: [LAW], seat: [WRATH]} for seat in (1, 2, 3)]
+    return Space(
+        description="4 players, seat 1 leads, 2 cards in every hand; seat 1 holds Law (15), "
+        "seat 2, 3 or 4 holds Wrath (28); the other six cards are Calm 4, Lie 9, Harmony 20, "
+        "Dream 21, Sadness 26 and The Absolute 32, dealt every possible way; every legal "
+        "sequence of moves to the end of the bout, default options",
+        deals=deals(4, layouts, POOL, 2),
+    )
+
+
+def _law_survives(before, move, after, resolved):  # type: ignore[no-untyped-def]
+    """The broken rule: after Wrath sends Law back, its constraint is put back."""
+    del resolved
+    for action in move:
+        if action.choice[:2] == ("return", LAW) and before.law is not None:
+            return rebuild(after, law=before.law)
+    return after
+
+
+THEOREM = EnumerationTheorem(
+    name="law-ends-after-wrath",
+    title="Once Wrath sends Law back, no later placement is constrained",
+    statement="After Wrath sends Law back to its player's hand, every later placement in the "
+    "bout (the replacement card, later turns, Dream's placement, Betrayal's gift) may be any "
+    "card of the hand (but the very card Wrath sent back, as option wrath_replay says), until "
+    "Law is placed again.",
+    rests_on=(
+        rule("000", "Special Card Effects: Wrath ('the constraint set by Law no longer applies')"),
+        rule("000", "Special Card Effects: Law"),
+    ),
+    space=space,
+    monitor=lambda: LawMonitor("left"),
+    broken=(
+        Mutant(
+            "law-survives-wrath",
+            "Law's constraint survives Wrath sending Law back to a hand",
+            transform=_law_survives,
+        ),
+    ),
+)
