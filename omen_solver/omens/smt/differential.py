@@ -158,7 +158,7 @@ class ModelEvaluator:
     ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
         """Pin the exchanges' open choice: where each item ends (from ``final``)."""
         hands, _ = self.model.require_round()
-        where = {}
+        where: dict[int, int] = {}
         if final is not None:
             where = {card: seat for seat, hand in enumerate(final) for card in hand}
         values: list[int | None] = []
@@ -168,8 +168,8 @@ class ModelEvaluator:
         slots = len(self.model.bout.present)
         values += [cards[i][0] if i < len(cards) else None for i in range(slots)]
         pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
-        for value, row in zip(values, hands.moved, strict=True):
-            for s, cell in enumerate(row):
+        for value, cells in zip(values, hands.moved, strict=True):
+            for s, cell in enumerate(cells):
                 pairs.append(
                     (cell, z3.BoolVal(value is not None and where.get(value) == s, self.ctx))
                 )

@@ -173,21 +173,25 @@ class _Recorder:
         return calls
 
 
+_HOOK = "resolve_bout"
+"""The engine state module's name for the function that resolves a bout."""
+
+
 @contextlib.contextmanager
 def observed_resolutions() -> Iterator[_Recorder]:
     """Record the cards in play of every bout the engine resolves (see the module doc)."""
-    original = engine_state.resolve_bout
+    original = getattr(engine_state, _HOOK)
     recorder = _Recorder()
 
     def recording(front: Sequence[Placement], leader: int, table: Table, log: Any = None) -> Any:
         recorder.calls.append(tuple(front))
         return original(front, leader, table, log)
 
-    engine_state.resolve_bout = recording  # type: ignore[assignment]
+    setattr(engine_state, _HOOK, recording)
     try:
         yield recorder
     finally:
-        engine_state.resolve_bout = original  # type: ignore[assignment]
+        setattr(engine_state, _HOOK, original)
 
 
 class _Exhausted(Exception):
