@@ -74,7 +74,7 @@ def bouts(draw: st.DrawFn) -> tuple[int, int, list[tuple[int, int, int]], OmensR
     return players, draw(seat), cards, make_rules(None, overrides)
 
 
-@settings(max_examples=5000, derandomize=True, database=None)
+@settings(max_examples=4000, derandomize=True, database=None)
 @given(bouts())
 def test_end_of_bout_agrees_with_resolve_bout(
     bout: tuple[int, int, list[tuple[int, int, int]], OmensRules],
@@ -183,7 +183,7 @@ def play_one_bout(seed: int) -> bool:
     return True
 
 
-@settings(max_examples=2000, derandomize=True, database=None)
+@settings(max_examples=1500, derandomize=True, database=None)
 @given(st.integers(0, 2**32 - 1))
 def test_played_bouts_agree_with_the_engine(seed: int) -> None:
     """Rules file 000, "Game Sequence" (cards back to hand), "Luck", "End of a Round", with

@@ -323,6 +323,7 @@ class EnumerationTheorem(Theorem):
                         moves=path,
                         notes=[f"After the moves listed: {problem}."],
                     )
+                    _cut_to_real_rules(example)
                     return Finding(
                         Outcome.REFUTED,
                         time.perf_counter() - started,
@@ -335,3 +336,18 @@ class EnumerationTheorem(Theorem):
             cases=checked_moves,
             note=f"{len(space.deals):,} deals, {states:,} states, {checked_moves:,} moves",
         )
+
+
+def _cut_to_real_rules(example: Counterexample) -> None:
+    """Keep the moves the real rules allow in a row (a broken rule may have moved cards where
+    the real rules do not) and tell the rest in the notes."""
+    legal, refused = example.legal_prefix()
+    if refused is None:
+        return
+    rest = example.moves[legal:]
+    example.moves = example.moves[:legal]
+    example.notes = [
+        f"Under the broken rule the bout goes on with {', '.join(map(repr, rest))}, and then: "
+        + example.notes[0].removeprefix("After the moves listed: "),
+        f"Under the real rules {rest[0]!r} cannot be played at that point: {refused}",
+    ]

@@ -15,13 +15,52 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import z3
 
 from omen_solver.omens.cards import Card, Catalogue
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 
-__all__ = ["EffectGroup", "SymbolicDeck", "SymbolicRules", "intervals"]
+__all__ = [
+    "CHOICE_OPTIONS",
+    "MODEL_OPTIONS",
+    "PLAY_OPTIONS",
+    "EffectGroup",
+    "SymbolicDeck",
+    "SymbolicRules",
+    "intervals",
+]
+
+MODEL_OPTIONS: Final = (
+    "absolute_timing",
+    "card_owner",
+    "extreme_includes_self",
+    "fear_pass_on",
+    "luck_timing",
+    "pride_next_round",
+    "return_to",
+    "sadness_lone_card",
+    "zero_cards",
+)
+"""The options the symbolic model reads: they act when the bout is resolved."""
+CHOICE_OPTIONS: Final = ("luck_chooser",)
+"""Options about who makes a choice the model leaves symbolic (any card but Fear for Luck):
+one query covers every way the choice goes, so both settings at once."""
+PLAY_OPTIONS: Final = (
+    "absolute_exchange",
+    "law_binds",
+    "law_after_jealousy",
+    "law_when_last",
+    "wrath_replay",
+    "jealousy_own_card",
+    "dream_target_turn",
+    "now_resolver",
+    "betrayal_give_back",
+    "reshuffle_absolutes",
+)
+"""Options that act while cards are placed or between rounds: the bounded checks of play
+(:mod:`~omen_solver.omens.smt.enumeration`) and the option witnesses cover them."""
 
 
 def intervals(values: Iterable[int]) -> list[tuple[int, int]]:
@@ -127,6 +166,9 @@ class SymbolicRules:
         self.vars: dict[str, z3.ArithRef] = {
             name: z3.Int(f"rule.{name}", ctx) for name in self.specs
         }
+        self.used: set[str] = set()
+        """The options the model has read so far (a test checks every option is accounted
+        for: read by the model, or left to the bounded checks of play)."""
 
     def index(self, name: str, setting: str) -> int:
         """The index of a setting; an unknown option or setting is a definition error."""
@@ -142,7 +184,9 @@ class SymbolicRules:
 
     def is_(self, name: str, setting: str) -> z3.BoolRef:
         """The option ``name`` is set to ``setting``."""
-        return self.vars[name] == self.index(name, setting)
+        index = self.index(name, setting)
+        self.used.add(name)
+        return self.vars[name] == index
 
     def domain(self) -> list[z3.BoolRef]:
         """Every option takes one of its settings."""
