@@ -19,8 +19,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
+from omen_solver.errors import OmenSolverError
 from omen_solver.omens.smt.library import load_theorems, select
 from omen_solver.omens.smt.theorem import Report, Theorem, run
+from omen_solver.omens.smt.witness import (
+    SEARCHES,
+    Witness,
+    find_witness,
+    read_summary,
+    write_witnesses,
+)
 
 __all__ = ["register"]
 
@@ -77,6 +85,85 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"z3's wall-clock safety net per check (default {DEFAULT_SETTINGS.timeout_ms})",
     )
     parser.set_defaults(handler=_prove)
+    _register_witnesses(subparsers)
+
+
+def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "witnesses",
+        help="find where each rule option's settings play differently (position files)",
+        description="For every Omens rule option (or the ones named), search small deals for "
+        "the first position and moves where its two settings differ; write one position file "
+        "per setting, a summary and the table of docs/omens-option-witnesses.md.",
+    )
+    parser.add_argument("options", nargs="*", metavar="OPTION", help="options (default: all)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("proofs/witnesses"),
+        help="folder for the witness files (default: proofs/witnesses)",
+    )
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=Path("docs/omens-option-witnesses.md"),
+        help="the table to write (default: docs/omens-option-witnesses.md)",
+    )
+    parser.add_argument("--no-docs", action="store_true", help="do not write the table")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=200_000,
+        metavar="N",
+        help="node budget per deal and setting pair (default 200,000)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.set_defaults(handler=_witnesses)
+
+
+def _witnesses(args: argparse.Namespace) -> int:
+    known = list(SEARCHES)
+    for name in args.options:
+        if name not in known:
+            raise OmenSolverError(
+                f"no rule option named {name!r}; the options are {', '.join(known)}"
+            )
+    if args.max_nodes <= 0:
+        raise OmenSolverError("--max-nodes must be positive")
+    chosen = args.options or known
+    results = [find_witness(name, max_nodes=args.max_nodes) for name in chosen]
+    if args.options:
+        previous = _previous(args.out / "summary.json", chosen)
+        results = [*previous, *results]
+        order = {name: index for index, name in enumerate(known)}
+        results.sort(key=lambda w: order[w.option])
+    written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
+    if args.json:
+        print(json.dumps([w.to_json() for w in results], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    out = Console(highlight=False, soft_wrap=True)
+    for witness in results:
+        if witness.option not in chosen:
+            continue
+        if witness.found:
+            needs = f" (with {witness.companions})" if witness.companions else ""
+            out.print(
+                f"[green]{escape(witness.option)}[/]{escape(needs)}: {escape(witness.difference)}"
+            )
+        else:
+            out.print(
+                f"[yellow]{escape(witness.option)}[/]: no difference within the bounds "
+                f"({witness.deals:,} deals)"
+            )
+    out.print(f"{len(written)} files written under {escape(str(args.out))}")
+    return EXIT_OK
+
+
+def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
+    """The witnesses of a summary file, but those being searched again."""
+    if not summary.is_file():
+        return []
+    return [w for w in read_summary(summary) if w.option not in replaced]
 
 
 def _prove(args: argparse.Namespace) -> int:
@@ -86,8 +173,6 @@ def _prove(args: argparse.Namespace) -> int:
     if args.query:
         return _queries(theorems)
     if args.rlimit <= 0 or args.timeout_ms <= 0:
-        from omen_solver.errors import OmenSolverError
-
         raise OmenSolverError("--rlimit and --timeout-ms must be positive")
     settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
     folder = args.counterexamples or args.dir / "counterexamples"
