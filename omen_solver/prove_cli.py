@@ -18,9 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.smt.library import load_theorems, select
+from omen_solver.omens.smt.puzzles import KINDS, Recipe, generate, write_puzzle
 from omen_solver.omens.smt.theorem import Report, Theorem, run
 from omen_solver.omens.smt.witness import (
     SEARCHES,
@@ -86,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.set_defaults(handler=_prove)
     _register_witnesses(subparsers)
+    _register_generate(subparsers)
 
 
 def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -294,3 +297,112 @@ def _details(out: Console, report: Report) -> None:
                 f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
                 f"'{escape(variant.variant.text)}' was not refuted"
             )
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write card values such as 4,9,14") from None
+
+
+def _requirement(text: str) -> tuple[int, tuple[int, ...]]:
+    seat, _, cards = text.partition(":")
+    if not seat.isdigit() or not cards:
+        raise argparse.ArgumentTypeError(f"{text!r}: write SEAT:CARDS, such as 2:14 or 3:12,13")
+    return int(seat) - 1, _cards(cards)
+
+
+def _register_generate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "puzzles-generate",
+        help="generate Omens puzzles from stated constraints (python-constraint2 + the solver)",
+        description="Find deals that satisfy the stated constraints on cards (a constraint "
+        "problem) and on best play (solved exactly), and write them as puzzle files "
+        "(docs/puzzles.md) into OUT. Kinds: unique-win (only one first play of seat 1 wins the "
+        "round for its team), only-lead (seat 1's team wins only if seat 1 leads --lead).",
+    )
+    parser.add_argument("out", type=Path, help="folder to write the puzzles into")
+    parser.add_argument("--kind", choices=KINDS, default="unique-win")
+    parser.add_argument(
+        "--lead",
+        type=int,
+        metavar="CARD",
+        help="only-lead: the card seat 1 must lead to win (e.g. 14, Mirror)",
+    )
+    parser.add_argument("--players", type=int, default=4, choices=(4, 5, 6))
+    parser.add_argument(
+        "--hand-size",
+        type=int,
+        default=2,
+        metavar="N",
+        help="cards in every hand (2 to 4; default 2)",
+    )
+    parser.add_argument(
+        "--pool",
+        type=_cards,
+        default=(),
+        metavar="CARDS",
+        help="the cards deals are made of, e.g. 4,9,12,14,20 (default: all)",
+    )
+    parser.add_argument(
+        "--require",
+        type=_requirement,
+        action="append",
+        default=[],
+        metavar="SEAT:CARDS",
+        help="cards a seat must hold, e.g. 2:26 (repeat)",
+    )
+    parser.add_argument("--count", type=int, default=3, help="puzzles to write (default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles the pool (default 0)")
+    parser.add_argument(
+        "--max-candidates",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="candidate deals tried at most (default 2000)",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=200_000,
+        metavar="N",
+        help="solver budget per candidate (default 200,000)",
+    )
+    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+    parser.set_defaults(handler=_generate)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    if args.max_nodes <= 0:
+        raise OmenSolverError("--max-nodes must be positive")
+    require: dict[int, tuple[int, ...]] = {}
+    for seat, cards in args.require:
+        require[seat] = tuple(sorted({*require.get(seat, ()), *cards}))
+    recipe = Recipe(
+        kind=args.kind,
+        players=args.players,
+        hand_size=args.hand_size,
+        lead=args.lead,
+        pool=tuple(args.pool),
+        require=require,
+        count=args.count,
+        seed=args.seed,
+        max_candidates=args.max_candidates,
+        budget=Budget(max_nodes=args.max_nodes),
+    )
+    found, tried = generate(recipe)
+    stem = args.kind if args.lead is None else f"{args.kind}-{args.lead}"
+    paths = []
+    for number, puzzle in enumerate(found, start=1):
+        path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
+        write_puzzle(recipe, puzzle, path)
+        paths.append(path)
+    if args.json:
+        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried}, indent=2))
+    else:
+        out = Console(highlight=False, soft_wrap=True)
+        for path, puzzle in zip(paths, found, strict=True):
+            out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
+        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s)")
+    return EXIT_OK if paths else EXIT_FAILED
