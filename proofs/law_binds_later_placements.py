@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.enumeration import (
+    EnumerationTheorem,
+    Move,
+    Mutant,
+    Resolved,
+    Space,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.smt.monitors import LawMonitor
 from omen_solver.omens.smt.theorem import rule
+from omen_solver.omens.state import OmensState
 
 LAW = 15
 POOL = (4, 9, 20, 21, 26, 28, 29)
@@ -21,7 +30,7 @@ def space() -> Space:
     )
 
 
-def _next_only(before, move, after, resolved):  # type: ignore[no-untyped-def]
+def _next_only(before: OmensState, move: Move, after: OmensState, resolved: Resolved) -> OmensState:
     """The broken rule: Law binds only the next card placed after it."""
     del resolved
     law = before.law

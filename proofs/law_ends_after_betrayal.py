@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.enumeration import (
+    EnumerationTheorem,
+    Move,
+    Mutant,
+    Resolved,
+    Space,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.smt.monitors import LawMonitor
 from omen_solver.omens.smt.theorem import rule
+from omen_solver.omens.state import OmensState
 
 LAW, BETRAYAL = 15, 29
 POOL = (4, 9, 20, 21, 26, 32)
@@ -22,7 +31,9 @@ def space() -> Space:
     )
 
 
-def _law_survives(before, move, after, resolved):  # type: ignore[no-untyped-def]
+def _law_survives(
+    before: OmensState, move: Move, after: OmensState, resolved: Resolved
+) -> OmensState:
     """The broken rule: after Betrayal takes Law, its constraint is put back."""
     del resolved
     for action in move:

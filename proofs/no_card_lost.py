@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.enumeration import (
+    EnumerationTheorem,
+    Move,
+    Mutant,
+    Resolved,
+    Space,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.smt.monitors import ConservationMonitor
 from omen_solver.omens.smt.theorem import rule
+from omen_solver.omens.state import OmensState
 
 ABSOLUTE, BETRAYAL = 32, 29
 POOL = (9, 12, 13, 21, 23, 28)
@@ -23,7 +32,9 @@ def space() -> Space:
     )
 
 
-def _wrath_loses(before, move, after, resolved):  # type: ignore[no-untyped-def]
+def _wrath_loses(
+    before: OmensState, move: Move, after: OmensState, resolved: Resolved
+) -> OmensState:
     """The broken rule: the card Wrath sends back is lost instead of going to the hand."""
     del before, resolved
     for action in move:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.enumeration import (
+    EnumerationTheorem,
+    Move,
+    Mutant,
+    Resolved,
+    Space,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.smt.monitors import ResolutionMonitor
 from omen_solver.omens.smt.theorem import rule
+from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement
 
 DREAM, ABSOLUTE = 21, 32
@@ -22,7 +31,9 @@ def space() -> Space:
     )
 
 
-def _dream_to_self(before, move, after, resolved):  # type: ignore[no-untyped-def]
+def _dream_to_self(
+    before: OmensState, move: Move, after: OmensState, resolved: Resolved
+) -> OmensState:
     """The broken rule: Dream's target places its card in front of itself, not in front of
     the Dream player."""
     del resolved

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant, Space, deals, rebuild
+from omen_solver.omens.smt.enumeration import (
+    EnumerationTheorem,
+    Move,
+    Mutant,
+    Resolved,
+    Space,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.smt.monitors import RoundMonitor
 from omen_solver.omens.smt.theorem import rule
-from omen_solver.omens.state import Phase
+from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Scope
 
 FEAR = 12
@@ -23,7 +31,7 @@ def space() -> Space:
     )
 
 
-def _fear_kept(before, move, after, resolved):  # type: ignore[no-untyped-def]
+def _fear_kept(before: OmensState, move: Move, after: OmensState, resolved: Resolved) -> OmensState:
     """The broken rule: Fear is never discarded, not even when it wins: after the bout it goes
     back to the hand of the player who won with it."""
     del before, move

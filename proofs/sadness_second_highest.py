@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from z3 import BoolRef
+
 from omen_solver.omens.smt.broken import Broken
 from omen_solver.omens.smt.model import SymbolicModel
 from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
@@ -9,7 +11,7 @@ from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
 
 def query(m: SymbolicModel) -> Query:
     # The second-highest card: exactly one card in play is higher.
-    def second(i: int):  # type: ignore[no-untyped-def]
+    def second(i: int) -> BoolRef:
         higher = m.count(m.present(k) & (m.value(k) > m.value(i)) for k in m.slots if k != i)
         return m.present(i) & (higher == 1)
 

@@ -6,7 +6,7 @@ Resolved", "Special Card Effects", "End of a Round") and omens-cards.md: any dis
 bug in one of them. Three kinds of bouts:
 
 * random cards in play, seats, leader and option settings, compared with ``resolve_bout``
-  (Hypothesis, players 4-6, 1 to players + 1 cards, every end-of-bout option);
+  (Hypothesis, players 4-6, 1 to players + 2 cards, every end-of-bout option);
 * whole bouts played by the engine from random deals with random legal moves under random
   settings of every option, compared at the end (hands, Luck's choices, round winner, leader);
 * every set of 1 to 3 cards in play (bounded exhaustive), under the default options.
@@ -64,7 +64,7 @@ def compare_end(
 @st.composite
 def bouts(draw: st.DrawFn) -> tuple[int, int, list[tuple[int, int, int]], OmensRules]:
     players = draw(st.sampled_from([4, 5, 6]))
-    count = draw(st.integers(1, players + 1))
+    count = draw(st.integers(1, players + 2))
     values = draw(
         st.lists(st.sampled_from(sorted(CATALOGUE)), min_size=count, max_size=count, unique=True)
     )

@@ -29,9 +29,12 @@ from omen_solver.omens.smt.symbols import EffectGroup, SymbolicDeck, SymbolicRul
 
 __all__ = ["MAX_SLOTS", "BoutInputs", "Broken", "EndOfBout", "absent_value", "resolve_end"]
 
-MAX_SLOTS = 7
-"""At most players + 1 cards lie in play at the end of a bout: one per player, plus the card a
-Dream target places when it also takes its own turn (option ``dream_target_turn``)."""
+MAX_SLOTS = 8
+"""At most players + 2 cards lie in play at the end of a bout: one per player, plus the card a
+Dream target places each time Dream is resolved when the target also takes its own turn
+(option ``dream_target_turn = plays_again``). Dream is resolved at most twice in a bout: when
+Wrath sends it back and it is played again (``wrath_replay = allowed``); there is one Dream and
+one Wrath in the deck."""
 
 
 def absent_value(slot: int) -> int:
@@ -79,14 +82,14 @@ class BoutInputs:
         return z3.And(term >= 0, term < self.players)
 
     def well_formed(self, deck: SymbolicDeck) -> list[z3.BoolRef]:
-        """4-6 players; 1 to players + 1 cards in play, in the first slots; distinct values of
+        """4-6 players; 1 to players + 2 cards in play, in the first slots; distinct values of
         the deck; seats at the table. Unused slots hold :func:`absent_value` and seat 0."""
         facts: list[z3.BoolRef] = [
             self.players >= 4,
             self.players <= 6,
             self.seat(self.leader),
             self.present[0],
-            self.count() <= self.players + 1,
+            self.count() <= self.players + 2,
         ]
         for i in self.slots:
             if i > 0:

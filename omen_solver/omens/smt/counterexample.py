@@ -25,7 +25,7 @@ import z3
 from omen_solver.core.smt import model_bool, model_int
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.position import parse_position
-from omen_solver.omens.rules import OmensRules, option_specs
+from omen_solver.omens.rules import OmensRules
 from omen_solver.omens.state import Phase
 
 __all__ = [
@@ -377,7 +377,3 @@ def _notes(m: Any, model: Any, placements: Sequence[tuple[int, int, int]]) -> li
                 + (f"seat {winner + 1} wins the round." if winner >= 0 else "the round goes on.")
             )
     return notes
-
-
-def option_names() -> tuple[str, ...]:
-    return tuple(spec.name for spec in option_specs())

@@ -8,7 +8,7 @@ hands, option settings) and reads the outputs with one pass of z3's model evalua
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import z3
@@ -182,7 +182,3 @@ def _top(final: Sequence[Sequence[int]] | None) -> int:
         return 0
     singles = [hand[0] for hand in final if len(hand) == 1]
     return max(singles, default=0)
-
-
-def rules_dict(rules: OmensRules) -> Mapping[str, str]:
-    return rules.as_dict()

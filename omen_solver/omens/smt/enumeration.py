@@ -23,6 +23,7 @@ import abc
 import contextlib
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,9 @@ __all__ = [
     "Deal",
     "EnumerationTheorem",
     "Monitor",
+    "Move",
     "Mutant",
+    "Resolved",
     "Space",
     "deals",
     "observed_resolutions",
@@ -119,7 +122,9 @@ def rebuild(state: OmensState, **changes: Any) -> OmensState:
     return OmensState(state.table, **fields)
 
 
-Transform = Callable[[OmensState, Move, OmensState, Sequence[tuple[Placement, ...]]], OmensState]
+Resolved = Sequence[tuple[Placement, ...]]
+"""The cards in play of each bout a move resolved (see :func:`observed_resolutions`)."""
+Transform = Callable[[OmensState, Move, OmensState, Resolved], OmensState]
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,12 @@ class Mutant:
 
 class Monitor(abc.ABC):
     """Watches a walk: a state of its own (``memo``, hashable), a look at every state and at
-    every move. A non-empty string is a violation of the property, in words."""
+    every move. A non-empty string is a violation of the property, in words. ``tally`` counts
+    what was checked; ``longest`` is the most bouts seen in one round (0 if not counted)."""
+
+    def __init__(self) -> None:
+        self.tally: Counter[str] = Counter()
+        self.longest = 0
 
     @abc.abstractmethod
     def start(self, state: OmensState) -> Hashable:
@@ -287,6 +297,8 @@ class EnumerationTheorem(Theorem):
         started = time.perf_counter()
         checked_moves = 0
         states = 0
+        tally: Counter[str] = Counter()
+        longest = 0
         with observed_resolutions() as recorder:
             for deal in space.deals:
                 table = Table(deal.players, rules, scope=space.scope)
@@ -313,6 +325,8 @@ class EnumerationTheorem(Theorem):
                 recorder.take()
                 states += walk.nodes
                 checked_moves += walk.moves
+                tally.update(monitor.tally)
+                longest = max(longest, monitor.longest)
                 if found is not None:
                     path, problem = found
                     example = Counterexample(
@@ -330,11 +344,14 @@ class EnumerationTheorem(Theorem):
                         counterexample=example,
                         cases=checked_moves,
                     )
+        counted = "".join(f", {count:,} {what}" for what, count in sorted(tally.items()))
+        most = f", longest round {longest} bouts" if longest else ""
         return Finding(
             Outcome.PROVED,
             time.perf_counter() - started,
             cases=checked_moves,
-            note=f"{len(space.deals):,} deals, {states:,} states, {checked_moves:,} moves",
+            note=f"{len(space.deals):,} deals, {states:,} states, {checked_moves:,} moves"
+            f"{counted}{most}",
         )
 
 

@@ -56,12 +56,12 @@ class LawMonitor(Monitor):
     Law left play (``left``) or while it lies in play (``in_play``)."""
 
     def __init__(self, mode: str, *, binds: str = "every_placement") -> None:
+        super().__init__()
         if mode not in ("left", "in_play"):
             raise ValueError(f"LawMonitor: mode {mode!r} is neither 'left' nor 'in_play'")
         self.mode = mode
         self.binds = binds
         self.law_cards: frozenset[int] = frozenset()
-        self.checked = 0
 
     def start(self, state: OmensState) -> Hashable:
         self.law_cards = frozenset(state.table.catalogue.with_effect("law"))
@@ -133,7 +133,7 @@ class LawMonitor(Monitor):
         expected = candidates
         if self._binds(memo, kind == "turn"):
             expected = _follow(candidates, memo.card, memo.direction) or candidates
-        self.checked += 1
+        self.tally["placements checked"] += 1
         if placed != set(expected):
             return (
                 f"seat {seat + 1} may place {sorted(placed)}, but the rules allow "
@@ -162,7 +162,7 @@ class LawMonitor(Monitor):
             expected = hand
             if not takes_law and self._binds(memo, turn=False):
                 expected = _follow(hand, memo.card, memo.direction) or hand
-            self.checked += 1
+            self.tally["Betrayal gifts checked"] += 1
             if given != set(expected):
                 return (
                     f"seat {seat + 1} taking {taken} with Betrayal may give {sorted(given)}, but "
@@ -180,6 +180,7 @@ class ConservationMonitor(Monitor):
         return 0
 
     def visit(self, state: OmensState, memo: Hashable) -> str | None:
+        self.tally["states checked"] += 1
         places = state.all_cards()
         seen = sorted(card for cards in places.values() for card in cards)
         if seen == self.cards:
@@ -208,9 +209,9 @@ class ResolutionMonitor(Monitor):
     a card (the premise of theorem round-progress)."""
 
     def __init__(self, *, returns: bool = False, shape: bool = False) -> None:
+        super().__init__()
         self.returns = returns
         self.shape = shape
-        self.checked = 0
 
     def start(self, state: OmensState) -> Hashable:
         return _Bout(tuple(len(hand) for hand in state.hands), None, None)
@@ -247,7 +248,7 @@ class ResolutionMonitor(Monitor):
         assert summary is not None
         gone = set(summary.discarded)
         kept = [p for p in front if p.card not in gone]
-        self.checked += 1
+        self.tally["bouts checked"] += 1
         if self.returns and after.table.rules.absolute_timing == "now":
             for p in kept:
                 holders = [s for s, hand in enumerate(after.hands) if p.card in hand]
@@ -283,9 +284,6 @@ class RoundMonitor(Monitor):
     its start (theorem round-progress), with exactly one winning team (rules file 000, "End of
     a Round"; "Goal of the Game")."""
 
-    def __init__(self) -> None:
-        self.longest = 0
-
     def start(self, state: OmensState) -> Hashable:
         players = state.table.players
         total = sum(len(hand) for hand in state.hands)
@@ -303,12 +301,14 @@ class RoundMonitor(Monitor):
         if not resolved:
             return memo, None
         bouts = memo.bouts + len(resolved)
+        self.tally["bouts played"] += len(resolved)
         self.longest = max(self.longest, bouts)
         if bouts > memo.bound:
             return memo, f"bout {bouts} was played, beyond the bound of {memo.bound} bouts"
         return _Round(bouts, memo.bound), None
 
     def finish(self, state: OmensState, memo: Hashable) -> str | None:
+        self.tally["rounds finished"] += 1
         if state.winning_team() is None:
             return "the round ended with no winning team"
         return None
