@@ -15,20 +15,20 @@ from omen_solver.omens.smt.monitors import ConservationMonitor
 from omen_solver.omens.smt.theorem import rule
 from omen_solver.omens.state import OmensState
 
-ABSOLUTE, BETRAYAL = 32, 29
-POOL = (9, 12, 13, 21, 23, 28)
-"""Lie 9, Fear 12, Luck 13, Dream 21, Jealousy 23, Wrath 28: with The Absolute and Betrayal,
-every card that moves cards, one that resists discards and two that cause them."""
+ABSOLUTE, BETRAYAL, WRATH = 32, 29, 28
+POOL = (9, 12, 13, 21, 23)
+"""Lie 9, Fear 12, Luck 13, Dream 21, Jealousy 23: with The Absolute, Betrayal and Wrath, every
+card that moves cards, one that resists discards and two that cause them."""
 
 
 def space() -> Space:
     return Space(
         description="4 players, seat 1 leads, 2 cards in every hand; seat 1 holds The Absolute "
-        "(32), seat 2 Betrayal (29), and the other six cards, Lie 9, Fear 12, Luck 13, Dream "
-        "21, Jealousy 23 and Wrath 28, are dealt every possible way; every legal sequence of "
-        "moves to the end of the bout (Luck's discard and The Absolute's simultaneous exchange "
-        "included), default options",
-        deals=deals(4, [{0: [ABSOLUTE], 1: [BETRAYAL]}], POOL, 2),
+        "(32), seat 2 Betrayal (29), seat 3 Wrath (28), and the other five cards, Lie 9, Fear "
+        "12, Luck 13, Dream 21 and Jealousy 23, are dealt every possible way; every legal "
+        "sequence of moves to the end of the bout (Luck's discard and The Absolute's "
+        "simultaneous exchange included), default options",
+        deals=deals(4, [{0: [ABSOLUTE], 1: [BETRAYAL], 2: [WRATH]}], POOL, 2),
     )
 
 

@@ -16,18 +16,18 @@ from omen_solver.omens.smt.theorem import rule
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement
 
-DREAM, ABSOLUTE = 21, 32
-POOL = (4, 13, 23, 26, 28, 29)
-"""Calm 4, Luck 13, Jealousy 23, Sadness 26, Wrath 28, Betrayal 29."""
+DREAM, WRATH, ABSOLUTE = 21, 28, 32
+POOL = (4, 13, 23, 26, 29)
+"""Calm 4, Luck 13, Jealousy 23, Sadness 26, Betrayal 29."""
 
 
 def space() -> Space:
     return Space(
         description="4 players, seat 1 leads, 2 cards in every hand; seat 1 holds Dream (21), "
-        "seat 3 The Absolute (32), and the other six cards, Calm 4, Luck 13, Jealousy 23, "
-        "Sadness 26, Wrath 28 and Betrayal 29, are dealt every possible way; every legal "
-        "sequence of moves to the end of the bout, default options",
-        deals=deals(4, [{0: [DREAM], 2: [ABSOLUTE]}], POOL, 2),
+        "seat 2 Wrath (28), seat 3 The Absolute (32), and the other five cards, Calm 4, Luck "
+        "13, Jealousy 23, Sadness 26 and Betrayal 29, are dealt every possible way; every "
+        "legal sequence of moves to the end of the bout, default options",
+        deals=deals(4, [{0: [DREAM], 1: [WRATH], 2: [ABSOLUTE]}], POOL, 2),
     )
 
 

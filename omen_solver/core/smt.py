@@ -39,10 +39,12 @@ __all__ = [
     "evaluate",
     "is_possible",
     "make_context",
+    "make_optimizer",
     "make_solver",
     "model_bool",
     "model_int",
     "prove",
+    "smallest",
 ]
 
 
@@ -102,13 +104,24 @@ def make_context() -> z3.Context:
 
 def make_solver(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Solver:
     """The one place solvers are built: fixed seed, timeout and deterministic resource limit."""
+    solver = z3.Solver(ctx=ctx)
+    _configure(solver, settings)
+    return solver
+
+
+def make_optimizer(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Optimize:
+    """The optimizer (for :func:`smallest`), with the same settings as every solver."""
+    optimizer = z3.Optimize(ctx=ctx)
+    _configure(optimizer, settings)
+    return optimizer
+
+
+def _configure(solver: Any, settings: SolverSettings) -> None:
     if settings.rlimit <= 0 or settings.timeout_ms <= 0:
         raise ValueError(f"solver settings: rlimit and timeout_ms must be positive, got {settings}")
-    solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", settings.seed)
     solver.set("timeout", settings.timeout_ms)
     solver.set("rlimit", settings.rlimit)
-    return solver
 
 
 @dataclass(frozen=True)
@@ -189,6 +202,32 @@ def prove(
             return Verdict(Outcome.REFUTED, model=solver.model(), seconds=seconds)
         reasons.append(f"{strategy}: {reason}")
     return Verdict(Outcome.UNKNOWN, reason="; ".join(reasons), seconds=seconds)
+
+
+def smallest(
+    facts: Iterable[z3.BoolRef],
+    terms: Sequence[z3.ArithRef],
+    *,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+) -> Any:
+    """The model of ``facts`` whose ``terms`` are lexicographically smallest, or ``None`` if
+    there is none or z3 gives up.
+
+    A counterexample z3 happens to find can depend on the path its search took, and that path
+    can depend on what else ran in the process; the lexicographically smallest one cannot, so
+    counterexamples are reported this way (and small values read well).
+    """
+    facts = list(facts)
+    if not facts:
+        raise ValueError("smallest: no facts to satisfy")
+    optimizer = make_optimizer(facts[0].ctx, settings)
+    optimizer.set("priority", "lex")
+    optimizer.add(*facts)
+    for term in terms:
+        optimizer.minimize(term)
+    if optimizer.check() != z3.sat:
+        return None
+    return optimizer.model()
 
 
 def is_possible(solver: z3.Solver, formula: z3.BoolRef) -> Possibility:

@@ -220,43 +220,45 @@ class _Walk:
     on_path: set[Hashable] = field(default_factory=set)
 
     def run(
-        self, state: OmensState, memo: Hashable, path: list[str]
+        self, state: OmensState, memo: Hashable, path: list[tuple[OmensState, Move]]
     ) -> tuple[list[str], str] | None:
-        """Depth first over every move; the first violation with the moves that reach it."""
+        """Depth first over every move; the first violation with the moves that reach it
+        (kept as states and moves on the way down, written as text only for a violation)."""
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise _Exhausted
         problem = self.monitor.visit(state, memo)
         if problem:
-            return path, problem
+            return _texts(path), problem
         if state.is_terminal():
             problem = self.monitor.finish(state, memo)
-            return (path, problem) if problem else None
+            return (_texts(path), problem) if problem else None
         for move in state.moves():
-            text = state.move_to_string(move)
             after = state.apply_move(move)
             resolved = self.recorder.take()
             if self.mutant is not None and self.mutant.transform is not None:
                 after = self.mutant.transform(state, move, after, resolved)
             self.moves += 1
             memo_after, problem = self.monitor.step(memo, state, move, after, resolved)
+            here = [*path, (state, move)]
             if problem:
-                return [*path, text], problem
+                return _texts(here), problem
             key = (after.key(), memo_after)
             if key in self.on_path:
-                return [
-                    *path,
-                    text,
-                ], "play comes back to a position it has already been in: it can go on forever"
+                return _texts(here), "play comes back to a position it has already been in"
             if key in self.seen:
                 continue
             self.seen.add(key)
             self.on_path.add(key)
-            found = self.run(after, memo_after, [*path, text])
+            found = self.run(after, memo_after, here)
             self.on_path.discard(key)
             if found is not None:
                 return found
         return None
+
+
+def _texts(path: Sequence[tuple[OmensState, Move]]) -> list[str]:
+    return [state.move_to_string(move) for state, move in path]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,14 @@ from typing import Any, Final
 
 import z3
 
-from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings, Verdict, prove
+from omen_solver.core.smt import (
+    DEFAULT_SETTINGS,
+    Outcome,
+    SolverSettings,
+    Verdict,
+    prove,
+    smallest,
+)
 from omen_solver.omens.smt.broken import Broken
 from omen_solver.omens.smt.counterexample import Counterexample, from_model, replay_facts
 from omen_solver.omens.smt.model import SymbolicModel, build_model
@@ -174,10 +181,11 @@ class SmtTheorem(Theorem):
     def _through_lemmas(
         query: Query, assumptions: list[z3.BoolRef], settings: SolverSettings
     ) -> Verdict:
-        """Prove the lemmas in turn, then each conjunct of the claim from the lemmas alone,
-        then with the query's assumptions, then with the whole model (a proof from fewer
-        facts is still a proof: the lemmas follow from the model). The lighter attempts get a
-        tenth of the resource limit: they either succeed quickly or give way."""
+        """Prove the lemmas in turn, then the claim from the lemmas alone, then with the
+        query's assumptions, then with the whole model (a proof from fewer facts is still a
+        proof: the lemmas follow from the model); if the whole claim does not go through that
+        way, each of its conjuncts in turn. The lighter attempts get a tenth of the resource
+        limit: they either succeed quickly or give way."""
         seconds = 0.0
         proved: list[z3.BoolRef] = []
         for number, lemma in enumerate(query.lemmas, start=1):
@@ -198,6 +206,12 @@ class SmtTheorem(Theorem):
             ([*assumptions, *proved], settings),
         ]
         claim = query.claim
+        for context, _ in contexts:
+            # the whole claim at once first (one check), with a light budget
+            verdict = prove(claim, context, settings=light)
+            seconds += verdict.seconds
+            if verdict.proved:
+                return Verdict(Outcome.PROVED, seconds=seconds)
         parts = list(claim.children()) if z3.is_and(claim) else [claim]
         for part in parts:
             for context, budget in contexts:
@@ -228,7 +242,10 @@ class SmtTheorem(Theorem):
             return Finding(verdict.outcome, time.perf_counter() - started, verdict.reason)
         example = None if variant is not None else self._replayable_counterexample(model, settings)
         if example is None:
-            example = from_model(model, verdict.model, replayable=False)
+            query = self.query(model)
+            facts = [*model.base(), *query.assumptions, z3.Not(query.claim)]
+            least = smallest(facts, _shown(model), settings=settings)
+            example = from_model(model, least or verdict.model, replayable=False)
         return Finding(Outcome.REFUTED, time.perf_counter() - started, counterexample=example)
 
     def _replayable_counterexample(
@@ -239,12 +256,32 @@ class SmtTheorem(Theorem):
         query = self.query(model)
         base = [*model.base(), *query.assumptions, *replay_facts(model)]
         for players in (4, 5, 6):
-            verdict = prove(query.claim, [*base, model.bout.players == players], settings=settings)
+            facts = [*base, model.bout.players == players]
+            verdict = prove(query.claim, facts, settings=settings)
             if verdict.outcome is Outcome.REFUTED:
-                example = from_model(model, verdict.model, replayable=True)
+                least = smallest([*facts, z3.Not(query.claim)], _shown(model), settings=settings)
+                example = from_model(model, least or verdict.model, replayable=True)
                 if example.replayable:
                     return example
         return None
+
+
+def _shown(model: SymbolicModel) -> list[z3.ArithRef]:
+    """What a counterexample file shows, in the order it is made smallest: the options (each
+    at its default if it can be), the cards in play and where they lie, the hands and the
+    choices."""
+    rules, b = model.rules, model.bout
+    terms: list[z3.ArithRef] = [
+        z3.If(var == rules.index(name, rules.specs[name].default), 0, 1)
+        for name, var in rules.vars.items()
+    ]
+    terms += [*b.value, *b.before, *b.by, b.leader]
+    if model.hands is not None:
+        hands = model.hands
+        terms += [z3.If(p, 1, 0) for row in hands.present for p in row]
+        terms += [v for row in hands.value for v in row]
+        terms += [hands.luck_pick, hands.zero_pick, hands.top]
+    return terms
 
 
 def check_definition(name: str, statement: str, rests_on: Sequence[RuleRef], variants: int) -> None:
