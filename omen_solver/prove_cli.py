@@ -31,6 +31,7 @@ from omen_solver.omens.smt.witness import (
     read_summary,
     write_witnesses,
 )
+from omen_solver.search_cli import puzzle_commands
 
 __all__ = ["register"]
 
@@ -88,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.set_defaults(handler=_prove)
     _register_witnesses(subparsers)
-    _register_generate(subparsers)
+    _register_generate(puzzle_commands(subparsers))
 
 
 def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -313,9 +314,9 @@ def _requirement(text: str) -> tuple[int, tuple[int, ...]]:
     return int(seat) - 1, _cards(cards)
 
 
-def _register_generate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "puzzles-generate",
+def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "generate",
         help="generate Omens puzzles from stated constraints (python-constraint2 + the solver)",
         description="Find deals that satisfy the stated constraints on cards (a constraint "
         "problem) and on best play (solved exactly), and write them as puzzle files "

@@ -1,5 +1,7 @@
 """Game-agnostic commands: ``perft``, ``graph``, ``solve`` and ``puzzles check``.
 
+(``puzzles generate``, which is Omens-specific, is added by :mod:`omen_solver.prove_cli`.)
+
 They work on any position file (:func:`omen_solver.core.positions.load_state`). Every search
 has a budget; when it runs out the answer is "unknown" (exit status 1), never a guess. Long
 walks show their progress on stderr when stderr is a terminal.
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +35,7 @@ from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solv
 from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
 from omen_solver.errors import OmenSolverError, PositionError
 
-__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "register"]
+__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "puzzle_commands", "register"]
 
 DEFAULT_SOLVE_SECONDS = 600.0
 """The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
@@ -356,9 +359,25 @@ def _show_solved(solved: _Solved) -> None:
 # -- puzzles check ---------------------------------------------------------------------------
 
 
+_PUZZLE_COMMANDS: weakref.WeakKeyDictionary[
+    argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
+] = weakref.WeakKeyDictionary()
+
+
+def puzzle_commands(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The sub-commands of ``puzzles``, so other areas can add theirs (``puzzles generate``)."""
+    parser = subparsers.choices.get("puzzles")
+    if parser is None or parser not in _PUZZLE_COMMANDS:
+        raise LookupError("the puzzles command is registered by omen_solver.search_cli first")
+    return _PUZZLE_COMMANDS[parser]
+
+
 def _register_puzzles(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("puzzles", help="best-play puzzles")
+    parser = subparsers.add_parser("puzzles", help="best-play puzzles: check, generate")
     commands = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
+    _PUZZLE_COMMANDS[parser] = commands
     check = commands.add_parser(
         "check", help="solve every puzzle under a folder and compare with its stated answer",
         description="Solve every *.toml puzzle under DIR (recursively) and fail on any stated "

@@ -24,7 +24,8 @@ __all__ = ["register", "state_summary"]
 
 def register(subparsers: Any) -> None:
     """Add ``omen legal`` and ``omen play``."""
-    omen = subparsers.add_parser("omen", help="Omen: legal actions and explained play",
+    omen = subparsers.add_parser("omen",
+                                 help="Omen: legal actions, explained play, profiles, cards",
                                  description="Omen (A Reign of War, Fires in the East) positions.")
     commands = omen.add_subparsers(dest="omen_command", metavar="COMMAND", required=True)
 

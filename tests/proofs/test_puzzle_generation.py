@@ -1,4 +1,4 @@
-"""``omen-solver puzzles-generate``: deals from a constraint problem (python-constraint2),
+"""``omen-solver puzzles generate``: deals from a constraint problem (python-constraint2),
 kept when best play has the stated property; the puzzles written are confirmed by
 ``omen-solver puzzles check`` and by the naive reference solver."""
 
@@ -45,7 +45,7 @@ def test_candidate_deals_satisfy_the_card_constraints() -> None:
 def test_generated_puzzles_are_confirmed_by_the_solvers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], kind: str
 ) -> None:
-    status = main(["puzzles-generate", str(tmp_path), *args, "--count", "2", "--json"])
+    status = main(["puzzles", "generate", str(tmp_path), *args, "--count", "2", "--json"])
     assert status == 0
     written = [Path(p) for p in json.loads(capsys.readouterr().out)["written"]]
     assert len(written) == 2 and all(p.name.startswith(kind) for p in written)
@@ -66,11 +66,11 @@ def test_generated_puzzles_are_confirmed_by_the_solvers(
 
 
 def test_bad_recipes_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert main(["puzzles-generate", str(tmp_path), "--kind", "only-lead"]) == 2
+    assert main(["puzzles", "generate", str(tmp_path), "--kind", "only-lead"]) == 2
     assert "--lead" in capsys.readouterr().err
-    assert main(["puzzles-generate", str(tmp_path), "--lead", "99", "--kind", "only-lead"]) == 2
+    assert main(["puzzles", "generate", str(tmp_path), "--lead", "99", "--kind", "only-lead"]) == 2
     assert "not a card" in capsys.readouterr().err
-    assert main(["puzzles-generate", str(tmp_path), "--require", "7:14"]) == 2
+    assert main(["puzzles", "generate", str(tmp_path), "--require", "7:14"]) == 2
     assert "no seat 7" in capsys.readouterr().err
 
 
@@ -80,7 +80,8 @@ def test_nothing_found_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     seat 1 is the only winning one in the candidates tried."""
     status = main(
         [
-            "puzzles-generate",
+            "puzzles",
+            "generate",
             str(tmp_path),
             "--pool",
             "1,2,30,31,32,33,34,35",
