@@ -491,7 +491,8 @@ class OmensState(GameState[OmensAction]):
 
     @property
     def rounds_won(self) -> tuple[int, ...]:
-        """Rounds won by each team, in the order of :meth:`teams`."""
+        """Rounds won by each team, in the order of :meth:`teams` (the round just won included,
+        also when the search stops at the end of the round)."""
         return self._rounds_won
 
     @property
@@ -1370,11 +1371,11 @@ def _stage_check(work: _Work) -> None:
         _next_bout(work, outcome.next_leader)
         return
     team = next(i for i, members in enumerate(work.teams) if winner in members)
+    work.rounds_won[team] += 1
     if table.scope is Scope.ROUND:
         work.phase = Phase.OVER
         work.winner = winner
         return
-    work.rounds_won[team] += 1
     if work.rounds_won[team] >= 2:
         work.say("game.end", f"team {team + 1} has won 2 rounds and wins the game")
         work.phase = Phase.OVER
