@@ -330,7 +330,7 @@ def _draw_with_matplotlib(graph: nx.DiGraph, format: str) -> bytes:
     positions = _layout(graph)
     width = max((x for x, _ in positions.values()), default=0.0) + 1
     height = -min((y for _, y in positions.values()), default=0.0) + 1
-    figure = Figure(figsize=(max(4.0, 1.6 * width), max(3.0, 1.3 * height)))
+    figure = Figure(figsize=(max(4.0, 2.2 * width), max(3.0, 1.3 * height)))
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_axis_off()
@@ -343,12 +343,20 @@ def _draw_with_matplotlib(graph: nx.DiGraph, format: str) -> bytes:
         label = data["action"]
         if "probability" in data:
             label = f"{label} ({data['probability']})"
-        axes.text((x0 + x1) / 2, (y0 + y1) / 2, label, fontsize=7, ha="center", color="navy")
-    for node, (x, y) in positions.items():
-        text = _picture_label(node, graph.nodes[node])
+        # Near the child, where sibling edges have spread apart, so labels do not overlap.
         axes.text(
-            x, y, text, fontsize=6, ha="center", va="center",
-            bbox={"boxstyle": "round", "facecolor": "lightyellow" if data.get("cut") else "white"},
+            x0 + 0.65 * (x1 - x0), y0 + 0.65 * (y1 - y0), label, fontsize=7, ha="center",
+            va="center", color="navy",
+            bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none"},
+        )
+    for node, (x, y) in positions.items():
+        node_data = graph.nodes[node]
+        axes.text(
+            x, y, _picture_label(node, node_data), fontsize=6, ha="center", va="center",
+            bbox={
+                "boxstyle": "round",
+                "facecolor": "lightyellow" if node_data.get("cut") else "white",
+            },
         )
     axes.set_xlim(-0.8, width - 0.2)
     axes.set_ylim(-height + 0.5, 0.5)
