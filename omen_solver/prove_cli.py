@@ -11,11 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from omen_solver.core.enumeration.budget import Budget
@@ -135,7 +138,11 @@ def _witnesses(args: argparse.Namespace) -> int:
     if args.max_nodes <= 0:
         raise OmenSolverError("--max-nodes must be positive")
     chosen = args.options or known
-    results = [find_witness(name, max_nodes=args.max_nodes) for name in chosen]
+    results = []
+    with _progress(len(chosen), "options", quiet=args.json) as advance:
+        for name in chosen:
+            advance(name)
+            results.append(find_witness(name, max_nodes=args.max_nodes))
     if args.options:
         previous = _previous(args.out / "summary.json", chosen)
         results = [*previous, *results]
@@ -163,6 +170,33 @@ def _witnesses(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@contextmanager
+def _progress(total: int, what: str, *, quiet: bool) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr while the items are worked through (only on a terminal)."""
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        yield lambda name: None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(what, total=total)
+        started = False
+
+        def advance(name: str) -> None:
+            nonlocal started
+            if started:
+                progress.advance(task)
+            started = True
+            progress.update(task, description=f"{what}: {name}")
+
+        yield advance
+
+
 def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
     """The witnesses of a summary file, but those being searched again."""
     if not summary.is_file():
@@ -180,13 +214,12 @@ def _prove(args: argparse.Namespace) -> int:
         raise OmenSolverError("--rlimit and --timeout-ms must be positive")
     settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
     folder = args.counterexamples or args.dir / "counterexamples"
-    console = Console(stderr=True)
     started = time.perf_counter()
     reports = []
-    for theorem in theorems:
-        if console.is_terminal and not args.json:
-            console.print(f"checking {escape(theorem.name)}…", end="\r")
-        reports.append(run(theorem, settings=settings, counterexamples=folder))
+    with _progress(len(theorems), "theorems", quiet=args.json) as advance:
+        for theorem in theorems:
+            advance(theorem.name)
+            reports.append(run(theorem, settings=settings, counterexamples=folder))
     total = time.perf_counter() - started
     if args.json:
         print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
