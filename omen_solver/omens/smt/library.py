@@ -59,7 +59,9 @@ def load_theorem(path: Path) -> Theorem:
 def load_theorems(folder: Path) -> list[Theorem]:
     """Every theorem of a folder, in file-name order."""
     if not folder.is_dir():
-        raise TheoremFileError(f"{folder}: no such folder of theorems")
+        raise TheoremFileError(
+            f"{folder}: no such folder of theorems (run from the project folder, or give --dir)"
+        )
     files = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
     if not files:
         raise TheoremFileError(f"{folder}: no theorem files (*.py) in this folder")
