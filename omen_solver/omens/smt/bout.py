@@ -231,6 +231,25 @@ class _Reading:
             picks.append(z3.And(candidates[i], self.all_of(beaten)))
         return picks
 
+    def second(self, candidates: Sequence[z3.BoolRef], which: str) -> list[z3.BoolRef]:
+        """Among the candidate slots, the one holding the second-highest (or second-lowest)
+        value: exactly one other candidate beats it that way."""
+        picks = []
+        for i in self.slots:
+            beating = [
+                z3.If(
+                    z3.And(
+                        candidates[k], self.above(i, k) if which == "highest" else self.above(k, i)
+                    ),
+                    1,
+                    0,
+                )
+                for k in self.slots
+                if k != i
+            ]
+            picks.append(z3.And(candidates[i], z3.Sum(*beating) == 1))
+        return picks
+
     def owner(self, i: int) -> z3.ArithRef:
         """Whose card it is (option ``card_owner``, O8): the player it lies in front of, or
         the player who placed it."""
@@ -261,34 +280,8 @@ class _Reading:
         present = list(b.present)
         highest = self.extreme(present, "highest")
         lowest = self.extreme(present, "lowest")
-        second = [
-            z3.And(
-                b.present[i],
-                z3.Sum(
-                    *[
-                        z3.If(z3.And(b.present[k], self.above(i, k)), 1, 0)
-                        for k in self.slots
-                        if k != i
-                    ]
-                )
-                == 1,
-            )
-            for i in self.slots
-        ]
-        second_lowest = [
-            z3.And(
-                b.present[i],
-                z3.Sum(
-                    *[
-                        z3.If(z3.And(b.present[k], self.above(k, i)), 1, 0)
-                        for k in self.slots
-                        if k != i
-                    ]
-                )
-                == 1,
-            )
-            for i in self.slots
-        ]
+        second = self.second(present, "highest")
+        second_lowest = self.second(present, "lowest")
         mirror = self.false() if Broken.MIRROR_IGNORED in self.broken else self.in_play("mirror")
         sadness = self.false() if Broken.SADNESS_IGNORED in self.broken else self.in_play("sadness")
         several = b.count() >= 2
