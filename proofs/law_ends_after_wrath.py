@@ -2,45 +2,11 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import (
-    EnumerationTheorem,
-    Move,
-    Mutant,
-    Resolved,
-    Space,
-    deals,
-    rebuild,
-)
-from omen_solver.omens.smt.monitors import LawMonitor
+from omen_solver.omens.smt.enumeration import EnumerationTheorem, Mutant
+from omen_solver.omens.smt.monitors import LawMonitor, law_against, law_restored_after
 from omen_solver.omens.smt.theorem import rule
-from omen_solver.omens.state import OmensState
 
-LAW, WRATH = 15, 28
-POOL = (4, 9, 20, 21, 26, 32)
-"""Calm 4 and Lie 9 (below Law), Harmony 20, Dream 21, Sadness 26, The Absolute 32 (above)."""
-
-
-def space() -> Space:
-    layouts = [{0: [LAW], seat: [WRATH]} for seat in (1, 2, 3)]
-    return Space(
-        description="4 players, seat 1 leads, 2 cards in every hand; seat 1 holds Law (15), "
-        "seat 2, 3 or 4 holds Wrath (28); the other six cards are Calm 4, Lie 9, Harmony 20, "
-        "Dream 21, Sadness 26 and The Absolute 32, dealt every possible way; every legal "
-        "sequence of moves to the end of the bout, default options",
-        deals=deals(4, layouts, POOL, 2),
-    )
-
-
-def _law_survives(
-    before: OmensState, move: Move, after: OmensState, resolved: Resolved
-) -> OmensState:
-    """The broken rule: after Wrath sends Law back, its constraint is put back."""
-    del resolved
-    for action in move:
-        if action.choice[:2] == ("return", LAW) and before.law is not None:
-            return rebuild(after, law=before.law)
-    return after
-
+WRATH = 28
 
 THEOREM = EnumerationTheorem(
     name="law-ends-after-wrath",
@@ -53,13 +19,13 @@ THEOREM = EnumerationTheorem(
         rule("000", "Special Card Effects: Wrath ('the constraint set by Law no longer applies')"),
         rule("000", "Special Card Effects: Law"),
     ),
-    space=space,
+    space=lambda: law_against(WRATH, "Wrath"),
     monitor=lambda: LawMonitor("left"),
     broken=(
         Mutant(
             "law-survives-wrath",
             "Law's constraint survives Wrath sending Law back to a hand",
-            transform=_law_survives,
+            transform=law_restored_after("return"),
         ),
     ),
 )

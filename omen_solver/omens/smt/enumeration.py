@@ -45,6 +45,7 @@ __all__ = [
     "Mutant",
     "Resolved",
     "Space",
+    "Transform",
     "deals",
     "observed_resolutions",
     "rebuild",

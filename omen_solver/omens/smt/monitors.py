@@ -13,11 +13,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_solver.omens.actions import Verb
-from omen_solver.omens.smt.enumeration import Monitor, Move
+from omen_solver.omens.smt.enumeration import (
+    Monitor,
+    Move,
+    Resolved,
+    Space,
+    Transform,
+    deals,
+    rebuild,
+)
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement
 
-__all__ = ["ConservationMonitor", "LawMonitor", "ResolutionMonitor", "RoundMonitor"]
+__all__ = [
+    "ConservationMonitor",
+    "LawMonitor",
+    "ResolutionMonitor",
+    "RoundMonitor",
+    "law_against",
+    "law_restored_after",
+]
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,40 @@ class _Law:
     """+1 "higher", -1 "lower", 0 no constraint (not chosen yet, or ended)."""
     left: bool
     """Law was in play this bout and was sent back or taken, and has not been placed again."""
+
+
+LAW = 15
+_LAW_POOL = (4, 9, 20, 21, 26, 32)
+"""Calm 4 and Lie 9 (below Law), Harmony 20, Dream 21, Sadness 26, The Absolute 32 (above)."""
+
+
+def law_against(card: int, name: str) -> Space:
+    """The deals of the theorems about a card that removes Law from play (Wrath, Betrayal):
+    seat 1 holds Law, another seat holds ``card``, the pool fills the rest."""
+    layouts = [{0: [LAW], seat: [card]} for seat in (1, 2, 3)]
+    return Space(
+        description=f"4 players, seat 1 leads, 2 cards in every hand; seat 1 holds Law ({LAW}), "
+        f"seat 2, 3 or 4 holds {name} ({card}); the other six cards are Calm 4, Lie 9, Harmony "
+        "20, Dream 21, Sadness 26 and The Absolute 32, dealt every possible way; every legal "
+        "sequence of moves to the end of the bout, default options",
+        deals=deals(4, layouts, _LAW_POOL, 2),
+    )
+
+
+def law_restored_after(verb: str) -> Transform:
+    """A broken rule: after a move that removes Law from play with ``verb`` (Wrath's
+    ``return``, Betrayal's ``take``), Law's constraint is put back."""
+
+    def restore(
+        before: OmensState, move: Move, after: OmensState, resolved: Resolved
+    ) -> OmensState:
+        del resolved
+        for action in move:
+            if action.choice[:2] == (verb, LAW) and before.law is not None:
+                return rebuild(after, law=before.law)
+        return after
+
+    return restore
 
 
 def _follow(cards: Sequence[int], law: int, direction: int) -> list[int]:
