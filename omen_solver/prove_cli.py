@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
@@ -39,6 +38,8 @@ from omen_solver.search_cli import puzzle_commands
 __all__ = ["register"]
 
 EXIT_OK, EXIT_FAILED = 0, 1
+
+_T = TypeVar("_T")
 
 _STYLE = {Outcome.PROVED: "green", Outcome.REFUTED: "bold red", Outcome.UNKNOWN: "yellow"}
 
@@ -138,11 +139,10 @@ def _witnesses(args: argparse.Namespace) -> int:
     if args.max_nodes <= 0:
         raise OmenSolverError("--max-nodes must be positive")
     chosen = args.options or known
-    results = []
-    with _progress(len(chosen), "options", quiet=args.json) as advance:
-        for name in chosen:
-            advance(name)
-            results.append(find_witness(name, max_nodes=args.max_nodes))
+    results = [
+        find_witness(name, max_nodes=args.max_nodes)
+        for name in _with_progress(chosen, "options", str, quiet=args.json)
+    ]
     if args.options:
         previous = _previous(args.out / "summary.json", chosen)
         results = [*previous, *results]
@@ -170,31 +170,23 @@ def _witnesses(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@contextmanager
-def _progress(total: int, what: str, *, quiet: bool) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr while the items are worked through (only on a terminal)."""
+def _with_progress(
+    items: Sequence[_T], what: str, name: Callable[[_T], str], *, quiet: bool
+) -> Iterator[_T]:
+    """The items, with a progress bar on stderr while they are worked through (only on a
+    terminal): which one is being worked on, how many are done."""
     console = Console(stderr=True)
     if quiet or not console.is_terminal:
-        yield lambda name: None
+        yield from items
         return
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(what, total=total)
-        started = False
-
-        def advance(name: str) -> None:
-            nonlocal started
-            if started:
-                progress.advance(task)
-            started = True
-            progress.update(task, description=f"{what}: {name}")
-
-        yield advance
+        task = progress.add_task(what, total=len(items))
+        for item in items:
+            progress.update(task, description=f"{what}: {name(item)}")
+            yield item
+            progress.advance(task)
 
 
 def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
@@ -215,11 +207,10 @@ def _prove(args: argparse.Namespace) -> int:
     settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
     folder = args.counterexamples or args.dir / "counterexamples"
     started = time.perf_counter()
-    reports = []
-    with _progress(len(theorems), "theorems", quiet=args.json) as advance:
-        for theorem in theorems:
-            advance(theorem.name)
-            reports.append(run(theorem, settings=settings, counterexamples=folder))
+    reports = [
+        run(theorem, settings=settings, counterexamples=folder)
+        for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=args.json)
+    ]
     total = time.perf_counter() - started
     if args.json:
         print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
