@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from omen_solver.core.options import describe
 from omen_solver.errors import CatalogueError
 from omen_solver.omen.position import load_position
-from omen_solver.omen.rules import PROFILES, make_rules
+from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import new_game
 from omen_solver.omen.war import war_torn, war_winner
 from tests.omen.helpers import advance, city, legal, make, play, prefer
@@ -321,3 +322,18 @@ def test_r14_names_only_is_a_catalogue_error() -> None:
                 unit_type="Soldier", red=1, blue=2)
     with pytest.raises(CatalogueError, match=r"f\.toml: unit 'x'"):
         Catalogue(cards={"x": card}).resolve("names-only")
+
+
+
+def test_every_option_is_named_by_a_test() -> None:
+    """Every rule option comes with a test showing its settings differ: a row R1-R14 with a
+    ``test_r<N>_`` test here, any other option named in a test of tests/omen."""
+    texts = [p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py")]
+    here = Path(__file__).read_text(encoding="utf-8")
+    missing = [
+        spec.name
+        for spec in describe(OmenRules)
+        if not (spec.question.startswith("R") and f"def test_{spec.question.lower()}_" in here)
+        and not any(f'"{spec.name}"' in text or f"option {spec.name}" in text for text in texts)
+    ]
+    assert not missing, f"options without a test: {missing}"

@@ -62,6 +62,10 @@ def test_wealth_actions_are_chosen_before_taking_in_fires_in_the_east() -> None:
     assert fires.players[0].hand == () and fires.current_player() == 0
     row = play(make(step="wealth", deck=top), "wealth card")
     assert row.players[0].hand == ("immortal",)
+    # The same position under each setting of the option.
+    for setting, hand in (("before-taking", ()), ("as-you-go", ("immortal",))):
+        state = make(step="wealth", deck=top, rules={"resource_commit": setting})
+        assert play(state, "wealth card").players[0].hand == hand
 
 
 # -- Surge -------------------------------------------------------------------------------------
@@ -180,6 +184,20 @@ def test_oracles_are_optional_in_the_omega_edition() -> None:
     assert play(state, "done").players[0].coins == 0
 
 
+def test_oracle_activation_each_setting_on_one_position() -> None:
+    """Option oracle_activation: 001 Phase 3 "may be carried out" (optional) against 003 Step 3
+    "Activate abilities on all your Oracle cards" (mandatory)."""
+    cities = [city(seat1=["augur"])] + [city()] * 2
+    optional = make("omega", step="portent", cities=cities,
+                    rules={"oracle_activation": "optional"})
+    assert legal(optional) == ["activate 1@1:augur", "done"]
+    assert play(optional, "done").players[0].coins == 0
+    mandatory = make("omega", step="portent", cities=cities,
+                     rules={"oracle_activation": "mandatory"})
+    # The only Oracle's ability is no choice: it is carried out and the turn moves on.
+    assert mandatory.players[0].coins == 1 and mandatory.active == 1
+
+
 # -- Feats, Relics, Challenges ------------------------------------------------------------------
 
 
@@ -216,6 +234,24 @@ def test_a_relic_instead_of_a_feat() -> None:
     assert state.cities[1].relic == "aegis" and player.coins == 10  # Aegis: gain 2 coins
     points = breakdown(state, 0)
     assert (points["feats"], points["feats_rotated"], points["relics"]) == (2, 1, 1)
+
+
+def test_relics_and_challenges_each_setting_on_one_position() -> None:
+    """Options relics and challenges (001 Expansions: Relics of Olympus, Zeus' Challenge):
+    without Relics an achieved Feat is turned face down at once; without Challenges the turn
+    has no Challenge step."""
+    cities = [city(seat1=["hoplite"]), city(seat1=["hoplite"]), city(seat1=["hoplite"])]
+    with_relics = make("omega-olympus", step="feats", cities=cities, seat1={"coins": 8},
+                       rules={"relics": "on"})
+    assert legal(with_relics) == ["done", "rotate hoard", "rotate soldier-in-every-city"]
+    no_relics = make("omega-olympus", step="feats", cities=cities, seat1={"coins": 8},
+                     rules={"relics": "off"})
+    assert no_relics.players[0].feats == ("hoard", "soldier-in-every-city")
+    assert no_relics.turn.step == "challenge"
+    no_challenges = make("omega-olympus", step="feats", cities=cities, seat1={"coins": 8},
+                         rules={"relics": "off", "challenges": "off"})
+    assert no_challenges.players[0].feats == ("hoard", "soldier-in-every-city")
+    assert no_challenges.turn.step != "challenge" and no_challenges.active == 1
 
 
 def test_a_second_relic_sends_the_first_back() -> None:
@@ -334,6 +370,19 @@ def test_the_reshuffle_is_immediate_in_a_reign_of_war() -> None:
     state = make(step="wealth", deck={"top": ["augur"], "discard": ["seer", "seer"]})
     state = play(state, "wealth card")
     assert state.deck_rest == ("seer", "seer") and state.discard == ()
+
+
+def test_reshuffle_timing_each_setting_on_one_position() -> None:
+    """Option reshuffle_timing (001 Rules Clarifications: "shuffled immediately"; 004 Wealth
+    Step: "If a player would draw a card but the deck has no cards, shuffle the discard
+    pile"): the last known card is drawn and the discard pile waits, or becomes the deck."""
+    position = {"step": "wealth", "deck": {"top": ["augur"], "discard": ["seer", "seer"]}}
+    now = play(make(rules={"reshuffle_timing": "immediately"}, **position), "wealth card")
+    assert now.players[0].hand == ("augur",)
+    assert now.deck_rest == ("seer", "seer") and now.discard == ()
+    later = play(make(rules={"reshuffle_timing": "when-drawing"}, **position), "wealth card")
+    assert later.players[0].hand == ("augur",)
+    assert later.deck_rest == () and later.discard == ("seer", "seer")
 
 
 def test_a_draw_with_no_cards_anywhere_is_lost() -> None:
