@@ -136,9 +136,6 @@ class Condition:
     amount: int = 1
     unit_type: str | None = None
 
-    def needs_city(self) -> bool:
-        return self.test in _HERE_TESTS
-
     def __str__(self) -> str:
         typ = f" {self.unit_type}" if self.unit_type else ""
         return f"{self.test}{typ} >= {self.amount}"

@@ -159,9 +159,6 @@ class EndOfBout:
     next_leader: z3.ArithRef
     broken: frozenset[Broken] = field(default_factory=frozenset)
 
-    def discard_count(self) -> z3.ArithRef:
-        return z3.Sum(*[z3.If(d, 1, 0) for d in self.discarded])
-
 
 class _Reading:
     """One build of the model: the inputs, the deck, the options and the broken rules."""

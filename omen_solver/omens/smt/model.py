@@ -101,9 +101,6 @@ class SymbolicModel:
         """Slot ``i`` holds the card called ``name`` in the catalogue."""
         return z3.And(self.present(i), self.deck.where(self.value(i), name=name))
 
-    def is_card(self, i: int, value: int) -> z3.BoolRef:
-        return z3.And(self.present(i), self.value(i) == value)
-
     def colour(self, i: int, colour: str) -> z3.BoolRef:
         """Slot ``i`` holds a card of ``colour`` as printed (Malice: every colour)."""
         return z3.And(self.present(i), self.deck.colour(self.value(i), colour))
@@ -114,9 +111,6 @@ class SymbolicModel:
 
     def name_in_play(self, name: str) -> z3.BoolRef:
         return self.any_of(self.named(i, name) for i in self.slots)
-
-    def card_in_play(self, value: int) -> z3.BoolRef:
-        return self.any_of(self.is_card(i, value) for i in self.slots)
 
     def card_in_play_term(self, card: z3.ArithRef) -> z3.BoolRef:
         """The (symbolic) ``card`` lies in play."""
@@ -147,12 +141,6 @@ class SymbolicModel:
         """The card called ``name`` is in play and discarded."""
         return self.any_of(z3.And(self.named(i, name), self.end.discarded[i]) for i in self.slots)
 
-    def kept_card(self, name: str) -> z3.BoolRef:
-        """The card called ``name`` is in play and not discarded."""
-        return self.any_of(
-            z3.And(self.named(i, name), z3.Not(self.end.discarded[i])) for i in self.slots
-        )
-
     def only_of_colour(self, names: Sequence[str], colour: str) -> z3.BoolRef:
         """The cards in play of ``colour`` are exactly the cards called ``names``."""
         return self.all_of(
@@ -166,10 +154,6 @@ class SymbolicModel:
             ]
         )
 
-    def seat_count(self, seat: z3.ArithRef) -> z3.ArithRef:
-        """How many cards lie in front of ``seat``."""
-        return self.count(z3.And(self.present(i), self.bout.before[i] == seat) for i in self.slots)
-
     # -- hands --------------------------------------------------------------------------------
 
     def require_round(self) -> tuple[HandInputs, RoundEnd]:
@@ -180,10 +164,6 @@ class SymbolicModel:
     def mid_size(self, seat: int) -> z3.ArithRef:
         hands, _ = self.require_round()
         return hand_size(hands, seat)
-
-    def after_size(self, seat: int) -> z3.ArithRef:
-        _, end = self.require_round()
-        return end.sizes[seat]
 
     def held_mid(self, seat: int, card: z3.ArithRef | int) -> z3.BoolRef:
         """``seat`` holds ``card`` when the last card of the bout is placed."""
@@ -203,17 +183,6 @@ class SymbolicModel:
 
     def seated(self, seat: int) -> z3.BoolRef:
         return self.bout.players > seat
-
-    def one_card_before_each_player(self) -> z3.BoolRef:
-        """The shape of every bout under the default rules (theorem one-card-before-each): each
-        player has exactly one card in front of them and still holds a card."""
-        return self.all_of(
-            z3.Implies(
-                self.seated(s),
-                z3.And(self.seat_count(z3.IntVal(s, self.ctx)) == 1, self.mid_size(s) >= 1),
-            )
-            for s in self.seats
-        )
 
 
 def build_model(
