@@ -49,7 +49,18 @@ def concept_for(state: GameState[Any]) -> Concept:
 
 
 def solve_exactly(state: GameState[Any], budget: Budget) -> Outcome:
-    """Solve ``state`` with every hand open, within ``budget`` (per search)."""
+    """Solve ``state`` with every hand open, within ``budget`` (per search).
+
+    A line of play deeper than the solver's recursion allows (a rule setting under which play
+    can loop, e.g. Wrath sending back a card that is played again) is unknown too.
+    """
+    try:
+        return _solve(state, budget)
+    except RecursionError:
+        return Outcome(None, (), None, 0, 0.0)
+
+
+def _solve(state: GameState[Any], budget: Budget) -> Outcome:
     concept = concept_for(state)
     if concept is Concept.MINIMAX:
         result = solve(state, concept=concept, budget=budget)
