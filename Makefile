@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-slow lint bench clean
 
-$(STAMP): pyproject.toml
+KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/_ckernel_machine.h
+
+$(STAMP): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
