@@ -2,8 +2,8 @@
 
 Every file the vector export writes goes through :func:`dumps`, so regenerating on the same
 version gives byte-identical files: keys keep the order they were built in, lists of plain
-values stay on one line (a legal-action list is one line, not forty) and everything else is
-indented by one space per level. :func:`validate` checks a parsed file against its JSON Schema
+values stay on one line (a legal-action list is one line, not forty), so do short lists of such
+lists (teams), and everything else is indented by one space per level. :func:`validate` checks a parsed file against its JSON Schema
 (draft 2020-12, built by :mod:`omen_solver.vectors.schemas`) and names the file and the JSON
 path of the first problem.
 """
@@ -44,8 +44,16 @@ class VectorFileError(OmenSolverError):
     schema: names the file and the JSON path."""
 
 
+_INLINE = 100
+"""A list of short lists (teams, ...) stays on one line up to this many characters."""
+
+
 def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
+
+
+def _flat(value: Any) -> bool:
+    return _scalar(value) or (isinstance(value, list | tuple) and all(map(_scalar, value)))
 
 
 def _write(value: Any, indent: int, out: list[str]) -> None:
@@ -63,8 +71,11 @@ def _write(value: Any, indent: int, out: list[str]) -> None:
         out.append(pad + "}")
         return
     if isinstance(value, list | tuple):
-        if all(_scalar(item) for item in value):
-            out.append(json.dumps(list(value), ensure_ascii=False))
+        inline = json.dumps(list(value), ensure_ascii=False)
+        if all(_scalar(item) for item in value) or (
+            len(inline) <= _INLINE and all(_flat(item) for item in value)
+        ):
+            out.append(inline)
             return
         out.append("[\n")
         for index, item in enumerate(value):

@@ -16,13 +16,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from omen_solver.core.game import TraceStep
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.position import parse_position
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
+from omen_solver.omens.table import Scope, Table
 
 __all__ = [
     "OmensSetup",
@@ -34,6 +35,8 @@ __all__ = [
     "rulebook_passages",
     "setup_from_json",
     "state_view",
+    "to_act_view",
+    "turn_view",
 ]
 
 
@@ -59,6 +62,8 @@ class OmensSetup:
     overrides: Mapping[str, str] = field(default_factory=dict)
     rounds_won: tuple[int, ...] = ()
     box: tuple[int, ...] = ()
+    new_game: bool = False
+    """Start from the first deal of a game (the hands, teams and leader are dealt)."""
 
     def options_json(self) -> dict[str, Any]:
         rules = make_rules(self.preset, self.overrides, where="options.overrides")
@@ -69,6 +74,8 @@ class OmensSetup:
         }
 
     def position_json(self) -> dict[str, Any]:
+        if self.new_game:
+            return {"players": self.players, "phase": "new-game", "scope": self.scope}
         teams = sorted(tuple(sorted(team)) for team in self.teams)
         return {
             "players": self.players,
@@ -86,6 +93,10 @@ class OmensSetup:
 
 def start_state(options: Mapping[str, Any], position: Mapping[str, Any], where: str) -> OmensState:
     """The state a vector's ``options`` and ``position`` describe (errors name ``where``)."""
+    if position.get("phase") == "new-game":
+        rules = make_rules(None, options["settings"], where=f"{where}: options.settings")
+        table = Table(int(position["players"]), rules, scope=Scope(position["scope"]))
+        return OmensState.new_game(table)
     data = {
         "game": "omens",
         "players": position["players"],
@@ -101,6 +112,11 @@ def start_state(options: Mapping[str, Any], position: Mapping[str, Any], where: 
 
 
 def setup_from_json(options: Mapping[str, Any], position: Mapping[str, Any]) -> OmensSetup:
+    if position.get("phase") == "new-game":
+        return OmensSetup(
+            players=position["players"], teams=(), hands={}, leader=1, scope=position["scope"],
+            preset=options["preset"], overrides=dict(options["overrides"]), new_game=True,
+        )
     hands = {int(seat): tuple(cards) for seat, cards in position["hands"].items()}
     return OmensSetup(
         players=position["players"],
@@ -119,6 +135,24 @@ def legal_view(state: OmensState) -> list[str]:
     """The legal actions (joint actions at a simultaneous node, chance outcomes at a chance
     node), normalized, in the library's order."""
     return [normalize_move(state.move_to_string(move)) for move in state.moves()]
+
+
+def to_act_view(state: OmensState) -> int | str | list[int] | None:
+    """Who acts: a seat, ``"chance"``, the seats of a simultaneous decision (in seat order),
+    or None once play is over."""
+    if state.is_terminal():
+        return None
+    player = state.current_player()
+    if player == SIMULTANEOUS:
+        return sorted(seat + 1 for seat in state.acting_players())
+    if player == CHANCE:
+        return "chance"
+    return player + 1
+
+
+def turn_view(state: OmensState) -> dict[str, Any]:
+    """What the vectors state after every step: who acts and the legal actions."""
+    return {"to_act": to_act_view(state), "legal": legal_view(state)}
 
 
 def _seats(seats: Sequence[int] | None) -> list[int] | None:
@@ -209,7 +243,7 @@ class Recording:
     def steps_json(self) -> list[dict[str, Any]]:
         steps = []
         for move, state, end in zip(self.moves, self.states, self.bout_ends(), strict=True):
-            step: dict[str, Any] = {"action": move, "legal": legal_view(state)}
+            step: dict[str, Any] = {"action": move, **turn_view(state)}
             if end:
                 step["state"] = state_view(state)
             steps.append(step)
@@ -256,7 +290,7 @@ def vector_json(
         {
             "options": setup.options_json(),
             "position": setup.position_json(),
-            "start": {"legal": legal_view(recording.start)},
+            "start": turn_view(recording.start),
             "steps": recording.steps_json(),
         }
     )

@@ -81,7 +81,19 @@ def _omens_defs() -> dict[str, Any]:
                 "settings": _settings(OmensRules),
             },
         ),
-        "omensPosition": _strict(
+        "omensPosition": {"oneOf": [{"$ref": "#/$defs/omensBout"},
+                                    {"$ref": "#/$defs/omensNewGame"}]},
+        "omensNewGame": _strict(
+            ["players", "phase", "scope"],
+            {
+                "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+                "phase": {"const": "new-game"},
+                "scope": {"enum": ["round", "game"]},
+            },
+            description="The first deal of a game: the Absolutes, then the hands, are dealt "
+            "by chance steps; teams and the first leader follow from the Absolutes.",
+        ),
+        "omensBout": _strict(
             ["players", "teams", "hands", "leader", "scope", "rounds_won", "box"],
             {
                 "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
@@ -207,10 +219,21 @@ def _omen_defs() -> dict[str, Any]:
 def _vector(game: str) -> dict[str, Any]:
     prefix = "omens" if game == "omens" else "omen"
     card = {"$ref": "#/$defs/omensCards"} if game == "omens" else _STRINGS
+    to_act = {
+        "description": "who acts: a seat, 'chance', the seats of a simultaneous decision, or "
+        "null once play is over",
+        "oneOf": [
+            {"type": "integer", "minimum": 1},
+            {"const": "chance"},
+            {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2},
+            {"type": "null"},
+        ],
+    }
     step = _strict(
-        ["action", "legal"],
+        ["action", "to_act", "legal"],
         {
             "action": _TEXT,
+            "to_act": to_act,
             "legal": _STRINGS,
             "state": {"$ref": f"#/$defs/{prefix}State"},
         },
@@ -226,7 +249,10 @@ def _vector(game: str) -> dict[str, Any]:
             "covers": {"type": "array", "items": _TEXT, "uniqueItems": True},
             "options": {"$ref": f"#/$defs/{prefix}Options"},
             "position": {"$ref": f"#/$defs/{prefix}Position"},
-            "start": _strict(["legal"], {"legal": _STRINGS}),
+            "start": _strict(
+                ["to_act", "legal"] + ([] if game == "omens" else ["state"]),
+                {"to_act": to_act, "legal": _STRINGS, "state": {"$ref": f"#/$defs/{prefix}State"}},
+            ),
             "steps": {"type": "array", "items": step},
         },
     )
