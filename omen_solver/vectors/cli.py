@@ -18,7 +18,7 @@ from rich.table import Table
 
 from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.engine import serve
-from omen_solver.vectors.export import GAMES, SETS, export, update_docs
+from omen_solver.vectors.export import GAMES, SETS, check_docs, export, update_docs
 from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
 
 __all__ = ["register"]
@@ -98,12 +98,17 @@ def _status(console: Console, quiet: bool) -> Iterator[Any]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.docs is not None:
+        check_docs(args.docs, args.game)
     console = Console(stderr=True)
     with _status(console, args.json) as say:
         result = export(args.game, args.out, witnesses=args.witnesses, only=args.only,
                         progress=say)
     report = result.coverage
     if args.docs is not None:
+        if report is None:
+            raise OmenSolverError("--docs needs the coverage report: do not leave 'coverage' "
+                                  "out of --only")
         update_docs(args.docs, args.game, report)
     if args.json:
         print(json.dumps(report, indent=1))
@@ -111,6 +116,8 @@ def _export(args: argparse.Namespace) -> int:
     out = Console(highlight=False, soft_wrap=True)
     counts = ", ".join(f"{count} {name}" for name, count in result.counts.items())
     out.print(f"{args.game}: {counts}; {len(result.files)} files under {escape(str(args.out))}")
+    if report is None:
+        return EXIT_OK
     for name, entry in report["dimensions"].items():
         total, missing = entry["total"], entry["missing"]
         covered = f"{entry['covered']}" if total is None else f"{entry['covered']}/{total}"

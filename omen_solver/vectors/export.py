@@ -32,7 +32,9 @@ __all__ = [
     "GAMES",
     "SETS",
     "ExportResult",
+    "check_docs",
     "coverage_markdown",
+    "docs_section",
     "export",
     "update_docs",
 ]
@@ -49,7 +51,8 @@ SETS: Final = {
 class ExportResult:
     files: dict[Path, str]
     """Every file written and its text."""
-    coverage: dict[str, Any]
+    coverage: dict[str, Any] | None
+    """The coverage report (None when a partial Omens export did not enumerate)."""
     counts: dict[str, int]
     """Vectors (or perft cases) per set."""
 
@@ -142,36 +145,45 @@ def _reference(game: str, cards: list[dict[str, Any]], rules: list[dict[str, Any
     }
 
 
-def _build_omens(witnesses: Path, progress: Callable[[str], None]) -> dict[str, dict[str, Any]]:
+def _build_omens(witnesses: Path, wanted: Sequence[str], progress: Callable[[str], None]
+                 ) -> dict[str, dict[str, Any]]:
+    """The Omens files named in ``wanted`` (the examples and witnesses are always mined: the
+    enumeration keeps only what they do not cover)."""
     miner = OmensMiner(witnesses)
     built: dict[str, dict[str, Any]] = {}
     progress("omens: examples")
     built["examples"] = _vector_file("omens", miner.examples())
     progress("omens: option witnesses")
     built["witnesses"] = _vector_file("omens", miner.witness_vectors())
-    progress("omens: enumeration")
-    built["enumerated"] = _vector_file("omens", miner.enumeration())
-    progress("omens: perft")
-    built["perft"] = omens_perft_suite()
-    counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses",
-                                                             "enumerated")}
-    built["coverage"] = miner.coverage.report(counts, "omens")
-    built["reference"] = _omens_reference()
+    if "enumerated" in wanted or "coverage" in wanted:
+        progress("omens: enumeration")
+        built["enumerated"] = _vector_file("omens", miner.enumeration())
+        counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses",
+                                                                 "enumerated")}
+        built["coverage"] = miner.coverage.report(counts, "omens")
+    if "perft" in wanted:
+        progress("omens: perft")
+        built["perft"] = omens_perft_suite()
+    if "reference" in wanted:
+        built["reference"] = _omens_reference()
     return built
 
 
-def _build_omen(progress: Callable[[str], None]) -> dict[str, dict[str, Any]]:
+def _build_omen(wanted: Sequence[str], progress: Callable[[str], None]
+                ) -> dict[str, dict[str, Any]]:
     miner = OmenMiner()
     built: dict[str, dict[str, Any]] = {}
     progress("omen: examples")
     built["examples"] = _vector_file("omen", miner.examples())
     progress("omen: option witnesses")
     built["witnesses"] = _vector_file("omen", miner.witness_vectors())
-    progress("omen: perft")
-    built["perft"] = omen_perft_suite()
     counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses")}
     built["coverage"] = miner.coverage.report(counts, "omen")
-    built["reference"] = _omen_reference()
+    if "perft" in wanted:
+        progress("omen: perft")
+        built["perft"] = omen_perft_suite()
+    if "reference" in wanted:
+        built["reference"] = _omen_reference()
     return built
 
 
@@ -192,10 +204,14 @@ def export(
         raise OmenSolverError(
             f"--only: {game} has no set {unknown[0]!r}; choose from {', '.join(SETS[game])}"
         )
-    built = _build_omens(witnesses, progress) if game == "omens" else _build_omen(progress)
+    wanted = list(only) or list(SETS[game])
+    if game == "omens":
+        built = _build_omens(witnesses, wanted, progress)
+    else:
+        built = _build_omen(wanted, progress)
     texts: dict[Path, str] = {}
     for name in SETS[game]:
-        if only and name not in only:
+        if name not in wanted:
             continue
         path = out / game / f"{name}.json"
         validate(built[name], str(path))
@@ -206,7 +222,7 @@ def export(
         _write(path, text)
     counts = {name: len(data.get("vectors", data.get("cases", []))) for name, data in
               built.items() if name not in ("coverage", "reference")}
-    return ExportResult(texts, built["coverage"], counts)
+    return ExportResult(texts, built.get("coverage"), counts)
 
 
 def _write(path: Path, text: str) -> None:
@@ -256,13 +272,31 @@ def coverage_markdown(report: Mapping[str, Any]) -> str:
     return text
 
 
-def update_docs(docs: Path, game: str, report: Mapping[str, Any]) -> bool:
-    """Rewrite the coverage section of ``game`` in ``docs``; return whether it changed."""
+def _section(docs: Path, game: str) -> tuple[str, re.Pattern[str], str, str]:
     text = docs.read_text(encoding="utf-8")
     start, end = _MARK.format(game=game), _END.format(game=game)
     pattern = re.compile(re.escape(start) + r"\n.*?" + re.escape(end), re.DOTALL)
     if not pattern.search(text):
         raise OmenSolverError(f"{docs}: no coverage section for {game} (a line {start!r})")
+    return text, pattern, start, end
+
+
+def check_docs(docs: Path, game: str) -> None:
+    """Raise if ``docs`` has no coverage section for ``game`` (checked before exporting)."""
+    _section(docs, game)
+
+
+def docs_section(docs: Path, game: str) -> str:
+    """The coverage section of ``game`` as it stands in ``docs`` (without the markers)."""
+    text, pattern, start, end = _section(docs, game)
+    match = pattern.search(text)
+    assert match is not None
+    return match.group(0)[len(start) + 1: -len(end)]
+
+
+def update_docs(docs: Path, game: str, report: Mapping[str, Any]) -> bool:
+    """Rewrite the coverage section of ``game`` in ``docs``; return whether it changed."""
+    text, pattern, start, end = _section(docs, game)
     new = pattern.sub(lambda _: f"{start}\n{coverage_markdown(report)}{end}", text)
     if new == text:
         return False

@@ -3,9 +3,9 @@
 Every file the vector export writes goes through :func:`dumps`, so regenerating on the same
 version gives byte-identical files: keys keep the order they were built in, lists of plain
 values stay on one line (a legal-action list is one line, not forty), so do short lists of such
-lists (teams), and everything else is indented by one space per level. :func:`validate` checks a parsed file against its JSON Schema
-(draft 2020-12, built by :mod:`omen_solver.vectors.schemas`) and names the file and the JSON
-path of the first problem.
+lists (teams), and everything else is indented by one space per level. :func:`validate` checks
+a parsed file against its JSON Schema (draft 2020-12, built by
+:mod:`omen_solver.vectors.schemas`) and names the file and the JSON path of the first problem.
 """
 
 from __future__ import annotations

@@ -121,7 +121,13 @@ def _dimensions() -> tuple[Dimension, ...]:
         for relation in _RELATIONS
     )
     return (
-        Dimension("rule", "rule ids (docs/omens-rules.md)", frozenset(f"rule:{r}" for r in RULES)),
+        Dimension(
+            "rule",
+            "rule ids (docs/omens-rules.md)",
+            frozenset(f"rule:{r}" for r in RULES),
+            "round.end.no_cards cannot be reached from a position the position format accepts "
+            "(docs/vectors.md).",
+        ),
         Dimension(
             "option",
             "rule option settings, each in a vector where it plays differently from another "

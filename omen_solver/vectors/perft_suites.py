@@ -18,7 +18,7 @@ from typing import Any
 
 from omen_solver.core.enumeration import PerftResult, perft
 from omen_solver.core.game import GameState
-from omen_solver.vectors.omen_mine import seed_position, load_seeds
+from omen_solver.vectors.omen_mine import load_seeds, seed_position
 from omen_solver.vectors.omen_record import omen_options_json, omen_start
 from omen_solver.vectors.omens_mine import example_setup, load_examples
 from omen_solver.vectors.omens_record import OmensSetup, start_state

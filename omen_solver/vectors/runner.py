@@ -11,6 +11,7 @@ protocol answer is reported as such and started again for the next vector.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import shlex
@@ -88,6 +89,7 @@ class EngineProcess:
         self._next_id = 0
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
+        self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
         try:
@@ -108,8 +110,12 @@ class EngineProcess:
             ) from None
         self._lines = queue.Queue()
         assert self._process.stdout is not None and self._process.stderr is not None
-        threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self._process.stderr,), daemon=True).start()
+        self._threads = [
+            threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True),
+            threading.Thread(target=self._drain, args=(self._process.stderr,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
         try:
             hello = self.request("hello", protocol=PROTOCOL_VERSION)
         except EngineError as error:
@@ -180,12 +186,15 @@ class EngineProcess:
                               f"{text[:200]!r}")
         return answer
 
-    def stop(self) -> None:
+    def stop(self, *, kill: bool = False) -> None:
+        """Ask the engine to quit (``kill``: end it at once, it is not answering)."""
         process, self._process = self._process, None
         if process is None:
             return
         try:
-            if process.poll() is None and process.stdin is not None:
+            if kill and process.poll() is None:
+                process.kill()
+            elif process.poll() is None and process.stdin is not None:
                 process.stdin.write(json.dumps({"id": 0, "cmd": "quit"}) + "\n")
                 process.stdin.flush()
                 process.stdin.close()
@@ -193,6 +202,12 @@ class EngineProcess:
         except (OSError, subprocess.TimeoutExpired, ValueError):
             process.kill()
             process.wait()
+        for thread in self._threads:
+            thread.join(timeout=2)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None and not stream.closed:
+                with contextlib.suppress(OSError):
+                    stream.close()
 
 
 @dataclass(frozen=True)
@@ -406,7 +421,7 @@ def _checked(engine: EngineProcess, game: str, vector: Mapping[str, Any]) -> Vec
     except EngineError as error:
         result = VectorResult(vector["id"], vector["rules"], "failed",
                               message=f"engine: {error}")
-        engine.stop()
+        engine.stop(kill=True)
         try:
             engine.start()
         except EngineStartError as again:

@@ -1,13 +1,14 @@
 """Witnesses for the rule options: a smallest position and moves where the settings differ.
 
 For each rule option of the engine and each pair of its settings, the search walks small
-deals in a fixed order (4 players, 2 cards in every hand, then 3; the cards the option is about plus a
-few plain ones), playing both settings in lockstep: the same moves from the same position,
-one engine per setting. At every state it compares what a player can observe: who acts and
-how (a decision, a chance draw, a simultaneous exchange), the legal moves, and at the end the
-outcome (winner, discards, hands, who leads next, who wins the round). The first difference
-is the witness: the moves that lead to it, and what differs. Chance draws follow their first
-outcome only (the options are about decisions and rules, not luck).
+deals in a fixed order (4 players, 2 cards in every hand, then 3; the cards the option is
+about plus a few plain ones), playing both settings in lockstep: the same moves from the
+same position, one engine per setting. At every state it compares what a player can
+observe: who acts and how (a decision, a chance draw, a simultaneous exchange), the legal
+moves, and at the end the outcome (winner, discards, hands, who leads next, who wins the
+round). The first difference is the witness: the moves that lead to it, and what differs.
+Chance draws follow their first outcome only (the options are about decisions and rules, not
+luck).
 
 If no deal of the space shows a difference with the other options at their defaults, the
 option changes nothing there, which is recorded as such; the search then tries the other
