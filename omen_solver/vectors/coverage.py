@@ -30,8 +30,9 @@ import omen_solver.omens.state
 __all__ = ["Coverage", "Dimension", "LineTracer", "executable_lines"]
 
 _MODULES = (omen_solver.omens.resolve, omen_solver.omens.state)
-_PLUMBING = frozenset({"_next_to_play"})
-"""Module-level helpers run on every query about who plays next: not rules, and hot."""
+_PLUMBING = frozenset({"_next_to_play", "_bout_over", "describe_state"})
+"""Module-level functions that are not rules: who plays next (asked on every query), the
+search's stopping point, the text for people."""
 
 
 def _classes() -> frozenset[str]:

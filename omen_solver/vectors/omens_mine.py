@@ -576,23 +576,24 @@ def _pair_packs(coverage: Coverage) -> Iterator[_Candidate]:
             options = [fixed[seat]] if seat in fixed else [
                 e for e in _EFFECTS if e not in chosen and e not in fixed.values()
             ]
-            best, gain = options[0], -1
-            for effect in options:
-                hits = [
-                    pair
-                    for index, earlier in enumerate(chosen, start=1)
-                    if (pair := f"pair:{earlier}>{effect}:{_relation(index, seat)}") in wanted
-                ]
-                if len(hits) > gain:
-                    best, gain = effect, len(hits)
-                    best_hits = hits
+            best = max(options, key=lambda e: len(_new_pairs(chosen, e, seat, wanted)))
+            targets += [p for p in _new_pairs(chosen, best, seat, wanted) if p not in targets]
             chosen.append(best)
-            targets += [pair for pair in best_hits if pair not in targets]
         for pair in targets:
             proposed[pair] = proposed.get(pair, 0) + 1
         hands = {seat: [_CARD_OF[effect]] for seat, effect in enumerate(chosen, start=1)}
         setup = OmensSetup(4, DEFAULT_TEAMS[4], _fill(hands, 2), leader=1)
         yield _Candidate(setup, tuple(_CARD_OF[e] for e in chosen), tuple(sorted(targets)))
+
+
+def _new_pairs(chosen: Sequence[str], effect: str, seat: int, wanted: set[str]) -> list[str]:
+    """The open pairs ``effect`` at ``seat`` makes with the effects placed before it (seats
+    1, 2, ... in order)."""
+    return [
+        pair
+        for index, earlier in enumerate(chosen, start=1)
+        if (pair := f"pair:{earlier}>{effect}:{_relation(index, seat)}") in wanted
+    ]
 
 
 def _relation(seat_a: int, seat_b: int) -> str:
