@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from omen_solver.core.options import describe
+from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue as omen_catalogue
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
@@ -83,15 +83,8 @@ def _omens_reference() -> dict[str, Any]:
         for card in omens_catalogue().values()
     ]
     options = [
-        {
-            "name": spec.name,
-            "question": spec.question,
-            "summary": spec.summary,
-            "settings": dict(spec.settings),
-            "default": spec.default,
-            "presets": {name: over.get(spec.name, spec.default) for name, over in PRESETS.items()},
-            "source": spec.source,
-        }
+        _option_json(spec, {name: over.get(spec.name, spec.default)
+                            for name, over in PRESETS.items()})
         for spec in option_specs()
     ]
     rules = [{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()]
@@ -119,18 +112,23 @@ def _omen_reference() -> dict[str, Any]:
         for c in (catalogue[card_id] for card_id in sorted(catalogue.cards))
     ]
     options = [
-        {
-            "name": spec.name,
-            "question": spec.question,
-            "summary": spec.summary,
-            "settings": dict(spec.settings),
-            "default": spec.default,
-            "presets": {name: getattr(make_rules(name), spec.name) for name in PROFILES},
-            "source": spec.source,
-        }
+        _option_json(spec, {name: getattr(make_rules(name), spec.name) for name in PROFILES})
         for spec in describe(OmenRules)
     ]
     return _reference("omen", cards, [], options)
+
+
+def _option_json(spec: OptionSpec, presets: Mapping[str, str]) -> dict[str, Any]:
+    """One rule option of a reference file, with its setting under each preset or profile."""
+    return {
+        "name": spec.name,
+        "question": spec.question,
+        "summary": spec.summary,
+        "settings": dict(spec.settings),
+        "default": spec.default,
+        "presets": dict(presets),
+        "source": spec.source,
+    }
 
 
 def _reference(game: str, cards: list[dict[str, Any]], rules: list[dict[str, Any]],

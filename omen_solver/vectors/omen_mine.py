@@ -11,6 +11,7 @@ beyond it).
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,9 +126,16 @@ def _describe(first: tuple[Any, ...], second: tuple[Any, ...], names: tuple[str,
         return (f"legal actions: under {a} also {', '.join(only_a) or 'nothing'}; under {b} "
                 f"also {', '.join(only_b) or 'nothing'}")
     keys = [key for key in first[2] if first[2][key] != second[2][key]]
-    return "; ".join(
-        f"{key}: {first[2][key]!r} under {a}, {second[2][key]!r} under {b}" for key in keys
-    )
+    return "; ".join(_field_difference(key, first[2][key], second[2][key], names)
+                     for key in keys)
+
+
+def _field_difference(key: str, first: Any, second: Any, names: tuple[str, str]) -> str:
+    """One state field that differs, with both values when they are short."""
+    shown = (json.dumps(first), json.dumps(second))
+    if max(map(len, shown)) > 80:
+        return f"{key} differ (compare the states of the two vectors)"
+    return f"{key}: {shown[0]} under {names[0]}, {shown[1]} under {names[1]}"
 
 
 class _Lockstep:
@@ -288,9 +296,10 @@ class OmenMiner:
             ):
                 recording = omen_record(start, moves)
                 why = (
-                    f"Rule option {name} = {setting} ({spec.question}: {spec.summary}): "
-                    f"{spec.settings[setting]}. Under {other} ({spec.settings[other]}) the same "
-                    f"moves play differently: {difference}. Rule text: {spec.source}."
+                    f"Rule option {name} = {setting} ({spec.question}: "
+                    f"{spec.summary.rstrip('.')}): {spec.settings[setting]}. Under {other} "
+                    f"({spec.settings[other]}) the same moves play differently: {difference}. "
+                    f"Rule text: {spec.source}."
                 )
                 vector = omen_vector_json(
                     f"omen.witness.{name}.{setting}.vs-{other}", why,

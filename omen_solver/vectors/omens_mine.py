@@ -405,7 +405,7 @@ class OmensMiner:
                 )
                 why = (
                     f"Rule option {witness.option} = {setting}{companions} ({spec.question}: "
-                    f"{spec.summary}): {spec.settings[setting]}. Under {other} "
+                    f"{spec.summary.rstrip('.')}): {spec.settings[setting]}. Under {other} "
                     f"({spec.settings[other]}) the same moves play differently: "
                     f"{witness.difference}. Rule text: {spec.source}."
                 )

@@ -275,6 +275,22 @@ def _by_game(key: str, omens: dict[str, Any], omen: dict[str, Any]) -> dict[str,
     }
 
 
+def _file(kind: str, name: str, items: str, **item: Any) -> dict[str, Any]:
+    """The top level of a published file: its format, version, game, name, description, and
+    the list of its items (vectors, cases)."""
+    return _strict(
+        ["format", "version", "game", name, "description", items],
+        {
+            "format": {"const": f"omen-solver-{kind}"},
+            "version": {"const": 1},
+            "game": {"enum": ["omens", "omen"]},
+            name: _NAME,
+            "description": _TEXT,
+            items: {"type": "array", **item},
+        },
+    )
+
+
 def _vectors_schema() -> dict[str, Any]:
     return {
         **_header(
@@ -283,17 +299,7 @@ def _vectors_schema() -> dict[str, Any]:
             "One set of vectors: positions, action sequences and what the rules require after "
             "every step (docs/vectors.md).",
         ),
-        **_strict(
-            ["format", "version", "game", "set", "description", "vectors"],
-            {
-                "format": {"const": "omen-solver-vectors"},
-                "version": {"const": 1},
-                "game": {"enum": ["omens", "omen"]},
-                "set": _NAME,
-                "description": _TEXT,
-                "vectors": {"type": "array"},
-            },
-        ),
+        **_file("vectors", "set", "vectors"),
         **_by_game("vectors", {"$ref": "#/$defs/omensVector"}, {"$ref": "#/$defs/omenVector"}),
         "$defs": {
             **_omens_defs(),
@@ -337,17 +343,7 @@ def _perft_schema() -> dict[str, Any]:
             "Exact counts of the legal action sequences from positions, per depth, with the "
             "count under each first action at one depth (docs/vectors.md).",
         ),
-        **_strict(
-            ["format", "version", "game", "suite", "description", "cases"],
-            {
-                "format": {"const": "omen-solver-perft"},
-                "version": {"const": 1},
-                "game": {"enum": ["omens", "omen"]},
-                "suite": _NAME,
-                "description": _TEXT,
-                "cases": {"type": "array", "minItems": 1},
-            },
-        ),
+        **_file("perft", "suite", "cases", minItems=1),
         **_by_game("cases", case("omens"), case("omen")),
         "$defs": {**_omens_defs(), **_omen_defs()},
     }

@@ -467,8 +467,15 @@ def witness_table(witnesses: Sequence[Witness]) -> str:
         "Search spaces (the cards each option is about, then plain cards):",
         "",
     ]
-    lines += [f"- `{w.option}`: {w.searched}." for w in witnesses]
+    lines += [f"- `{w.option}`{_pair_label(w)}: {w.searched}." for w in witnesses]
     return "\n".join(lines) + "\n"
+
+
+def _pair_label(witness: Witness) -> str:
+    """`` (`a` / `b`)`` for an option with more than two settings, else nothing."""
+    if len(setting_pairs(witness.option)) == 1:
+        return ""
+    return " (" + " / ".join(f"`{s}`" for s in witness.settings) + ")"
 
 
 def read_summary(path: Path) -> list[Witness]:
