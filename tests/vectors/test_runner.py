@@ -181,12 +181,12 @@ def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_the_selection_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["vectors", "check", str(SHIPPED), "--engine", SELF, "--game", "omen",
-                   "--match", "war_trigger", "--json"])
+    status = main(["vectors", "check", str(SHIPPED / "omen" / "witnesses.json"), "--engine",
+                   SELF, "--game", "omen", "--match", "war_trigger", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert status == 0 and report["passed"] == 6
     engine = _fake(tmp_path, "if r['cmd'] == 'legal':\n    answer['to_act'] = 9")
-    status = main(["vectors", "check", str(SHIPPED / "omens"), "--engine", engine,
+    status = main(["vectors", "check", str(_one_set(tmp_path, count=5)), "--engine", engine,
                    "--max-failures", "2", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert status == 1 and report["failed"] == 2
