@@ -226,6 +226,7 @@ def omen_vector_json(
 ) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": vector_id,
+        "game": "omen",
         "why": why.strip(),
         "source": source,
         "rules": recording.rules(),

@@ -279,6 +279,7 @@ def vector_json(
         text += f"\nRulebook passages of the rules applied: {passages}."
     data: dict[str, Any] = {
         "id": vector_id,
+        "game": "omens",
         "why": text,
         "source": source,
         "rules": rules,

@@ -239,9 +239,11 @@ def _vector(game: str) -> dict[str, Any]:
         },
     )
     return _strict(
-        ["id", "why", "source", "rules", "cards", "options", "position", "start", "steps"],
+        ["id", "game", "why", "source", "rules", "cards", "options", "position", "start",
+         "steps"],
         {
             "id": _NAME,
+            "game": {"const": game},
             "why": _TEXT,
             "source": _TEXT,
             "rules": {"type": "array", "items": _NAME, "uniqueItems": True},
