@@ -159,11 +159,7 @@ def _build_omens(witnesses: Path, wanted: Sequence[str], progress: Callable[[str
         counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses",
                                                                  "enumerated")}
         built["coverage"] = miner.coverage.report(counts, "omens")
-    if "perft" in wanted:
-        progress("omens: perft")
-        built["perft"] = omens_perft_suite()
-    if "reference" in wanted:
-        built["reference"] = _omens_reference()
+    _add_suite_and_reference(built, "omens", wanted, progress)
     return built
 
 
@@ -177,12 +173,17 @@ def _build_omen(wanted: Sequence[str], progress: Callable[[str], None]
     built["witnesses"] = _vector_file("omen", miner.witness_vectors())
     counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses")}
     built["coverage"] = miner.coverage.report(counts, "omen")
-    if "perft" in wanted:
-        progress("omen: perft")
-        built["perft"] = omen_perft_suite()
-    if "reference" in wanted:
-        built["reference"] = _omen_reference()
+    _add_suite_and_reference(built, "omen", wanted, progress)
     return built
+
+
+def _add_suite_and_reference(built: dict[str, dict[str, Any]], game: str,
+                             wanted: Sequence[str], progress: Callable[[str], None]) -> None:
+    if "perft" in wanted:
+        progress(f"{game}: perft")
+        built["perft"] = omens_perft_suite() if game == "omens" else omen_perft_suite()
+    if "reference" in wanted:
+        built["reference"] = _omens_reference() if game == "omens" else _omen_reference()
 
 
 def export(
