@@ -19,7 +19,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Final
 
+from omen_solver.core.enumeration.budget import Budget, Progress
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, TraceStep
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.errors import IllegalActionError
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
@@ -862,6 +864,23 @@ class OmensState(GameState[OmensAction]):
     def return_bounds(self) -> tuple[Fraction, Fraction]:
         """Every team scores 0 or 1."""
         return Fraction(0), Fraction(1)
+
+    def kernel_solve(
+        self,
+        concept: Concept,
+        team: int,
+        *,
+        budget: Budget,
+        simultaneous: SimultaneousMode,
+        progress: Progress | None,
+    ) -> SolveResult:
+        """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
+        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply."""
+        from omen_solver.omens.kernel.solve import solve_with_kernel
+
+        return solve_with_kernel(
+            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress
+        )
 
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))

@@ -465,10 +465,13 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 static int terminal(Search *S, const KS *k, Q *out) {
     int winner = k->winner;
     if (S->has_payoff) {
-        int leader = winner;
-        if (winner >= 0 && k->has_outcome && k->out_pride && S->spec.pride_next_round == 1)
+        /* machine.py: next_round_leader */
+        int leader = winner < 0 ? 0 : winner;
+        int setting = S->spec.pride_next_round;
+        if (winner >= 0 && k->has_outcome && k->out_pride
+            && (setting == 1 || (setting == 2 && k->victim < 0)))
             leader = k->out_next_leader;
-        *out = S->payoff[winner + 1][leader < 0 ? 0 : leader];
+        *out = S->payoff[winner + 1][leader];
         return 0;
     }
     if (S->constant_sum) {
@@ -980,6 +983,7 @@ static int Search_set_nodes(Search *S, PyObject *value, void *closure) {
 }
 static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table.size); }
 static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
+static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
 static PyObject *Search_get_bytes(Search *S, void *closure) {
     size_t per = sizeof(uint64_t) + sizeof(uint32_t) + 1 + 2 * sizeof(Q) + sizeof(int32_t);
     return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
@@ -1000,6 +1004,7 @@ static PyMethodDef Search_methods[] = {
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "nodes searched", NULL},
     {"states", (getter)Search_get_states, NULL, "entries in the transposition table", NULL},
+    {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
     {"stats", (getter)Search_get_stats, NULL, "counters", NULL},

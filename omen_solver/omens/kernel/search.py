@@ -101,11 +101,8 @@ class KernelSearch(NodeMeter):
         """The maximising side's return where play is over."""
         winner = state.winner
         if self.payoff is not None:
-            leader = winner
-            outcome = state.outcome
-            if winner >= 0 and outcome is not None and outcome[5]:
-                leader = self.machine.next_round_leader(outcome, winner)
-            return self.payoff[winner + 1][max(leader, 0)]
+            leader = self.machine.next_round_leader(state) if winner >= 0 else 0
+            return self.payoff[winner + 1][leader]
         if self.constant_sum:
             total = 0 if winner < 0 else 1
             if self.total is None:
