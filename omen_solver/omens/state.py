@@ -19,7 +19,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Final
 
+from omen_solver.core.enumeration.budget import Budget, Progress
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, TraceStep
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.errors import IllegalActionError
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
@@ -78,6 +80,8 @@ class BoutSummary:
     """The seat that leads next: the next bout, or the next round if this bout ended it."""
     round_winner: int | None
     """The seat that won the round at the end of this bout, if any."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Every hand at the end of the bout (before a new round's cards are shuffled)."""
 
 
 def derive_teams(absolute_of_seat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -861,6 +865,23 @@ class OmensState(GameState[OmensAction]):
         """Every team scores 0 or 1."""
         return Fraction(0), Fraction(1)
 
+    def kernel_solve(
+        self,
+        concept: Concept,
+        team: int,
+        *,
+        budget: Budget,
+        simultaneous: SimultaneousMode,
+        progress: Progress | None,
+    ) -> SolveResult:
+        """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
+        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply."""
+        from omen_solver.omens.kernel.solve import solve_with_kernel
+
+        return solve_with_kernel(
+            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress
+        )
+
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
         front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
@@ -1353,7 +1374,7 @@ def _stage_check(work: _Work) -> None:
     if work.luck_victim is not None:
         discarded.add(work.luck_victim[1])
     next_leader = outcome.next_leader
-    if winner is not None and not (outcome.pride and table.rules.pride_next_round == "yes"):
+    if winner is not None and not _pride_keeps_lead(table, outcome, work.luck_victim):
         next_leader = winner
     work.last = BoutSummary(
         work.bouts,
@@ -1362,6 +1383,7 @@ def _stage_check(work: _Work) -> None:
         tuple(sorted(discarded)),
         next_leader,
         winner,
+        tuple(tuple(hand) for hand in work.hands),
     )
     if table.scope is Scope.BOUT:
         work.phase = Phase.OVER
@@ -1383,6 +1405,19 @@ def _stage_check(work: _Work) -> None:
         return
     leader = next_leader
     _new_round(work, leader)
+
+
+def _pride_keeps_lead(
+    table: Table, outcome: BoutOutcome, luck_victim: tuple[int, int] | None
+) -> bool:
+    """Whether Pride's choice of leader holds across the round end (option
+    ``pride_next_round``; rules file 000, "End of a Round", says the round winner starts).
+    ``unless_luck``: it holds unless a card was discarded from hand because of Luck in the
+    bout that ended the round."""
+    setting = table.rules.pride_next_round
+    if not outcome.pride or setting == "no":
+        return False
+    return setting == "yes" or luck_victim is None
 
 
 def _next_bout(work: _Work, leader: int) -> None:

@@ -8,6 +8,7 @@ two-sided and no concept is assumed: ``maxn`` or ``paranoid`` must be asked for,
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -32,8 +33,24 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
+from omen_solver.errors import OmenSolverError
 
-__all__ = ["MAX_LINE", "default_team", "resolve_concept", "solve"]
+__all__ = ["MAX_LINE", "Engine", "KernelRefused", "default_team", "resolve_concept", "solve"]
+
+
+class Engine(enum.Enum):
+    """Which search answers a solve."""
+
+    AUTO = "auto"
+    """The game's search kernel where it applies, else the reference search."""
+    KERNEL = "kernel"
+    """The game's search kernel, or an error saying why it does not apply."""
+    REFERENCE = "reference"
+    """The reference search over the explaining engine (slow, but it runs on any game)."""
+
+
+class KernelRefused(OmenSolverError):
+    """A game's search kernel does not play a position (says what and why)."""
 
 MAX_LINE = 100_000
 """The longest principal variation followed (a guard against a game that loops)."""
@@ -99,6 +116,7 @@ def solve(
     ordering: bool = True,
     bounds: tuple[Fraction, Fraction] | None = None,
     progress: Progress | None = None,
+    engine: Engine | str = Engine.AUTO,
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
@@ -106,9 +124,82 @@ def solve(
     ``paranoid`` the team that plays against all the others. ``bounds`` overrides the game's
     ``return_bounds`` hook. When the budget runs out the result is ``UNKNOWN`` with the
     bounds proven so far.
+
+    ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
+    ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
+    it, ``reference`` never uses it. Every answer says which one ran (``extra["engine"]``).
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
+    choice = _as_engine(engine)
+    if choice is not Engine.REFERENCE:
+        fast = _kernel(state, chosen, team, budget, simultaneous, progress, choice, bounds,
+                       transpositions, ordering)
+        if isinstance(fast, SolveResult):
+            return fast
+        note = fast
+    else:
+        note = None
+    result = _reference(state, chosen, team, budget, simultaneous, transpositions, ordering,
+                        bounds, progress)
+    result.extra["engine"] = "reference"
+    if note:
+        result.extra["kernel_refused"] = note
+    return result
+
+
+def _as_engine(engine: Engine | str) -> Engine:
+    if isinstance(engine, Engine):
+        return engine
+    try:
+        return Engine(engine)
+    except ValueError:
+        known = ", ".join(e.value for e in Engine)
+        raise ChoiceError(f"engine {engine!r}: unknown; choose one of {known}") from None
+
+
+def _kernel(
+    state: GameState[Any],
+    concept: Concept,
+    team: int,
+    budget: Budget,
+    simultaneous: SimultaneousMode,
+    progress: Progress | None,
+    engine: Engine,
+    bounds: tuple[Fraction, Fraction] | None,
+    transpositions: bool,
+    ordering: bool,
+) -> SolveResult | str | None:
+    """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
+    hook = getattr(state, "kernel_solve", None)
+    reason: str | None = None
+    if hook is None:
+        reason = f"{type(state).__name__} has no search kernel"
+    elif bounds is not None or not transpositions or not ordering:
+        reason = "the kernel always uses its table, its ordering and the game's bounds"
+    else:
+        try:
+            result: SolveResult = hook(concept, team, budget=budget, simultaneous=simultaneous,
+                                       progress=progress)
+            return result
+        except KernelRefused as refused:
+            reason = str(refused)
+    if engine is Engine.KERNEL:
+        raise ChoiceError(f"engine 'kernel': {reason}")
+    return reason
+
+
+def _reference(
+    state: GameState[Any],
+    chosen: Concept,
+    team: int,
+    budget: Budget,
+    simultaneous: SimultaneousMode,
+    transpositions: bool,
+    ordering: bool,
+    bounds: tuple[Fraction, Fraction] | None,
+    progress: Progress | None,
+) -> SolveResult:
     with deep_recursion():
         if chosen is Concept.MAXN:
             return _solve_maxn(state, team, budget, transpositions, progress)
