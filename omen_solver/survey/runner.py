@@ -58,12 +58,16 @@ def run_survey(
     batch: int = DEFAULT_BATCH,
     tick: Tick | None = None,
     store: ResultStore | None = None,
+    timeout: float | None = None,
 ) -> ResultStore:
     """Analyse every deal of ``config`` not yet in ``out/deals.jsonl``; return the store.
 
     ``workers``: worker processes of the local cluster (default: one per core); 0 runs in this
     process. An interrupt (``KeyboardInterrupt``) cancels the tasks and stops the cluster; the
-    results file keeps every batch recorded before it.
+    results file keeps every batch recorded before it. ``timeout`` (seconds, on Dask) bounds
+    the cluster's start-up and, separately, the wait for the results: past it an error is
+    raised (:class:`TimeoutError`, or :class:`OSError` when no cluster could be reached), with
+    the same clean-up (the searches themselves are bounded by the survey's budget).
     """
     store = store or ResultStore(out / RESULTS_FILE, config)
     items = pending_items(config, store)
@@ -73,8 +77,8 @@ def run_survey(
         for group in batches:
             record(analyse_batch(config, group))
         return store
-    with _client(workers, scheduler) as client:
-        _run_on(client, config, batches, record)
+    with _client(workers, scheduler, timeout) as client:
+        _run_on(client, config, batches, record, timeout)
     return store
 
 
@@ -92,13 +96,15 @@ def _run_on(
     config: SurveyConfig,
     batches: Iterator[list[Item]],
     record: Callable[[list[dict[str, Any]]], None],
+    timeout: float | None,
 ) -> None:
     from distributed import as_completed
 
     window = max(4, 4 * sum(client.nthreads().values()))
     futures = [client.submit(analyse_batch, config, group, pure=False)
                for group in islice(batches, window)]
-    queue = as_completed(futures, loop=client.loop)  # type: ignore[no-untyped-call]
+    queue = as_completed(futures, loop=client.loop,  # type: ignore[no-untyped-call]
+                         timeout=timeout)
     try:
         for future in queue:
             record(future.result())
@@ -113,15 +119,17 @@ def _run_on(
 
 
 @contextmanager
-def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+def _client(workers: int | None, scheduler: str | None,
+            timeout: float | None = None) -> Iterator[Any]:
     """A Dask client on ``scheduler``, or on a local cluster closed on exit (interrupt too)."""
     from distributed import Client, LocalCluster
 
     connect: Any = Client
     local: Any = LocalCluster
+    waits: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
 
     if scheduler is not None:
-        client = connect(scheduler, set_as_default=False)
+        client = connect(scheduler, set_as_default=False, **waits)
         try:
             yield client
         finally:
@@ -134,10 +142,13 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         processes=True,
         dashboard_address=None,
         silence_logs=logging.ERROR,
+        **waits,
     )
-    client = connect(cluster, set_as_default=False)
     try:
-        yield client
+        client = connect(cluster, set_as_default=False, **waits)
+        try:
+            yield client
+        finally:
+            client.close()
     finally:
-        client.close()
         cluster.close()

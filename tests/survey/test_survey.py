@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,12 @@ from omen_solver.survey.runner import RESULTS_FILE, run_survey
 from omen_solver.survey.stats import rate, wilson
 from omen_solver.survey.store import ResultStore, SurveyFileError
 
-SMALL = SurveyConfig(players=(4, 5), deals=4, cards=2, max_seconds=60.0, options=False)
+SMALL = SurveyConfig(players=(4, 5), deals=4, cards=2, max_seconds=None, max_nodes=10**6,
+                     options=False)
+"""A node budget, not seconds: the same answers on a loaded machine."""
+DASK_TIMEOUT = 180.0
+"""Seconds a Dask run (cluster start-up included) may take before the test fails instead of
+hanging; the whole test takes about 15 s."""
 
 
 def _comparable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -126,16 +132,19 @@ def test_local_dask_cluster_equals_one_process_and_redoes_a_killed_workers_tasks
     tmp_path: Path,
 ) -> None:
     """A real local cluster with 2 worker processes gives the single-process results; a worker
-    killed mid-survey has its tasks redone, nothing lost and nothing counted twice."""
+    killed mid-survey has its tasks redone, nothing lost and nothing counted twice. Every wait
+    is bounded and both clusters are closed whatever happens."""
     from distributed import Client, LocalCluster
 
-    config = SurveyConfig(players=(4, 5), deals=6, cards=2, max_seconds=60.0, options=False)
+    config = replace(SMALL, deals=5, lines=False)
     single = _comparable(run_survey(config, tmp_path / "one", workers=0).ordered())
-    on_cluster = run_survey(config, tmp_path / "two", workers=2, batch=1).ordered()
+    on_cluster = run_survey(config, tmp_path / "two", workers=2, batch=1,
+                            timeout=DASK_TIMEOUT).ordered()
     assert _comparable(on_cluster) == single
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=None, timeout=DASK_TIMEOUT) as cluster, \
+            Client(cluster, timeout=DASK_TIMEOUT) as client:
         pids = client.run(os.getpid)
         killed: list[int] = []
 
@@ -146,8 +155,9 @@ def test_local_dask_cluster_equals_one_process_and_redoes_a_killed_workers_tasks
                 killed.append(pid)
 
         store = run_survey(config, tmp_path / "killed", scheduler=cluster.scheduler_address,
-                           batch=1, tick=kill_one)
+                           batch=1, tick=kill_one, timeout=DASK_TIMEOUT)
     assert killed
     assert _comparable(store.ordered()) == single
     lines = (tmp_path / "killed" / RESULTS_FILE).read_text().splitlines()
     assert len(lines) == 1 + len(single)
+
