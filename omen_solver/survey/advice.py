@@ -42,7 +42,7 @@ from omen_solver.errors import IllegalActionError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
-from omen_solver.survey.exact import solve_exactly
+from omen_solver.survey.exact import values_of
 from omen_solver.survey.stats import wilson
 
 __all__ = [
@@ -364,8 +364,8 @@ def advise(
         if set(legal) != set(texts):
             raise AdviceError("the seat's legal actions differ between deals it cannot tell "
                               "apart; the view is inconsistent")
-        for text, action in legal.items():
-            outcome = solve_exactly(state.child(action), budget)
+        outcomes = values_of([state.child(action) for action in legal.values()], budget)
+        for text, outcome in zip(legal, outcomes, strict=True):
             entry = values[text]
             if outcome.values is None:
                 entry.unknown += 1
@@ -434,7 +434,7 @@ class Tracker:
                 self.known[int(action.choice[1])][action.seat].add(int(action.choice[2]))
         self.discarded |= set(after.discard_pile) - set(before.discard_pile)
         for seat in range(self.players):
-            self.bout_moves[seat].append(self._seen_by(seat, before, move))
+            self.bout_moves[seat].append(self.seen_by(seat, before, move))
         if _bout_start(after):
             self.bout_start = after
             self.bout_moves = [[] for _ in range(self.players)]
@@ -442,7 +442,7 @@ class Tracker:
             self.start_discarded = frozenset(self.discarded)
 
     @staticmethod
-    def _seen_by(seat: int, before: OmensState, move: Sequence[OmensAction]) -> str:
+    def seen_by(seat: int, before: OmensState, move: Sequence[OmensAction]) -> str:
         """The move as ``seat`` saw it: a card given or shown between two other seats is ``?``."""
         seats = {a.seat for a in move}
         if len(move) == 1 and before.pending and move[0].verb in (Verb.GIVES, Verb.SHOWS):

@@ -26,7 +26,7 @@ from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 from omen_solver.survey.deals import Deal, check_size, draw_deal
-from omen_solver.survey.exact import Outcome, solve_exactly
+from omen_solver.survey.exact import Outcome, solve_exactly, values_of
 
 __all__ = [
     "DEFAULT_LINE_STATES",
@@ -106,7 +106,7 @@ def analyse_deal(config: SurveyConfig, players: int, index: int) -> dict[str, An
     scope = Scope(config.scope)
     rules = config.rules()
     state = deal.state(rules, scope)
-    base = solve_exactly(state, config.budget)
+    base = values_of([state], config.budget)[0]
     seconds, nodes = base.seconds, base.nodes
     now = sorted(c for hand in deal.hands for c in hand if c in state.table.now)
     record: dict[str, Any] = {
@@ -119,6 +119,8 @@ def analyse_deal(config: SurveyConfig, players: int, index: int) -> dict[str, An
         "nodes": base.nodes,
         "now_cards": now,
     }
+    if base.reason:
+        record["unknown_reason"] = base.reason
     if config.lines and len(deal.teams) == 2 and base.known:
         essential, line_nodes, line_seconds = essential_cards(
             state, config.budget, config.line_states
@@ -154,12 +156,14 @@ def _option_impact(
         for setting in spec.settings:
             if setting == current:
                 continue
-            other = solve_exactly(deal.state(config.rules(**{spec.name: setting}), scope),
-                                  config.budget)
+            other = values_of([deal.state(config.rules(**{spec.name: setting}), scope)],
+                              config.budget)[0]
             nodes, seconds = nodes + other.nodes, seconds + other.seconds
             changed = None if not (base.known and other.known) else other.values != base.values
             settings[setting] = {"values": _text(other.values), "changed": changed,
                                  "nodes": other.nodes}
+            if other.reason:
+                settings[setting]["unknown_reason"] = other.reason
         found[spec.name] = {"base": current, "settings": settings}
     return found, nodes, seconds
 
