@@ -237,6 +237,10 @@ def register_advise(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
                         help="time limit of each search (default 30)")
     parser.add_argument("--max-nodes", type=int, metavar="N", help="node limit of each search")
+    parser.add_argument("--imperfect", action="store_true",
+                        help="also solve the game of imperfect information exactly (OpenSpiel's "
+                             "sequence form; tiny positions, the partners' hands known) and show "
+                             "where PIMC over-values an action (strategy fusion)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=_advise)
 
@@ -245,13 +249,42 @@ def _advise(args: argparse.Namespace) -> int:
     if args.samples < 1 or args.exact_limit < 0:
         raise PositionError("--samples must be at least 1 and --exact-limit 0 or more")
     view = load_view(args.file, args.seat)
+    budget = Budget(args.max_nodes, args.max_seconds)
+    if args.imperfect:
+        return _imperfect(args, view, budget)
     advice = advise(view, samples=args.samples, exact_limit=args.exact_limit, seed=args.seed,
-                    budget=Budget(args.max_nodes, args.max_seconds))
+                    budget=budget)
     if args.json:
         print(json.dumps({"file": str(args.file), **advice.to_json()}, indent=2))
     else:
         _show(args.file, advice)
     return 1 if advice.unknown else 0
+
+
+def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
+    # Imported here: OpenSpiel loads only when asked for.
+    from omen_solver.survey.imperfect import TOLERANCE, check_against_imperfect
+
+    check = check_against_imperfect(view, budget)
+    if args.json:
+        print(json.dumps({"file": str(args.file), **check.advice.to_json(),
+                          "imperfect": check.to_json()}, indent=2))
+        return 0
+    out = Console(highlight=False)
+    out.print(f"{escape(str(args.file))}: seat {check.seat + 1} to play; {check.deals} "
+              f"consistent deals; the game of imperfect information has "
+              f"{check.information_sets[0]} and {check.information_sets[1]} information sets "
+              f"and is worth {check.value:.4f} to the seat's team")
+    table = RichTable("action", "PIMC", "imperfect information (exact)", "over-valued by")
+    for action in sorted(check.actions, key=lambda a: -a.pimc):
+        table.add_row(escape(action.action), f"{action.pimc:.4f}", f"{action.exact:.4f}",
+                      f"{action.fusion:.4f}" if action.fusion > TOLERANCE else "-")
+    out.print(table)
+    verdict = ("PIMC's best action is exactly optimal" if check.agrees else
+               "PIMC's best action is not optimal: strategy fusion")
+    out.print(f"best action: PIMC {escape(check.pimc_best.action)}, exact "
+              f"{escape(check.exact_best.action)} ({verdict})")
+    return 0
 
 
 def _show(path: Path, advice: Advice) -> None:
