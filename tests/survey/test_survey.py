@@ -13,8 +13,11 @@ import pytest
 
 from omen_solver.cli import main
 from omen_solver.omens.cards import default_catalogue
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig, analyse_deal
 from omen_solver.survey.deals import draw_deal
+from omen_solver.survey.exact import solve_exactly, values_of
 from omen_solver.survey.report import summarise
 from omen_solver.survey.runner import RESULTS_FILE, run_survey
 from omen_solver.survey.stats import rate, wilson
@@ -61,6 +64,29 @@ def test_deal_as_at_a_game_start(players: int) -> None:
             assert tuple(sorted((low, high))) in deal.teams
         assert set(deal.box) == absolutes - set(values)
         assert deal == draw_deal(7, players, index)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_values_only_are_the_solvers_values(players: int) -> None:
+    """The value-only searches of surveys and advice (one kernel search shared by a deal's
+    positions) give the values of the public solver: minimax with two teams, paranoid once per
+    team with three (docs/survey.md)."""
+    rules = make_rules()
+    for index in range(3):
+        state = draw_deal(1, players, index, 2).state(rules, Scope.ROUND)
+        children = [state.child(action) for action in state.legal_actions()]
+        fast = values_of([state, *children], SMALL.budget)
+        slow = [solve_exactly(s, SMALL.budget) for s in (state, *children)]
+        assert [o.values for o in fast] == [o.values for o in slow]
+        assert all(o.known for o in fast)
+
+
+def test_a_line_of_play_that_loops_is_unknown_with_its_reason() -> None:
+    """wrath_replay = "allowed" (docs/omens-options.md): two Wraths can send each other back for
+    ever; the search stops and says so, and the survey counts the deal as unknown."""
+    state = draw_deal(0, 4, 3, 3).state(make_rules(overrides={"wrath_replay": "allowed"}), Scope.ROUND)
+    found = values_of([state], SMALL.budget)[0]
+    assert not found.known and found.reason is not None and "for ever" in found.reason
 
 
 def test_store_keeps_one_record_per_deal_and_drops_a_cut_line(tmp_path: Path) -> None:
