@@ -2,31 +2,41 @@
 
 Prints, in one run:
 
-* deals per second of the same small survey on a local Dask cluster of 1 worker and of 2
-  workers (cluster start-up not counted), and the parallel efficiency ``rate2 / (2 * rate1)``;
-* win rates of a team advised by perfect-information Monte Carlo (``advise``) against random
-  players and against a simple heuristic player (play the highest card), over seeded rounds,
-  with 95 % Wilson intervals, and of random against random as the baseline.
+* **throughput**: deals per second of the same survey on a local Dask cluster of 1 worker and
+  of 2 workers (cluster start-up and each worker's one import of the solver not counted), and
+  the parallel efficiency ``rate2 / (2 * rate1)``;
+* **self-play**: win rates of a team advised by perfect-information Monte Carlo (``advise``,
+  ``--samples`` deals per decision) against random players and against a simple heuristic
+  player (the highest card), and of the heuristic against random, with 95 % Wilson intervals.
+  Games are played in pairs on the same deal with the teams' seats swapped (as in duplicate
+  bridge), so the deal and the lead favour neither side: a side no better than the other wins
+  half. A search that runs out of budget leaves that decision to chance (a random legal move),
+  counted in the output, never as a result.
 
 Usage::
 
-    python benchmarks/survey.py [--deals 40] [--games 20] [--samples 8]
+    python benchmarks/survey.py [--deals 150] [--batch 4] [--games 40] [--samples 8]
+                                [--skip-throughput] [--skip-self-play]
 
-Self-play rounds: 4 players, 3 cards each from cards 1-29 (no Absolute, so every decision is
-one seat's), round scope, seats 1 and 3 against seats 2 and 4, seat 1 leads.
+Throughput survey: 4, 5 and 6 players, 2 cards per hand (an Absolute and one other), round
+scope, every analysis on (option impact, immediate cards in every optimal line), seed 0.
+Self-play rounds: 4 players, 3 cards each from cards 1-29, round scope, seats 1 and 3 against
+seats 2 and 4, seat 1 leads; deal ``i`` comes from ``random.Random(i)``.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from distributed import LocalCluster
+from distributed import Client, LocalCluster
 
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.omens.actions import OmensAction, Verb
@@ -35,51 +45,68 @@ from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
 from omen_solver.survey.advice import Tracker, advise
 from omen_solver.survey.analysis import SurveyConfig
-from omen_solver.survey.runner import run_survey
+from omen_solver.survey.runner import run_survey, warm_worker
 from omen_solver.survey.stats import wilson
 
 TEAMS = ((0, 2), (1, 3))
-Player = Callable[[OmensState, Tracker, int, random.Random], tuple[OmensAction, ...]]
+Move = tuple[OmensAction, ...]
+Player = Callable[[OmensState, Tracker, int, random.Random], Move]
 
 
-def throughput(deals: int) -> None:
-    config = SurveyConfig(players=(4, 5), deals=deals // 2, cards=2, max_seconds=60.0,
-                          lines=False)
+def throughput(deals: int, batch: int) -> None:
+    config = SurveyConfig(players=(4, 5, 6), deals=deals // 3, cards=2, max_seconds=60.0)
+    total = len(config.players) * config.deals
+    print(f"throughput: {total} deals (4, 5, 6 players, 2 cards, every analysis), "
+          f"{batch} deals per task", flush=True)
     rates = {}
     for workers in (1, 2):
         folder = Path(tempfile.mkdtemp(prefix="survey-bench-"))
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
+                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                Client(cluster) as client:
+            client.run(warm_worker)
             start = time.perf_counter()
-            store = run_survey(config, folder, scheduler=cluster.scheduler_address, batch=1)
+            store = run_survey(config, folder, scheduler=cluster.scheduler_address, batch=batch)
             seconds = time.perf_counter() - start
         shutil.rmtree(folder)
         rates[workers] = len(store.records) / seconds
-        print(f"{workers} worker(s): {len(store.records)} deals in {seconds:.1f} s = "
+        print(f"  {workers} worker(s): {len(store.records)} deals in {seconds:.1f} s = "
               f"{rates[workers]:.2f} deals/s", flush=True)
-    print(f"parallel efficiency at 2 workers: {rates[2] / (2 * rates[1]):.2f} (target >= 0.8)")
+    print(f"  parallel efficiency at 2 workers: {rates[2] / (2 * rates[1]):.2f} (target >= 0.8)")
 
 
-def random_player(state: OmensState, tracker: Tracker, seat: int,
-                  rng: random.Random) -> tuple[OmensAction, ...]:
+# -- players ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Counter:
+    """Decisions of a PIMC player, and those left to chance because a search ran out."""
+
+    decisions: int = 0
+    unknown: int = 0
+
+
+def random_player(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
     return rng.choice(state.moves())
 
 
-def highest_card(state: OmensState, tracker: Tracker, seat: int,
-                 rng: random.Random) -> tuple[OmensAction, ...]:
+def highest_card(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
+    """Play the highest card (the first such move); elsewhere the first legal move."""
     moves = state.moves()
     return max(moves, key=lambda m: max((a.card for a in m if a.verb is Verb.PLAY), default=0))
 
 
-def pimc(samples: int) -> Player:
-    def play(state: OmensState, tracker: Tracker, seat: int,
-             rng: random.Random) -> tuple[OmensAction, ...]:
+def pimc(samples: int, counter: Counter) -> Player:
+    def play(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
         moves = state.moves()
         if len(moves) == 1:
             return moves[0]
         advice = advise(tracker.view(seat), samples=samples, exact_limit=samples,
                         seed=rng.randrange(2**32), budget=Budget(max_seconds=30.0))
+        counter.decisions += 1
         best = advice.best
+        if best is None or advice.unknown:
+            counter.unknown += 1
         if best is None:
             return rng.choice(moves)
         return (state.string_to_action(best.action),)
@@ -87,45 +114,59 @@ def pimc(samples: int) -> Player:
     return play
 
 
-def game(seed: int, ours: Player, theirs: Player) -> int:
-    """1 if seats 1 and 3 win the round, else 0."""
+def game(seed: int, ours: Player, theirs: Player, ours_first: bool) -> int:
+    """1 if ``ours`` wins the round: seats 1 and 3 when ``ours_first``, else seats 2 and 4."""
     rng = random.Random(seed)
     deck = list(range(1, 30))
     rng.shuffle(deck)
     hands = [sorted(deck[i * 3:(i + 1) * 3]) for i in range(4)]
     state = OmensState.start_of_bout(Table(4, make_rules()), hands, TEAMS, 0)
     tracker = Tracker(state)
+    moves = random.Random(f"moves:{seed}:{ours_first}")
+    ours_team = 0 if ours_first else 1
     while not state.is_terminal():
         seat = state.current_player()
-        player = ours if state.team_of(seat) == 0 else theirs
-        move = player(state, tracker, seat, rng)
+        player = ours if state.team_of(seat) == ours_team else theirs
+        move = player(state, tracker, seat, moves)
         after = state.apply_move(move)
         tracker.observe(state, move, after)
         state = after
-    return int(state.team_returns()[0])
+    return int(state.team_returns()[ours_team])
 
 
 def self_play(games: int, samples: int) -> None:
+    print(f"self-play: {games} deals, each played twice with the seats swapped; PIMC with "
+          f"{samples} deals per decision", flush=True)
+    counter = Counter()
     matches = [("random", random_player, "random", random_player),
-               ("PIMC", pimc(samples), "random", random_player),
-               ("PIMC", pimc(samples), "highest card", highest_card),
-               ("highest card", highest_card, "random", random_player)]
+               ("highest card", highest_card, "random", random_player),
+               ("PIMC", pimc(samples, counter), "random", random_player),
+               ("PIMC", pimc(samples, counter), "highest card", highest_card)]
     for name, ours, other, theirs in matches:
         start = time.perf_counter()
-        wins = sum(game(seed, ours, theirs) for seed in range(games))
-        low, high = wilson(wins, games)
-        print(f"{name} (seats 1, 3) vs {other}: {wins}/{games} won = {wins / games:.2f} "
-              f"[{low:.2f}, {high:.2f}] in {time.perf_counter() - start:.0f} s", flush=True)
+        wins = sum(game(seed, ours, theirs, first)
+                   for seed in range(games) for first in (True, False))
+        played = 2 * games
+        low, high = wilson(wins, played)
+        print(f"  {name} vs {other}: {wins}/{played} won = {wins / played:.3f} "
+              f"[{low:.3f}, {high:.3f}] in {time.perf_counter() - start:.0f} s", flush=True)
+    print(f"  PIMC decisions: {counter.decisions}, of which {counter.unknown} with a search out "
+          "of budget")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=40, help="deals in the throughput survey")
-    parser.add_argument("--games", type=int, default=20, help="seeded rounds per match")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=150, help="deals in the throughput survey")
+    parser.add_argument("--batch", type=int, default=4, help="deals per Dask task")
+    parser.add_argument("--games", type=int, default=40, help="deals per self-play match")
     parser.add_argument("--samples", type=int, default=8, help="PIMC deals per decision")
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-self-play", action="store_true")
     args = parser.parse_args()
-    throughput(args.deals)
-    self_play(args.games, args.samples)
+    if not args.skip_throughput:
+        throughput(args.deals, args.batch)
+    if not args.skip_self_play:
+        self_play(args.games, args.samples)
 
 
 if __name__ == "__main__":

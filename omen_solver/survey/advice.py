@@ -14,7 +14,8 @@ could). Every consistent deal has the same weight, unless the view states weight
 ``?`` stands for each of the player's legal actions with the same weight.
 
 For every legal action of the seat, its team's value after the action is solved exactly in each
-deal (every hand open); the mean over the deals is the action's win probability. With few
+deal (every hand open; one search per deal, shared by the positions after each action, within
+the budget); the mean over the deals is the action's win probability. With few
 consistent deals every one is enumerated and the answer is exact over deals; otherwise deals are
 sampled uniformly (rejecting the inconsistent ones) and each probability has a 95 % Wilson
 interval (over the effective sample size when weights differ). A search that runs out of budget

@@ -235,8 +235,9 @@ def register_advise(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
                              f"most N ways (default {DEFAULT_EXACT_LIMIT})")
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     parser.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
-                        help="time limit of each search (default 30)")
-    parser.add_argument("--max-nodes", type=int, metavar="N", help="node limit of each search")
+                        help="time limit of the searches of one deal, every action (default 30)")
+    parser.add_argument("--max-nodes", type=int, metavar="N",
+                        help="node limit of the searches of one deal (deterministic)")
     parser.add_argument("--imperfect", action="store_true",
                         help="also solve the game of imperfect information exactly (OpenSpiel's "
                              "sequence form; tiny positions, the partners' hands known) and show "

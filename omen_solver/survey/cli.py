@@ -200,8 +200,9 @@ def _survey(args: argparse.Namespace) -> int:
         _show(summary, written)
     unknown = any_unknown(records)
     if unknown:
-        print(f"omen-solver: {unknown} of {len(records)} deals have an unknown result (a search "
-              "ran out of budget): they are counted apart, not as wins or losses", file=sys.stderr)
+        reasons = "; ".join(f"{why} ({count})" for why, count in summary.unknown_reasons.items())
+        print(f"omen-solver: {unknown} of {len(records)} deals have an unknown result, counted "
+              f"apart, not as wins, losses or changes: {reasons}", file=sys.stderr)
         return EXIT_UNKNOWN
     return EXIT_OK
 

@@ -67,6 +67,8 @@ class Summary:
     lines: dict[int, Rate]
     """Now card -> the share of deals dealing it where it is in every optimal line."""
     options: list[OptionImpact] = field(default_factory=list)
+    unknown_reasons: dict[str, int] = field(default_factory=dict)
+    """Where a value is unknown (the survey's rules, or an option's setting) and why -> deals."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class Summary:
                          "setting": o.setting or None}
                 for o in self.options
             },
+            "unknown_reasons": self.unknown_reasons,
         }
 
 
@@ -116,6 +119,7 @@ def summarise(config: SurveyConfig, records: list[dict[str, Any]]) -> Summary:
         {c: {p: rate(v) for p, v in sorted(by.items())} for c, by in sorted(cards.items())},
         {c: rate(v) for c, v in sorted(lines.items())},
         impacts,
+        unknown_reasons(records),
     )
 
 
@@ -141,6 +145,21 @@ def _size(record: dict[str, Any]) -> tuple[int, int, int, int]:
     """Smaller deals first: fewer cards, fewer nodes to solve, then survey order."""
     cards = sum(len(hand) for hand in record["hands"])
     return cards, record["nodes"], record["players"], record["index"]
+
+
+def unknown_reasons(records: list[dict[str, Any]]) -> dict[str, int]:
+    """``"survey rules: reason"`` or ``"OPTION = SETTING: reason"`` -> the deals it made
+    unknown."""
+    found: dict[str, int] = defaultdict(int)
+    for record in records:
+        if record.get("values") is None:
+            found[f"survey rules: {record.get('unknown_reason', 'unknown')}"] += 1
+        for name, option in record.get("options", {}).items():
+            for setting, result in option["settings"].items():
+                if result["values"] is None:
+                    why = result.get("unknown_reason", "unknown")
+                    found[f"{name} = {setting}: {why}"] += 1
+    return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
 
 
 def any_unknown(records: list[dict[str, Any]]) -> int:
@@ -205,6 +224,15 @@ def markdown(summary: Summary, plots: dict[str, str] | None = None) -> str:
             "|---|---|",
             *(f"| {c} | {r.text()} |" for c, r in summary.lines.items()),
         ]
+    if summary.unknown_reasons:
+        lines += [
+            "",
+            "## Unknown results",
+            "",
+            "Counted apart, never as wins, losses or changes: under which rules, and why.",
+            "",
+            *(_reason_line(key, count) for key, count in summary.unknown_reasons.items()),
+        ]
     if summary.options:
         lines += [
             "",
@@ -224,6 +252,11 @@ def markdown(summary: Summary, plots: dict[str, str] | None = None) -> str:
                          f"{smallest} |")
         lines += _figure(plots, "options", "option impact")
     return "\n".join(lines) + "\n"
+
+
+def _reason_line(key: str, count: int) -> str:
+    where, _, why = key.partition(": ")
+    return f"- `{where}`: {why} ({count} deals)"
 
 
 def _budget(config: SurveyConfig) -> str:
