@@ -33,14 +33,14 @@ import math
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.game import SIMULTANEOUS
-from omen_solver.errors import IllegalActionError, OmenSolverError
-from omen_solver.omens.actions import OmensAction, Verb
+from omen_solver.errors import IllegalActionError, InvalidActionError, OmenSolverError
+from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
 from omen_solver.survey.exact import values_of
@@ -122,6 +122,67 @@ class View:
 
 
 # -- consistent deals --------------------------------------------------------------------------
+
+
+def _from_hand(action: OmensAction) -> list[int]:
+    """The cards an action shows to have been in its seat's hand: a card played, Betrayal's
+    gift (other than the card just taken), a card shown by Secret, given or discarded."""
+    if action.verb in (Verb.GIVES, Verb.SHOWS, Verb.DISCARDS):
+        return [action.card]
+    if action.verb is not Verb.PLAY:
+        return []
+    cards = [action.card]
+    kind = action.choice[:1]
+    gift = kind == ("take",) and action.choice[2] != action.choice[1]
+    if gift or kind == ("show",):
+        cards.append(int(action.choice[2]))
+    return cards
+
+
+def _moved(action: OmensAction) -> set[int]:
+    """Every number an action names (cards it moves, and seats: a harmless excess)."""
+    return {action.card, *(item for item in action.choice if isinstance(item, int))}
+
+
+def revealed(view: View) -> dict[int, frozenset[int]]:
+    """Cards the bout's moves show were in another seat's hand at the start of the bout.
+
+    A card that leaves a hand in plain sight (played, given by Betrayal, shown, given or
+    discarded) was in that hand at the start of the bout, unless it had moved earlier in the
+    bout (taken from play, returned by Wrath, swapped): such cards prove nothing. After a gift
+    the seat did not see (``gives ?``, The Absolute's exchange) a card has changed hands unseen,
+    so later moves prove nothing either; a card shown to someone else (``?``) moves nothing.
+    Every deal
+    consistent with the moves holds these cards there, so placing them first changes no
+    probability; it only spares sampling the deals that would be rejected.
+    """
+    found: dict[int, set[int]] = {}
+    moved: set[int] = set()
+    for text in view.moves:
+        parts = [part.strip() for part in text.split("&")]
+        try:
+            # An unseen card reads as 0, which is no card.
+            actions = [parse_action(part.replace(HIDDEN, "0")) for part in parts]
+        except InvalidActionError:
+            break
+        for action in actions:
+            if action.seat != view.seat:
+                for card in _from_hand(action):
+                    if card and card not in moved:
+                        found.setdefault(action.seat, set()).add(card)
+            moved |= _moved(action)
+        if any(a.verb is Verb.GIVES and HIDDEN in part for a, part in zip(actions, parts,
+                                                                           strict=True)):
+            break
+    return {seat: frozenset(cards) for seat, cards in found.items()}
+
+
+def with_revealed(view: View) -> View:
+    """``view`` with the cards its moves reveal (:func:`revealed`) added to what it knows."""
+    known = {seat: frozenset(cards) for seat, cards in view.known.items()}
+    for seat, cards in revealed(view).items():
+        known[seat] = known.get(seat, frozenset()) | cards
+    return replace(view, known=known)
 
 
 def consistent_count(view: View) -> int:
@@ -339,6 +400,7 @@ def advise(
     budget: Budget | None = None,
 ) -> Advice:
     """Every legal action of ``view.seat`` with its win probability over consistent deals."""
+    view = with_revealed(view)
     view.check()
     budget = budget or Budget(max_seconds=30.0)
     assignments = consistent_count(view)

@@ -46,6 +46,7 @@ from omen_solver.survey.advice import (
     advise,
     consistent_count,
     enumerate_deals,
+    with_revealed,
 )
 
 __all__ = [
@@ -177,7 +178,7 @@ def hidden_game(deals: Sequence[tuple[OmensState, Fraction]], view: View) -> Any
 
 def check_against_imperfect(view: View, budget: Budget | None = None) -> ImperfectCheck:
     """PIMC's action values beside the exact values of the game of imperfect information."""
-    team_view(view)
+    view = team_view(with_revealed(view))
     count = consistent_count(view)
     if count > MAX_DEALS:
         raise AdviceError(f"{count} ways to place the hidden cards: the check solves one game "

@@ -21,7 +21,9 @@ from omen_solver.survey.advice import (
     advise,
     consistent_count,
     enumerate_deals,
+    revealed,
     sample_deals,
+    with_revealed,
 )
 from omen_solver.survey.exact import solve_exactly
 
@@ -71,6 +73,26 @@ def test_sampled_deals_respect_law() -> None:
     assert rejected > 0
     for deal in deals:
         assert max(deal.state.hands[1]) <= 15 or deal.state.hands[1] == ()
+
+
+def test_cards_played_in_sight_were_in_their_hands() -> None:
+    """A card played, or shown by Secret, in sight of the seat was in its player's hand at the
+    start of the bout (rules file 000, "Game Sequence": a card is played from the hand); after a
+    card changes hands unseen ('?') later moves prove nothing. Sampling places those cards first,
+    so a view with three cards already played needs no luck to find its deals."""
+    table = Table(4, make_rules())
+    view = View(table, TEAMS, 3, 0, (15, 20, 27), (3, 3, 3, 3), {},
+                moves=("1:4", "2:6", "3:24 show 1 ?"))
+    assert revealed(view) == {0: frozenset({4}), 1: frozenset({6}), 2: frozenset({24})}
+    deals, _ = sample_deals(with_revealed(view), 20, seed=5)
+    for deal in deals:
+        held = deal.state.hands
+        assert 24 not in held[2]  # played: it is in play now
+        assert [p.card for p in deal.state.in_play] == [4, 6, 24]
+    later = replace(view, moves=("1:31 with 3", "1:gives ? & 3:gives ?", "2:6"))
+    assert revealed(later) == {0: frozenset({31})}
+    taken = replace(view, moves=("1:4", "2:29 take 4 give 4", "3:4"))
+    assert revealed(taken) == {0: frozenset({4}), 1: frozenset({29})}
 
 
 def test_the_tracker_never_claims_a_card_that_is_not_there() -> None:
