@@ -7,11 +7,13 @@ Prints, in one run:
   the parallel efficiency ``rate2 / (2 * rate1)``;
 * **self-play**: win rates of a team advised by perfect-information Monte Carlo (``advise``,
   ``--samples`` deals per decision) against random players and against a simple heuristic
-  player (the highest card), and of the heuristic against random, with 95 % Wilson intervals.
+  player (the lowest card above every card in play, else the lowest), and of the heuristic
+  against random, with 95 % Wilson intervals.
   Games are played in pairs on the same deal with the teams' seats swapped (as in duplicate
   bridge), so the deal and the lead favour neither side: a side no better than the other wins
-  half. A search that runs out of budget leaves that decision to chance (a random legal move),
-  counted in the output, never as a result.
+  half. A PIMC decision whose searches run out of budget (5,000,000 nodes per deal), or for
+  which no consistent deal is sampled, is left to chance (a random legal move) and counted in
+  the output, never as a result.
 
 Usage::
 
@@ -43,12 +45,14 @@ from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
-from omen_solver.survey.advice import Tracker, advise
+from omen_solver.survey.advice import AdviceError, Tracker, advise
 from omen_solver.survey.analysis import SurveyConfig
 from omen_solver.survey.runner import run_survey, warm_worker
 from omen_solver.survey.stats import wilson
 
 TEAMS = ((0, 2), (1, 3))
+NODES = 5_000_000
+"""The node budget of the searches of one deal in a PIMC decision (deterministic)."""
 Move = tuple[OmensAction, ...]
 Player = Callable[[OmensState, Tracker, int, random.Random], Move]
 
@@ -80,20 +84,31 @@ def throughput(deals: int, batch: int) -> None:
 
 @dataclass
 class Counter:
-    """Decisions of a PIMC player, and those left to chance because a search ran out."""
+    """Decisions of a PIMC player; those where a search ran out of budget, and those where no
+    consistent deal was sampled (both then left to chance)."""
 
     decisions: int = 0
     unknown: int = 0
+    unsampled: int = 0
 
 
 def random_player(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
     return rng.choice(state.moves())
 
 
-def highest_card(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
-    """Play the highest card (the first such move); elsewhere the first legal move."""
+def _card(move: Move) -> int:
+    """The card a move places in play (0 for a move that places none)."""
+    return max((a.card for a in move if a.verb is Verb.PLAY), default=0)
+
+
+def cheapest_winner(state: OmensState, tracker: Tracker, seat: int,
+                    rng: random.Random) -> Move:
+    """A trick-taking habit: the lowest card above every card in play, else the lowest card
+    (the first such move; a move that places no card counts as 0)."""
     moves = state.moves()
-    return max(moves, key=lambda m: max((a.card for a in m if a.verb is Verb.PLAY), default=0))
+    top = max((placed.card for placed in state.in_play), default=0)
+    above = [move for move in moves if _card(move) > top]
+    return min(above or moves, key=_card)
 
 
 def pimc(samples: int, counter: Counter) -> Player:
@@ -101,9 +116,13 @@ def pimc(samples: int, counter: Counter) -> Player:
         moves = state.moves()
         if len(moves) == 1:
             return moves[0]
-        advice = advise(tracker.view(seat), samples=samples, exact_limit=samples,
-                        seed=rng.randrange(2**32), budget=Budget(max_seconds=30.0))
         counter.decisions += 1
+        try:
+            advice = advise(tracker.view(seat), samples=samples, exact_limit=samples,
+                            seed=rng.randrange(2**32), budget=Budget(max_nodes=NODES))
+        except AdviceError:
+            counter.unsampled += 1
+            return rng.choice(moves)
         best = advice.best
         if best is None or advice.unknown:
             counter.unknown += 1
@@ -139,9 +158,9 @@ def self_play(games: int, samples: int) -> None:
           f"{samples} deals per decision", flush=True)
     counter = Counter()
     matches = [("random", random_player, "random", random_player),
-               ("highest card", highest_card, "random", random_player),
+               ("heuristic", cheapest_winner, "random", random_player),
                ("PIMC", pimc(samples, counter), "random", random_player),
-               ("PIMC", pimc(samples, counter), "highest card", highest_card)]
+               ("PIMC", pimc(samples, counter), "heuristic", cheapest_winner)]
     for name, ours, other, theirs in matches:
         start = time.perf_counter()
         wins = sum(game(seed, ours, theirs, first)
@@ -150,8 +169,8 @@ def self_play(games: int, samples: int) -> None:
         low, high = wilson(wins, played)
         print(f"  {name} vs {other}: {wins}/{played} won = {wins / played:.3f} "
               f"[{low:.3f}, {high:.3f}] in {time.perf_counter() - start:.0f} s", flush=True)
-    print(f"  PIMC decisions: {counter.decisions}, of which {counter.unknown} with a search out "
-          "of budget")
+    print(f"  PIMC decisions: {counter.decisions}; left to chance: {counter.unknown} with a "
+          f"search out of budget, {counter.unsampled} with no consistent deal sampled")
 
 
 def main() -> None:
