@@ -262,6 +262,7 @@ def _classes() -> tuple[type[Any], type[Any]]:
             self.information = information
             self.facts = facts
             self.action_id = {text: index for index, text in enumerate(facts.texts)}
+            self.infoset_actions: dict[tuple[int, str], list[int]] = {}
 
         def new_initial_state(self) -> Any:
             return HiddenState(self)
@@ -306,7 +307,20 @@ def _classes() -> tuple[type[Any], type[Any]]:
             return found
 
         def _legal_actions(self, player: int) -> list[int]:
-            return sorted(self._moves())
+            ids = sorted(self._moves())
+            # One information set, one set of actions: else the information function merges
+            # states the team can tell apart, and every solver would answer wrongly.
+            game = self.place.game
+            key = (player, self.information(player))
+            known = game.infoset_actions.setdefault(key, ids)
+            if known != ids:
+                texts = [game.facts.texts[i] for i in (set(known) ^ set(ids))]
+                raise ConceptError(
+                    f"team {player + 1}: one information state has different legal actions in "
+                    f"two deals ({', '.join(sorted(texts))}): the information function hides "
+                    "something the team sees"
+                )
+            return ids
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
             state = self.place.state

@@ -115,3 +115,20 @@ def test_advise_imperfect_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert found["imperfect"]["exact_best"] == "1:7" and found["imperfect"]["agrees"] is False
     assert main(["advise", str(FUSION), "--imperfect", "--max-nodes", "1000000"]) == 0
     assert "over-valued by" in capsys.readouterr().out
+
+
+def test_an_information_function_that_merges_what_a_team_sees_is_refused() -> None:
+    """Information states that hide a team's own hand would merge states with different legal
+    actions into one information set: refused, not solved wrongly."""
+    from omen_solver.core.search.result import ConceptError
+    from omen_solver.integrations.openspiel_hidden import (
+        HiddenDeal,
+        make_hidden_game,
+        sequence_form_value,
+    )
+
+    view = _view_after([[7, 18], [3, 25], [12, 20], [5, 27]], 0, [])
+    deals = [HiddenDeal(deal.state, Fraction(1)) for deal in enumerate_deals(view)]
+    game = make_hidden_game(deals, lambda team, deal, state, history: f"{len(history)}")
+    with pytest.raises(ConceptError, match="different legal actions"):
+        sequence_form_value(game)
