@@ -44,6 +44,7 @@ __all__ = [
     "model_bool",
     "model_int",
     "prove",
+    "raise_if_interrupted",
     "smallest",
 ]
 
@@ -150,14 +151,30 @@ class Verdict:
         return self
 
 
+INTERRUPTED_REASONS: Final = ("interrupted", "canceled")
+"""Words of z3's ``reason_unknown()`` when a check was stopped by Ctrl-C: z3 catches SIGINT
+itself while it checks, so Python never sees the signal."""
+
+
+def raise_if_interrupted(reason: str) -> None:
+    """Turn z3's "interrupted from keyboard" back into :class:`KeyboardInterrupt`, so that an
+    interrupted check stops the command (exit 130) instead of reading as ``unknown`` or, worse,
+    letting the next strategy prove the claim."""
+    if any(word in reason.lower() for word in INTERRUPTED_REASONS):
+        raise KeyboardInterrupt(reason)
+
+
 def check(solver: z3.Solver, *assumed: z3.BoolRef) -> tuple[Possibility, str]:
-    """Run ``solver.check(*assumed)``; unknown comes back with z3's reason."""
+    """Run ``solver.check(*assumed)``; unknown comes back with z3's reason (Ctrl-C during the
+    check raises :class:`KeyboardInterrupt`)."""
     result = solver.check(*assumed)
     if result == z3.sat:
         return Possibility.POSSIBLE, ""
     if result == z3.unsat:
         return Possibility.IMPOSSIBLE, ""
-    return Possibility.UNKNOWN, solver.reason_unknown() or "unknown"
+    reason = solver.reason_unknown() or "unknown"
+    raise_if_interrupted(reason)
+    return Possibility.UNKNOWN, reason
 
 
 STRATEGIES: Final = ("asserted", "assumed")
@@ -225,7 +242,10 @@ def smallest(
     optimizer.add(*facts)
     for term in terms:
         optimizer.minimize(term)
-    if optimizer.check() != z3.sat:
+    result = optimizer.check()
+    if result == z3.unknown:
+        raise_if_interrupted(optimizer.reason_unknown() or "")
+    if result != z3.sat:
         return None
     return optimizer.model()
 
