@@ -432,3 +432,49 @@ def _finish(
             round_winner=_seat(summary.round_winner),
             next_round_leader=_seat(summary.next_leader),
         )
+
+
+STEP_FIELDS: tuple[str, ...] = (
+    "active", "turn", "dream", "replay", "gift", "placer", "lies", "hands", "allowed", "card",
+    "dream_targets", "target", "resolver", "law_choice", "up", "options", "x", "victim",
+    "partners", "partner", "give", "get", "law_before", "up_before", "law_after", "up_after",
+    "hands_after", "in_play_after", "front_after", "played_after",
+)  # fmt: skip
+"""The fields of a placement compared between the engine and the model."""
+END_FIELDS: tuple[str, ...] = (
+    "in_play", "front", "win", "winner", "discarded", "luck_seat", "pride", "next_leader",
+    "mid_hands", "luck_options", "luck_pick", "final_hands", "round_winner",
+    "next_round_leader",
+)  # fmt: skip
+"""The fields of the end of the bout compared."""
+
+
+def disagreements(observed: Observed, trace: Any) -> list[str]:
+    """Where the model's record of a bout (``trace``, a concrete
+    :class:`~omen_solver.omens.smt.play.BoutTrace` played with ``observed.choices``) differs
+    from the engine's: one line per field, naming the step."""
+    found = []
+    if not all(trace.legal):
+        found.append("the model finds a choice the engine made illegal")
+    for k, step in enumerate(observed.steps):
+        if k >= len(trace.steps):
+            found.append(f"placement {k + 1}: the model's bout was already over")
+            break
+        mine = trace.steps[k]
+        for name in STEP_FIELDS:
+            if name in step and getattr(mine, name) != step[name]:
+                found.append(
+                    f"placement {k + 1}: {name}: model {getattr(mine, name)!r}, "
+                    f"engine {step[name]!r}"
+                )
+    extra = len(observed.steps)
+    if observed.complete and extra < len(trace.steps) and trace.steps[extra].active:
+        found.append(f"placement {extra + 1}: the model goes on after the engine's bout ended")
+    if observed.complete:
+        for name in END_FIELDS:
+            if name in observed.end and getattr(trace.end, name) != observed.end[name]:
+                found.append(
+                    f"end of bout: {name}: model {getattr(trace.end, name)!r}, "
+                    f"engine {observed.end[name]!r}"
+                )
+    return found

@@ -88,14 +88,13 @@ class Ops:
             result = result | mask
         return result
 
-    @staticmethod
-    def lowest(mask: Term) -> Term:
+    def lowest(self, mask: Term) -> Term:
         """The lowest bit of a mask (0 for the empty mask)."""
-        return mask & -mask
+        raise NotImplementedError
 
     def below(self, one: Term) -> Term:
         """Every bit below the single bit ``one`` (0 when ``one`` is 0)."""
-        return self.If(one == 0, one, one - 1)
+        raise NotImplementedError
 
     def above(self, one: Term) -> Term:
         """Every bit above the single bit ``one`` (0 when ``one`` is 0)."""
@@ -103,7 +102,7 @@ class Ops:
 
     def single(self, mask: Term) -> Term:
         """Exactly one bit is set."""
-        return self.And(mask != 0, mask & (mask - 1) == 0)
+        raise NotImplementedError
 
     def within(self, mask: Term, allowed: Term) -> Term:
         """Every bit of ``mask`` is in ``allowed``."""
@@ -123,7 +122,7 @@ class Ops:
     def first_from(self, eligible: Term, start: Term) -> Term:
         """The first seat of ``eligible`` clockwise from seat ``start`` (seats are numbered
         clockwise, so from ``start`` upwards, then from seat 1): 0 when none is."""
-        later = eligible & ~(start - 1)
+        later = eligible & ~self.below(start)
         return self.If(later != 0, self.lowest(later), self.lowest(eligible))
 
     def next_seat(self, seat: Term, table: Term) -> Term:
@@ -167,11 +166,19 @@ class Concrete(Ops):
     def count(self, mask: Any) -> int:
         return int(mask).bit_count()
 
+    def lowest(self, mask: Any) -> int:
+        return int(mask) & -int(mask)
+
+    def single(self, mask: Any) -> bool:
+        return mask != 0 and mask & (mask - 1) == 0
+
     def below(self, one: Any) -> int:
-        return 0 if one == 0 else int(one) - 1
+        return 0 if one == 0 else (int(one) & -int(one)) - 1
 
     def above(self, one: Any) -> int:
-        return 0 if one == 0 else ((1 << CARD_BITS) - 1) & ~((int(one) << 1) - 1)
+        if one == 0:
+            return 0
+        return ((1 << CARD_BITS) - 1) & ~((1 << int(one).bit_length()) - 1)
 
 
 class Symbolic(Ops):
@@ -233,15 +240,39 @@ class Symbolic(Ops):
     def ugt(self, a: Any, b: Any) -> Any:
         return z3.UGT(a, b)
 
-    def above(self, one: Any) -> Any:
-        # one | (one - 1) is every bit up to ``one``; for 0 it is every bit, so nothing is above
-        return ~(one | (one - 1))
+    # Shifts by constants and ORs only, no subtraction: bit-blasted, they are wires and gates
+    # without carry chains, which keeps the SAT problems of the proofs small and local.
 
-    def highest(self, mask: Any) -> Any:
-        smeared = mask
+    @staticmethod
+    def _down(mask: Any) -> Any:
+        """Every bit below some bit of ``mask``."""
+        smeared = z3.LShR(mask, 1)
         for shift in (1, 2, 4, 8, 16, 32):
             smeared = smeared | z3.LShR(smeared, shift)
-        return smeared ^ z3.LShR(smeared, 1)
+        return smeared
+
+    @staticmethod
+    def _up(mask: Any) -> Any:
+        """Every bit above some bit of ``mask``."""
+        smeared = mask << 1
+        for shift in (1, 2, 4, 8, 16, 32):
+            smeared = smeared | (smeared << shift)
+        return smeared
+
+    def below(self, one: Any) -> Any:
+        return self._down(one)
+
+    def above(self, one: Any) -> Any:
+        return self._up(one)
+
+    def lowest(self, mask: Any) -> Any:
+        return mask & ~self._up(mask)
+
+    def highest(self, mask: Any) -> Any:
+        return mask & ~self._down(mask)
+
+    def single(self, mask: Any) -> Any:
+        return z3.And(mask != 0, mask & self._up(mask) == 0)
 
     def count(self, mask: Any) -> Any:
         width = mask.size()
