@@ -27,6 +27,7 @@ from typing import Any, Final
 import z3
 
 __all__ = [
+    "BIT_BLAST",
     "DEFAULT_SETTINGS",
     "STRATEGIES",
     "Outcome",
@@ -103,9 +104,18 @@ def make_context() -> z3.Context:
     return z3.Context()
 
 
-def make_solver(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Solver:
-    """The one place solvers are built: fixed seed, timeout and deterministic resource limit."""
-    solver = z3.Solver(ctx=ctx)
+BIT_BLAST: Final = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "bit-blast", "sat")
+"""The tactics of a bit-blasting solver: bit-vector queries (the whole-bout model's masks) are
+simplified, turned into a SAT problem and solved by z3's SAT solver, which on these queries is
+an order of magnitude faster than the default solver."""
+
+
+def make_solver(
+    ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS, *, bit_blast: bool = False
+) -> z3.Solver:
+    """The one place solvers are built: fixed seed, timeout and deterministic resource limit
+    (``bit_blast``: the :data:`BIT_BLAST` tactics instead of z3's default solver)."""
+    solver = z3.Then(*BIT_BLAST, ctx=ctx).solver() if bit_blast else z3.Solver(ctx=ctx)
     _configure(solver, settings)
     return solver
 
@@ -151,7 +161,7 @@ class Verdict:
         return self
 
 
-INTERRUPTED_REASONS: Final = ("interrupted", "canceled")
+INTERRUPTED_REASONS: Final = ("interrupted",)
 """Words of z3's ``reason_unknown()`` when a check was stopped by Ctrl-C: z3 catches SIGINT
 itself while it checks, so Python never sees the signal."""
 
@@ -191,6 +201,7 @@ def prove(
     assumptions: Iterable[z3.BoolRef] = (),
     *,
     settings: SolverSettings = DEFAULT_SETTINGS,
+    bit_blast: bool = False,
 ) -> Verdict:
     """Prove ``assumptions -> claim``: refute its negation.
 
@@ -200,14 +211,15 @@ def prove(
     solver from :func:`make_solver`, so the answer is the same on every run.
     """
     facts = list(assumptions)
-    share = replace(settings, rlimit=max(1, settings.rlimit // len(STRATEGIES)))
+    strategies = ("bit-blasted",) if bit_blast else STRATEGIES
+    share = replace(settings, rlimit=max(1, settings.rlimit // len(strategies)))
     seconds = 0.0
     reasons = []
-    for strategy in STRATEGIES:
-        solver = make_solver(claim.ctx, share)
+    for strategy in strategies:
+        solver = make_solver(claim.ctx, share, bit_blast=bit_blast)
         solver.add(*facts)
         started = time.perf_counter()
-        if strategy == "asserted":
+        if strategy != "assumed":
             solver.add(z3.Not(claim))
             possibility, reason = check(solver)
         else:

@@ -82,10 +82,13 @@ class Deck:
         masks = self._effects
         key = "colour:" + colour
         if key not in masks:
-            masks[key] = mask_of(
-                v for v, card in self.catalogue.items() if colour in card.colours
-            )
+            masks[key] = mask_of(v for v, card in self.catalogue.items() if colour in card.colours)
         return masks[key]
+
+    @cached_property
+    def absolute_values(self) -> tuple[int, ...]:
+        """The values of the Absolutes, ascending."""
+        return tuple(self.catalogue.with_effect("absolute"))
 
     @cached_property
     def colours(self) -> dict[str, int]:

@@ -357,7 +357,7 @@ class _Observer:
             self.record.choices[(-1, "luck")] = _card(action.card)
         elif top[0] == "end_absolute":
             end.setdefault("exchange_owners", []).append(_seat(top[1]))
-            self.exchange_slot = self.slot_of(top[2])
+            self.exchange_slot = self.absolute_order.index(top[2])
             self.record.choices[(-2 - self.exchange_slot, "partner")] = _seat(int(action.choice[1]))
         elif top[0] == "exchange":
             gifts = {a.seat: a.card for a in move}
@@ -369,13 +369,9 @@ class _Observer:
             self.record.choices[(-2 - self.exchange_slot, "get")] = _card(action.card)
 
     exchange_slot = 0
-
-    def slot_of(self, card: int) -> int:
-        """The step that placed a card (the model's slot of it)."""
-        for k in range(len(self.record.steps) - 1, -1, -1):
-            if self.record.steps[k]["card"] == 1 << card:
-                return k
-        raise AssertionError(f"card {card} was not placed this bout")
+    """The position, in play order, of the Absolute whose end-of-bout exchange is going on."""
+    absolute_order: tuple[int, ...] = ()
+    """The Absolutes in play when the bout was resolved, in play order."""
 
 
 def observe_bout(start: OmensState, moves: Sequence[Move]) -> tuple[Observed, OmensState]:
@@ -394,6 +390,9 @@ def observe_bout(start: OmensState, moves: Sequence[Move]) -> tuple[Observed, Om
             state = state.apply_move(move)
             if calls and resolution is None:
                 resolution = calls[0]
+                observer.absolute_order = tuple(
+                    p.card for p in resolution.front if observer.effect[p.card] == "absolute"
+                )
                 observer.close_with(
                     resolution.front, resolution.hands, resolution.law, resolution.played
                 )

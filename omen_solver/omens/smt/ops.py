@@ -27,6 +27,8 @@ CARD_BITS: Final = 36
 """Card values 1..35 (bit 0 is never used)."""
 SEAT_BITS: Final = 6
 """Seats 1..6."""
+STAMP_BITS: Final = 8
+"""Placement numbers (a bout of up to 255 placements)."""
 
 Term = Any
 """A mask, an integer or a flag: a Python value or a z3 expression, depending on the algebra."""
@@ -62,6 +64,13 @@ class Ops:
         return self.Or(self.Not(a), b)
 
     def ugt(self, a: Term, b: Term) -> Term:
+        raise NotImplementedError
+
+    def ult(self, a: Term, b: Term) -> Term:
+        return self.ugt(b, a)
+
+    def stamp(self, value: int) -> Term:
+        """A small counter (the number of a placement)."""
         raise NotImplementedError
 
     def highest(self, mask: Term) -> Term:
@@ -145,6 +154,9 @@ class Concrete(Ops):
     def flag(self, value: bool) -> bool:
         return value
 
+    def stamp(self, value: int) -> int:
+        return value
+
     def If(self, condition: Any, then: Any, otherwise: Any) -> Any:
         return then if condition else otherwise
 
@@ -197,6 +209,12 @@ class Symbolic(Ops):
 
     def flag(self, value: bool) -> z3.BoolRef:
         return z3.BoolVal(value, self.ctx)
+
+    def stamp(self, value: int) -> z3.BitVecRef:
+        return z3.BitVecVal(value, STAMP_BITS, self.ctx)
+
+    def stamp_var(self, name: str) -> z3.BitVecRef:
+        return z3.BitVec(name, STAMP_BITS, self.ctx)
 
     def card_var(self, name: str) -> z3.BitVecRef:
         return z3.BitVec(name, CARD_BITS, self.ctx)

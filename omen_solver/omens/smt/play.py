@@ -33,7 +33,17 @@ from typing import Any
 from omen_solver.omens.smt.deck import Deck
 from omen_solver.omens.smt.ops import Ops
 
-__all__ = ["BoutEnd", "BoutTrace", "Choices", "Inputs", "Options", "Step", "play_bout"]
+__all__ = [
+    "BoutEnd",
+    "BoutTrace",
+    "Choices",
+    "Inputs",
+    "Machine",
+    "Options",
+    "State",
+    "Step",
+    "play_bout",
+]
 
 SEATS = range(6)
 SEAT = tuple(1 << s for s in SEATS)
@@ -74,16 +84,6 @@ class Options:
 
     def broken(self, name: str) -> Term:
         raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A card placed this bout: ``present`` while it lies in play."""
-
-    card: Term
-    before: Term
-    by: Term
-    present: Term
 
 
 @dataclass(frozen=True)
@@ -187,9 +187,21 @@ class BoutTrace:
 
 
 @dataclass(frozen=True)
-class _State:
+class State:
+    """Where a bout stands between two placements (terms): every card is a bit of one mask.
+
+    ``front[s]`` are the cards lying in front of seat ``s``; ``placed[s]`` the cards in play
+    that seat ``s`` placed; ``stamps`` give each card in play the number of the placement that
+    put it there (only The Absolute's order matters: its end-of-bout exchanges go in play
+    order)."""
+
     hands: tuple[Term, ...]
-    slots: tuple[Slot, ...]
+    front: tuple[Term, ...]
+    placed: tuple[Term, ...]
+    stamps: tuple[Term, ...]
+    """One per card of :attr:`Deck.absolute_values`: when it was placed."""
+    clock: Term
+    """Placements made so far (the next stamp)."""
     played: Term
     law: Term
     up: Term
@@ -202,7 +214,10 @@ class _State:
     done: Term
 
 
-class _Bout:
+class Machine:
+    """One bout's rules over an algebra of terms: :meth:`start`, :meth:`step`, :meth:`finish`
+    (and :meth:`well_formed`, what every reachable state satisfies)."""
+
     def __init__(
         self, o: Ops, deck: Deck, options: Options, inputs: Inputs, choices: Choices
     ) -> None:
@@ -230,24 +245,21 @@ class _Bout:
             self.zero_seat,
         )
 
-    def in_play(self, slots: Sequence[Slot]) -> Term:
-        o = self.o
-        return o.union((o.If(s.present, s.card, self.zero_card) for s in slots), self.zero_card)
+    def in_play(self, front: Sequence[Term]) -> Term:
+        return self.o.union(front, self.zero_card)
 
-    def front_of(self, slots: Sequence[Slot], seat: Term) -> Term:
+    def where(self, masks: Sequence[Term], card: Term) -> Term:
+        """The seat whose mask holds ``card`` (0 if none does)."""
         o = self.o
         return o.union(
-            (o.If(o.And(s.present, s.before == seat), s.card, self.zero_card) for s in slots),
-            self.zero_card,
-        )
-
-    def where(self, slots: Sequence[Slot], card: Term) -> Term:
-        """The seat a card in play lies in front of (0 if it is not in play)."""
-        o = self.o
-        return o.union(
-            (o.If(o.And(s.present, s.card == card), s.before, self.zero_seat) for s in slots),
+            (o.If(m & card != 0, o.seats(SEAT[i]), self.zero_seat) for i, m in enumerate(masks)),
             self.zero_seat,
         )
+
+    def put(self, masks: Sequence[Term], seat: Term, card: Term) -> tuple[Term, ...]:
+        """``card`` added to the mask of ``seat``."""
+        o = self.o
+        return tuple(m | o.If(seat == SEAT[i], card, self.zero_card) for i, m in enumerate(masks))
 
     def next_turn(self, hands: Sequence[Term], played: Term) -> Term:
         """Rules file 000, "Game Sequence": clockwise from the leader, each player once; a
@@ -267,13 +279,77 @@ class _Bout:
         self.legal.append(condition)
         del name
 
+    # -- states ----------------------------------------------------------------------------
+
+    def complete(self, s: State) -> Term:
+        """Everyone has placed: nothing is pending and nobody is left to play."""
+        o = self.o
+        pending = o.Or(s.dreaming, s.replaying, s.giving)
+        return o.Or(s.done, o.And(o.Not(pending), self.next_turn(s.hands, s.played) == 0))
+
+    def well_formed(self, s: State) -> list[Term]:
+        """What holds of every state a bout reaches (theorem well-formed-states proves it is
+        kept by every placement): every card in one place; the cards in play each placed by
+        one player; Law's constraint only while Law lies in play; a pending placement names a
+        player who holds the card it needs."""
+        o, deck = self.o, self.deck
+        table = self.inputs.table
+        zero = self.zero_card
+        in_play = self.in_play(s.front)
+        facts = [o.pick(self.inputs.leader, table), s.played & ~table == 0]
+        for masks in (s.hands, s.front, s.placed):
+            for i, m in enumerate(masks):
+                facts.append(m & ~o.card(deck.all) == 0)
+                facts.append(o.Or(table & SEAT[i] != 0, m == 0))
+                facts += [m & other == 0 for other in masks[i + 1 :]]
+        facts += [h & in_play == 0 for h in s.hands]
+        facts.append(o.union(s.placed, zero) == in_play)
+        law = o.card(deck.effect("law"))
+        facts.append(o.Or(s.law == 0, o.And(s.law == law, s.law & in_play != 0)))
+        facts.append(o.Or(s.law != 0, o.Not(s.up)))
+        pending = [s.dreaming, s.replaying, s.giving]
+        facts += [o.Not(o.And(a, b)) for i, a in enumerate(pending) for b in pending[i + 1 :]]
+        hand = self.hand_of(s.hands, s.next_seat)
+        facts.append(
+            o.If(
+                s.dreaming,
+                o.And(
+                    o.pick(s.next_seat, table & ~s.played),
+                    hand != 0,
+                    o.pick(s.next_to, table & ~s.next_seat),
+                    s.next_card == 0,
+                ),
+                o.If(
+                    s.replaying,
+                    o.And(
+                        o.pick(s.next_to, table),
+                        s.next_seat == s.next_to,
+                        o.pick(s.next_card, hand),
+                    ),
+                    o.If(
+                        s.giving,
+                        o.And(
+                            o.pick(s.next_seat, table),
+                            o.pick(s.next_to, table),
+                            o.pick(s.next_card, hand),
+                        ),
+                        o.And(s.next_seat == 0, s.next_to == 0, s.next_card == 0),
+                    ),
+                ),
+            )
+        )
+        return facts
+
     # -- one placement ---------------------------------------------------------------------
 
-    def start(self) -> _State:
+    def start(self) -> State:
         o = self.o
-        return _State(
+        return State(
             hands=tuple(self.inputs.hands),
-            slots=(),
+            front=(self.zero_card,) * len(SEAT),
+            placed=(self.zero_card,) * len(SEAT),
+            stamps=(o.stamp(0),) * len(self.deck.absolute_values),
+            clock=o.stamp(0),
             played=self.zero_seat,
             law=self.zero_card,
             up=o.flag(False),
@@ -286,7 +362,7 @@ class _Bout:
             done=o.flag(False),
         )
 
-    def step(self, k: int, s: _State) -> tuple[_State, Step]:
+    def step(self, k: int, s: State) -> tuple[State, Step]:
         o, opt = self.o, self.opt
         turn_seat = self.next_turn(s.hands, s.played)
         pending = o.Or(s.dreaming, s.replaying, s.giving)
@@ -320,9 +396,15 @@ class _Bout:
         self.rule(o.If(dream_on, o.Or(target == 0, o.pick(target, targets)), target == 0), "dream")
         lies = o.If(o.And(dream_on, target != 0), target, to)
         hands = tuple(h & ~card for h in s.hands)
-        slots = (*s.slots, Slot(card, lies, placer, active))
+        front = self.put(s.front, lies, card)
+        placed = self.put(s.placed, placer, card)
+        stamps = tuple(
+            o.If(card & (1 << a) != 0, s.clock, t)
+            for a, t in zip(self.deck.absolute_values, s.stamps, strict=True)
+        )
         counts = o.Or(turn, o.And(s.dreaming, opt("dream_target_turn", "placement_is_turn")))
         played = s.played | o.If(o.And(active, counts), placer, self.zero_seat)
+        s = replace(s, front=front, placed=placed, stamps=stamps, clock=s.clock + 1)
         return self.resolve(
             k,
             s,
@@ -338,14 +420,13 @@ class _Bout:
             targets,
             target,
             hands,
-            slots,
             played,
         )
 
     def resolve(
         self,
         k: int,
-        s: _State,
+        s: State,
         active: Term,
         turn: Term,
         placer: Term,
@@ -358,9 +439,8 @@ class _Bout:
         targets: Term,
         target: Term,
         hands: tuple[Term, ...],
-        slots: tuple[Slot, ...],
         played: Term,
-    ) -> tuple[_State, Step]:
+    ) -> tuple[State, Step]:
         """The placed card's immediate effect (rules file 000, "Special Card Effects")."""
         o, deck, opt = self.o, self.deck, self.opt
         timely = deck.now & ~self.dream_card & ~self.absolutes
@@ -377,8 +457,8 @@ class _Bout:
         no_effect = o.And(s.replaying, self.bk("replacement-no-effect"))
         resolves = o.And(resolves, o.Not(no_effect))
         nobody_left = self.next_turn(hands, played) == 0
-        in_play = self.in_play(slots)
-        mine = self.front_of(slots, resolver)
+        in_play = self.in_play(s.front)
+        mine = self.hand_of(s.front, resolver)
         held = self.hand_of(hands, resolver)
 
         def has(keyword: str) -> Term:
@@ -397,7 +477,7 @@ class _Bout:
         can_give = o.Or(opt("betrayal_give_back", "allowed"), held != 0)
         # Jealousy: "another card already in play" (option jealousy_own_card)
         own = o.If(
-            opt("jealousy_own_card", "allowed"), o.card(deck.all), ~self.front_of(slots, lies)
+            opt("jealousy_own_card", "allowed"), o.card(deck.all), ~self.hand_of(s.front, lies)
         )
         options = o.If(
             has("wrath"),
@@ -444,7 +524,7 @@ class _Bout:
         is_wrath = o.And(moves, has("wrath"))
         is_betrayal = o.And(moves, has("betrayal"))
         is_jealousy = o.And(moves, has("jealousy"))
-        victim = self.where(slots, x)
+        victim = self.where(s.front, x)
         # Wrath and Betrayal: "If the card ... is Law, its constraint no longer applies"
         leaves = o.Or(is_wrath, is_betrayal)
         keeps_law = o.Or(
@@ -459,18 +539,16 @@ class _Bout:
         law = o.If(redo, x, law)
         new_up = o.And(law != 0, o.If(redo, o.Not(new_up), new_up))
         lost = self.bk("wrath-loses-the-card")
-        slots = tuple(
-            replace(
-                sl,
-                present=o.And(sl.present, o.Not(o.And(leaves, sl.card == x))),
-                before=o.If(
-                    is_jealousy,
-                    o.If(sl.card == x, lies, o.If(sl.card == card, victim, sl.before)),
-                    sl.before,
-                ),
-            )
-            for sl in slots
+        gone = o.If(leaves, x, self.zero_card)
+        moved = o.If(is_jealousy, x | card, self.zero_card)
+        # Jealousy: the two cards swap places (the card stays placed by its player)
+        front = tuple(
+            (f & ~gone & ~moved)
+            | o.If(o.And(is_jealousy, lies == SEAT[i]), x, self.zero_card)
+            | o.If(o.And(is_jealousy, victim == SEAT[i]), card, self.zero_card)
+            for i, f in enumerate(s.front)
         )
+        placed = tuple(f & ~gone for f in s.placed)
         gets_back = o.If(
             is_wrath,
             o.If(lost, self.zero_seat, victim),
@@ -480,17 +558,22 @@ class _Bout:
             h | o.If(gets_back == SEAT[i], x, self.zero_card) for i, h in enumerate(hands)
         )
         dreams = o.And(dream_on, target != 0)
-        state = _State(
+        state = State(
             hands=hands,
-            slots=slots,
+            front=front,
+            placed=placed,
+            stamps=s.stamps,
+            clock=s.clock,
             played=played,
             law=law,
             up=new_up,
             dreaming=dreams,
             replaying=is_wrath,
             giving=is_betrayal,
-            next_seat=o.If(dreams, target, o.If(is_wrath, victim, resolver)),
-            next_to=o.If(dreams, placer, victim),
+            next_seat=o.If(
+                dreams, target, o.If(is_wrath, victim, o.If(is_betrayal, resolver, self.zero_seat))
+            ),
+            next_to=o.If(dreams, placer, o.If(leaves, victim, self.zero_seat)),
             next_card=o.If(o.Or(is_wrath, is_betrayal), x, self.zero_card),
             done=o.Or(s.done, o.Not(active)),
         )
@@ -524,17 +607,44 @@ class _Bout:
             law_after=law,
             up_after=new_up,
             hands_after=hands,
-            in_play_after=self.in_play(slots),
-            front_after=tuple(self.front_of(slots, o.seats(m)) for m in SEAT),
+            in_play_after=self.in_play(front),
+            front_after=front,
             played_after=played,
         )
         return state, record
 
     # -- the end of the bout ---------------------------------------------------------------
 
-    def owner(self, slot: Slot) -> Term:
-        """Whose card it is for winning, Luck and Pride (option ``card_owner``)."""
-        return self.o.If(self.opt("card_owner", "position"), slot.before, slot.by)
+    def owners(self, s: State) -> tuple[Term, ...]:
+        """Whose card each card in play is for winning, Luck and Pride (option
+        ``card_owner``): per seat, the cards it owns."""
+        by_position = self.opt("card_owner", "position")
+        return tuple(self.o.If(by_position, f, p) for f, p in zip(s.front, s.placed, strict=True))
+
+    def in_play_order(self, s: State, in_play: Term) -> list[Term]:
+        """The Absolutes in play, in the order they were placed (a card per position, 0 when
+        fewer are in play)."""
+        o = self.o
+        values = self.deck.absolute_values
+        here = [in_play & (1 << a) != 0 for a in values]
+        ranks = []
+        for i in range(len(values)):
+            earlier = [
+                o.If(o.And(here[j], o.ult(s.stamps[j], s.stamps[i])), o.stamp(1), o.stamp(0))
+                for j in range(len(values))
+                if j != i
+            ]
+            ranks.append(sum(earlier[1:], earlier[0]) if earlier else o.stamp(0))
+        return [
+            o.union(
+                (
+                    o.If(o.And(here[i], ranks[i] == r), o.card(1 << a), self.zero_card)
+                    for i, a in enumerate(values)
+                ),
+                self.zero_card,
+            )
+            for r in range(len(values))
+        ]
 
     def winning(self, in_play: Term) -> Term:
         """Rules file 000, "How a Bout Is Resolved": the highest card wins; "Mirror": the
@@ -586,31 +696,14 @@ class _Bout:
             return lowest == c
         return others & deck.effect(params["effect"]) != 0
 
-    def finish(self, s: _State) -> BoutEnd:
+    def finish(self, s: State) -> BoutEnd:
         o, deck, opt = self.o, self.deck, self.opt
         turn_seat = self.next_turn(s.hands, s.played)
         pending = o.Or(s.dreaming, s.replaying, s.giving)
         complete = o.Or(s.done, o.And(o.Not(pending), turn_seat == 0))
-        slots = s.slots
-        in_play = self.in_play(slots)
-        front = tuple(self.front_of(slots, o.seats(m)) for m in SEAT)
-        placed = tuple(
-            o.union(
-                (o.If(o.And(sl.present, sl.by == m), sl.card, self.zero_card) for sl in slots),
-                self.zero_card,
-            )
-            for m in SEAT
-        )
-        owners = tuple(
-            o.union(
-                (
-                    o.If(o.And(sl.present, self.owner(sl) == m), sl.card, self.zero_card)
-                    for sl in slots
-                ),
-                self.zero_card,
-            )
-            for m in SEAT
-        )
+        in_play = self.in_play(s.front)
+        front, placed = s.front, s.placed
+        owners = self.owners(s)
 
         def owner_of(card: Term) -> Term:
             return o.union(
@@ -657,18 +750,7 @@ class _Bout:
         mid = s.hands
         by_position = o.And(opt("return_to", "position"), o.Not(self.bk("return-to-placer")))
         back = tuple(
-            o.union(
-                (
-                    o.If(
-                        o.And(sl.present, o.If(by_position, sl.before, sl.by) == m),
-                        sl.card & ~discarded,
-                        self.zero_card,
-                    )
-                    for sl in slots
-                ),
-                self.zero_card,
-            )
-            for m in SEAT
+            o.If(by_position, f, p) & ~discarded for f, p in zip(front, placed, strict=True)
         )
         returned = tuple(h | b for h, b in zip(mid, back, strict=True))
         before = opt("luck_timing", "before_return")
@@ -680,9 +762,9 @@ class _Bout:
         # The Absolute at the end of the bout (option absolute_timing = end), in play order
         exchanges = []
         at_end = opt("absolute_timing", "end")
-        for j, sl in enumerate(slots):
-            is_abs = o.And(at_end, sl.present, sl.card & self.absolutes != 0)
-            who = self.owner(sl)
+        for j, card in enumerate(self.in_play_order(s, in_play)):
+            is_abs = o.And(at_end, card != 0)
+            who = self.where(owners, card)
             mine = self.hand_of(hands, who)
             partners = self.inputs.table & self.holders(hands) & ~who
             acts = o.And(is_abs, mine != 0, partners != 0)
@@ -774,7 +856,7 @@ def play_bout(
     o: Ops, deck: Deck, options: Options, inputs: Inputs, choices: Choices, steps: int
 ) -> BoutTrace:
     """The bout from ``inputs``, at most ``steps`` placements (see the module doc)."""
-    bout = _Bout(o, deck, options, inputs, choices)
+    bout = Machine(o, deck, options, inputs, choices)
     state = bout.start()
     records = []
     for k in range(steps):
