@@ -115,7 +115,9 @@ class BoutTheorem(Theorem):
     def search(self, broken: Sequence[str], settings: SolverSettings) -> Counterexample | None:
         """A whole bout from its start where the claim fails: the shortest first, under the
         default options if it can be, fewest players first, seat 1 leading."""
-        lengths = sorted({max(self.span, 1) + 1, self.search_steps})
+        if self.span == 0:
+            return self._end_search(broken, settings)
+        lengths = [self.span + 1, self.search_steps]
         for steps in lengths:
             m = build_steps(steps, start=True, end=self.span == 0)
             claims = self._claims(m)
@@ -131,6 +133,98 @@ class BoutTheorem(Theorem):
                     if model is not None:
                         return _bout_example(m, model, broken)
         return None
+
+    def _end_search(self, broken: Sequence[str], settings: SolverSettings) -> Counterexample | None:
+        """The end of a bout where the claim fails, reached by plain moves: seat 1 leads,
+        every player places one card in front of themselves (or Dream in front of a later
+        player, who places a card in front of the Dream player), no other immediate card."""
+        m = build_steps(0, end=True)
+        (query,) = self._claims(m)
+        base = [
+            *self._setting(m, broken),
+            *query.assumptions,
+            z3.Not(query.claim),
+            *_plain_end(m),
+        ]
+        defaults = m.options.pin(make_rules().as_dict())
+        for pinned in (defaults, []):
+            for players in (4, 5, 6):
+                model = _solve(m, [*base, *pinned, m.inputs.table == (1 << players) - 1], settings)
+                if model is not None:
+                    return _end_example(m, model, broken)
+        return None
+
+
+def _plain_end(m: StepModel) -> list[Any]:
+    o, s = m.o, m.states[0]
+    now = m.deck.now & ~m.deck.effect("dream")
+    dream = m.cards("dream")
+    facts = [
+        m.inputs.leader == 1,
+        z3.Not(s.dreaming),
+        z3.Not(s.replaying),
+        z3.Not(s.giving),
+        s.law == 0,
+        m.in_play(s) & now == 0,
+        m.in_play(s) & m.cards("absolute") == 0,
+    ]
+    for i in m.seats:
+        seated = m.inputs.table & (1 << i) != 0
+        size = o.count(s.hands[i])
+        facts.append(z3.If(seated, z3.And(o.single(s.placed[i]), size >= 1, size <= 3), True))
+        shapes = [s.front[i] == s.placed[i]]
+        for j in m.seats:
+            dreamer, target = (i, j) if j > i else (j, i)
+            if j == i:
+                continue
+            # the Dream player places Dream in front of a later player, who places a card in
+            # front of the Dream player
+            shapes.append(
+                z3.And(
+                    s.placed[dreamer] == dream,
+                    s.front[target] == dream,
+                    s.front[dreamer] == s.placed[target],
+                )
+            )
+        facts.append(z3.Or(*shapes))
+    facts.append(s.played == m.inputs.table)
+    return facts
+
+
+def _end_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexample:
+    players = bin(_value(model, m.inputs.table)).count("1")
+    s = m.states[0]
+    placed = [cards_of(_value(model, s.placed[i]))[0] for i in range(players)]
+    front = [cards_of(_value(model, s.front[i]))[0] for i in range(players)]
+    mid = [cards_of(_value(model, s.hands[i])) for i in range(players)]
+    hands = [sorted([*mid[i], placed[i]]) for i in range(players)]
+    rules = m.options.read(model)
+    moves, done = [], set()
+    for i in range(players):
+        if i in done:
+            continue
+        if front[i] == placed[i]:
+            moves.append(f"{i + 1}:{placed[i]}")
+            continue
+        target = front.index(placed[i])
+        moves += [f"{i + 1}:{placed[i]}>{target + 1}", f"{target + 1}:{placed[target]}>{i + 1}"]
+        done.add(target)
+    assert m.end is not None
+    pick = cards_of(_value(model, m.end.luck_pick))
+    if pick:
+        seat = bits(_value(model, m.end.luck_seat))[0]
+        moves.append(f"{seat + 1}:discards {pick[0]}")
+    example = Counterexample(players, 0, hands, rules.differences(), moves=moves)
+    legal, refused = example.legal_prefix()
+    if refused is not None:
+        example.moves = moves[:legal]
+        example.notes.append(
+            f"Under the broken rule '{BROKEN_RULES[broken[0]]}' the next move is "
+            f"{moves[legal]!r}; the real rules refuse it: {refused}"
+            if broken
+            else f"The engine refuses {moves[legal]!r}: {refused}"
+        )
+    return example
 
 
 def _solve(m: StepModel, facts: list[Any], settings: SolverSettings) -> Any:
@@ -174,8 +268,8 @@ def _bout_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexa
     example.moves = moves
     if refused:
         example.notes.append(
-            f"Under the broken rule '{BROKEN_RULES[broken[0]]}' the bout goes on with a move "
-            f"the real rules refuse: {refused}"
+            f"Under the broken rule '{BROKEN_RULES[broken[0]]}' the next decision (the model's "
+            f"choice there) is not one the real rules offer, so the moves stop here"
             if broken
             else f"The moves stop where the engine refuses the next one: {refused}"
         )

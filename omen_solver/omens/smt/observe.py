@@ -256,8 +256,7 @@ class _Observer:
                 self.current["dream_targets"] = _seats(  # type: ignore[index]
                     {a.to for a in legal if a.card == card and a.to >= 0}
                 )
-                if action.to >= 0:
-                    self.choose("target", _seat(action.to))
+                self.choose("target", _seat(action.to))
             before = action.to if action.to >= 0 else action.seat
             self.current["lies"] = _seat(before)  # type: ignore[index]
             if card in self.now and self.effect[card] != "dream":

@@ -673,25 +673,33 @@ class Machine:
             here = in_play & c != 0
             params = source.params
             if source.effect == "discard_extreme":
-                pool = in_play & deck.colour(params["colour"])
+                pool = in_play & self.colour(params["colour"])
                 pool = o.If(itself, pool, pool & ~c)
                 pool = o.If(pass_on, pool & ~fear, pool)
                 pick = o.highest(pool) if params["which"] == "highest" else o.lowest(pool)
             elif source.effect == "discard_all":
-                pick = in_play & deck.colour(params["colour"])
+                pick = in_play & self.colour(params["colour"])
             else:
                 pick = o.If(self.condition(params, c, in_play, lowest), c, self.zero_card)
             hits = hits | o.If(here, pick, self.zero_card)
         return hits
+
+    def colour(self, colour: str) -> Term:
+        """The cards of a colour; Malice counts as every colour ("17 is every colour at
+        once", omens-cards.md)."""
+        o, deck = self.o, self.deck
+        cards = o.card(deck.colour(colour))
+        plural = deck.colour("green") & deck.colour("yellow")
+        return o.If(self.bk("malice-no-colour"), cards & ~o.card(plural), cards)
 
     def condition(self, params: Any, c: Term, in_play: Term, lowest: Term) -> Term:
         deck = self.deck
         others = in_play & ~c
         condition = params["condition"]
         if condition == "other_of_colour":
-            return others & deck.colour(params["colour"]) != 0
+            return others & self.colour(params["colour"]) != 0
         if condition == "no_other_of_colour":
-            return others & deck.colour(params["colour"]) == 0
+            return others & self.colour(params["colour"]) == 0
         if condition == "lowest_in_play":
             return lowest == c
         return others & deck.effect(params["effect"]) != 0

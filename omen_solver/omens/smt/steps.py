@@ -51,6 +51,10 @@ class StepModel:
 
     # -- the words claims are written in ----------------------------------------------------
 
+    @property
+    def seats(self) -> range:
+        return range(len(SEAT))
+
     def option(self, name: str, setting: str) -> Any:
         return self.options.is_(name, setting)
 

@@ -53,6 +53,7 @@ BROKEN_RULES: Final[dict[str, str]] = {
     "by Jealousy has its direction chosen again (and reversed)",
     "wrath-loses-the-card": "the card Wrath sends back is lost instead of going back to the hand",
     "mirror-ignored": "Mirror has no effect: the highest card wins",
+    "malice-no-colour": "a card printed in every colour (Malice) counts as no colour",
     "sadness-ignored": "Sadness has no effect: the highest card wins",
     "pass-on-ignored": "with fear_pass_on = yes an effect that would pick Fear discards "
     "nothing, as under 'no'",
