@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,7 +27,7 @@ from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.smt.library import load_theorems, select
 from omen_solver.omens.smt.puzzles import KINDS, Recipe, generate, write_puzzle
-from omen_solver.omens.smt.theorem import Report, Theorem, run
+from omen_solver.omens.smt.theorem import Finding, Report, Theorem, VariantReport, run
 from omen_solver.omens.smt.witness import (
     SEARCHES,
     Witness,
@@ -83,6 +85,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_SETTINGS.rlimit,
         metavar="N",
         help=f"z3's deterministic resource limit per check (default {DEFAULT_SETTINGS.rlimit:,})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="N",
+        help="theorems checked at once, each in its own process (default: 2, or 1 on one core)",
     )
     parser.add_argument(
         "--timeout-ms",
@@ -204,19 +213,79 @@ def _prove(args: argparse.Namespace) -> int:
         return _queries(theorems)
     if args.rlimit <= 0 or args.timeout_ms <= 0:
         raise OmenSolverError("--rlimit and --timeout-ms must be positive")
+    if args.jobs <= 0:
+        raise OmenSolverError("--jobs must be positive")
     settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
     folder = args.counterexamples or args.dir / "counterexamples"
     started = time.perf_counter()
-    reports = [
-        run(theorem, settings=settings, counterexamples=folder)
-        for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=args.json)
-    ]
+    reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
     total = time.perf_counter() - started
     if args.json:
         print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
     else:
         _show(reports, total, settings)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
+
+
+def _run_all(
+    theorems: list[Theorem],
+    folder: Path,
+    settings: SolverSettings,
+    counterexamples: Path,
+    jobs: int,
+    *,
+    quiet: bool,
+) -> list[Report]:
+    """Check the theorems, ``jobs`` at a time (each in a process of its own: a theorem's
+    answer does not depend on what ran before it, every query has a fresh z3 context)."""
+    if jobs == 1 or len(theorems) == 1:
+        return [
+            run(theorem, settings=settings, counterexamples=counterexamples)
+            for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=quiet)
+        ]
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    futures: list[Future[_Result]] = [
+        pool.submit(_run_one, folder, theorem.name, settings, counterexamples)
+        for theorem in theorems
+    ]
+    names = {id(f): t.name for f, t in zip(futures, theorems, strict=True)}
+    try:
+        for future in _with_progress(futures, "theorems", lambda f: names[id(f)], quiet=quiet):
+            future.result()
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers too; nothing interrupted is reported
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        raise
+    pool.shutdown()
+    return [_report(t, f.result()) for t, f in zip(theorems, futures, strict=True)]
+
+
+_Result = tuple[Finding, Path | None, list[tuple[Finding, Path | None]]]
+"""What a worker sends back: the theorem's finding and file, each variant's."""
+
+
+def _run_one(folder: Path, name: str, settings: SolverSettings, out: Path) -> _Result:
+    """One theorem, in a worker process (loaded again there: theorem files are code)."""
+    (theorem,) = select(load_theorems(folder), [name])
+    report = run(theorem, settings=settings, counterexamples=out)
+    variants = [(v.finding, v.counterexample_path) for v in report.variants]
+    return report.finding, report.counterexample_path, variants
+
+
+def _report(theorem: Theorem, result: _Result) -> Report:
+    finding, path, variants = result
+    return Report(
+        theorem,
+        finding,
+        tuple(
+            VariantReport(variant, found, where)
+            for variant, (found, where) in zip(theorem.variants(), variants, strict=True)
+        ),
+        path,
+    )
 
 
 def _list(theorems: list[Theorem], as_json: bool) -> int:
