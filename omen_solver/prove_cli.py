@@ -188,8 +188,12 @@ def _with_progress(
     if quiet or not console.is_terminal:
         yield from items
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(what, total=len(items))
         for item in items:
@@ -223,7 +227,7 @@ def _prove(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
     else:
-        _show(reports, total, settings)
+        _show(reports, total, settings, folder)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
 
 
@@ -327,36 +331,48 @@ def _status(outcome: Outcome) -> str:
     return f"[{_STYLE[outcome]}]{outcome.name.lower()}[/]"
 
 
-def _show(reports: list[Report], total: float, settings: SolverSettings) -> None:
+BROKEN_EXPLAINED = (
+    "Each z3 theorem holds for every card, seat, number of players and rule option at once "
+    "(an enumeration theorem: on every sequence of moves of the space it states). "
+    "'Broken variants refuted': each theorem is also checked under deliberately wrong rules "
+    "(a variant of the rules the theorem is about), where it must fail with a counterexample; "
+    "so a proof is known not to be vacuous, and each counterexample is a position file that "
+    "'omen-solver omens play FILE' replays with the real rules."
+)
+
+
+def _show(
+    reports: list[Report], total: float, settings: SolverSettings, folder: Path | None = None
+) -> None:
     out = Console(highlight=False, soft_wrap=True)
     if not out.is_terminal:
-        out.width = max(out.width, 120)  # a table in a file or a pipe shows whole names
+        out.width = max(out.width, 140)  # a table in a file or a pipe shows whole names
     table = Table(
         "theorem",
-        "method",
+        "what it says",
         "status",
         "seconds",
         "broken variants",
-        "cases",
         title="Omens rule theorems",
     )
     for report in reports:
         refuted = sum(v.ok for v in report.variants)
         colour = "green" if refuted == len(report.variants) else "bold red"
-        cases = report.finding.cases
         table.add_row(
             escape(report.theorem.name),
-            report.theorem.method,
+            escape(report.theorem.title),
             _status(report.finding.outcome),
             f"{report.seconds:.2f}",
             f"[{colour}]{refuted}/{len(report.variants)} refuted[/]",
-            "" if cases is None else f"{cases:,}",
         )
     out.print(table)
     for report in reports:
         _details(out, report)
     proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
     variants = [v for r in reports for v in r.variants]
+    out.print(escape(BROKEN_EXPLAINED))
+    if folder is not None and any(v.counterexample_path for v in variants):
+        out.print(f"Counterexamples: {escape(str(folder))}/<theorem>--<broken variant>.toml")
     out.print(
         f"{len(reports)} theorems: {proved} proved, "
         f"{sum(r.finding.outcome is Outcome.REFUTED for r in reports)} refuted, "
@@ -377,20 +393,14 @@ def _details(out: Console, report: Report) -> None:
             f"{escape(str(report.counterexample_path))}"
         )
     for variant in report.variants:
-        where = (
-            ""
-            if variant.counterexample_path is None
-            else (f" -> {escape(str(variant.counterexample_path))}")
-        )
         if variant.ok:
-            out.print(f"  {name} / [dim]{escape(variant.variant.name)}[/]: refuted{where}")
-        else:
-            reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
-            out.print(
-                f"  [bold red]{name} / {escape(variant.variant.name)}: "
-                f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
-                f"'{escape(variant.variant.text)}' was not refuted"
-            )
+            continue
+        reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
+        out.print(
+            f"  [bold red]{name} / {escape(variant.variant.name)}: "
+            f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
+            f"'{escape(variant.variant.text)}' was not refuted"
+        )
 
 
 def _cards(text: str) -> tuple[int, ...]:

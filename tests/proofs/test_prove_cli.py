@@ -152,7 +152,8 @@ def test_readable_output_names_every_theorem(
     )
     assert status == 0
     assert "life-and-death" in out and "proved" in out
-    assert "discarded-lose-effect: refuted" in out
+    assert "Life and Death discard each other" in out  # the statement beside the name
+    assert "1/1 refuted" in out and out.count("Broken variants refuted") == 1
 
 
 def test_list_and_query(capsys: pytest.CaptureFixture[str]) -> None:
