@@ -109,7 +109,11 @@ class BoutTheorem(Theorem):
             return Finding(verdict.outcome, seconds, verdict.reason)
         example = self.search(broken, settings) if variant is None else None
         if example is None:
-            example = _state_example(m, verdict.model)
+            # the hands of a position file hold at most 5 cards: look for such a state first
+            sized = [*self._setting(m, broken), *query.assumptions, z3.Not(query.claim)]
+            sized += [m.o.count(hand) <= 4 for hand in m.states[0].hands]
+            model = _solve(m, sized, settings)
+            example = _state_example(m, model if model is not None else verdict.model)
         return Finding(Outcome.REFUTED, time.perf_counter() - started, counterexample=example)
 
     def search(self, broken: Sequence[str], settings: SolverSettings) -> Counterexample | None:
@@ -235,7 +239,14 @@ def _solve(m: StepModel, facts: list[Any], settings: SolverSettings) -> Any:
 
 
 def _plain(m: StepModel, model: Any) -> bool:
-    return all(len(cards_of(_value(model, hand))) <= 5 for hand in m.inputs.hands)
+    """Hands a position file may start a bout with: 1 to 4 cards for every player (a hand
+    holds at most 4 cards with 6 players, and an empty hand cannot start a bout)."""
+    table = _value(model, m.inputs.table)
+    return all(
+        1 <= len(cards_of(_value(model, hand))) <= 4
+        for s, hand in enumerate(m.inputs.hands)
+        if table >> s & 1
+    )
 
 
 def _plain_hands(m: StepModel) -> list[Any]:

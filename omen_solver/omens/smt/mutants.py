@@ -44,6 +44,9 @@ from pathlib import Path
 from typing import Any, Final
 
 ROOT: Final = Path(__file__).resolve().parents[3]
+DATA: Final = Path(os.environ.get("OMENS_MUTANTS_DATA", ROOT))
+"""Where the detectors read the project's data (vectors, theorems, counterexamples): the
+working tree, also when the mutant runs on a copy of the package elsewhere."""
 TARGETS: Final = ("omen_solver/omens/state.py", "omen_solver/omens/resolve.py")
 SKIP_CALLS: Final = frozenset(
     {"say", "_say", "TraceStep", "IllegalActionError", "ValueError", "AssertionError"}
@@ -326,7 +329,7 @@ def _vectors() -> str | None:
     from omen_solver.omens.cli import play_report
     from omen_solver.omens.position import parse_position
 
-    data = tomllib.loads((ROOT / "tests/omens/data/vectors.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((DATA / "tests/omens/data/vectors.toml").read_text(encoding="utf-8"))
     for vector in data["vector"]:
         position: dict[str, Any] = {"game": "omens"}
         position.update(
@@ -350,7 +353,7 @@ def _vectors() -> str | None:
             want = {s: list(c) for s, c in value.items()} if key == "hands" else value
             if actual[key] != want:
                 return f"vector {vector['id']}: {key}"
-    json_vectors = ROOT / "vectors"
+    json_vectors = DATA / "vectors"
     if json_vectors.is_dir():
         for path in sorted(json_vectors.rglob("*.json")):
             problem = _json_vector(path)
@@ -389,12 +392,12 @@ def _theorems() -> str | None:
     from omen_solver.omens.smt.enumeration import EnumerationTheorem
     from omen_solver.omens.smt.library import load_theorems
 
-    for path in sorted((ROOT / "proofs/counterexamples").glob("*.toml")):
+    for path in sorted((DATA / "proofs/counterexamples").glob("*.toml")):
         position = load_position(path)
         _, steps = position.replay()
         if len(steps) != len(position.moves):
             return f"{path.name} no longer replays"
-    for theorem in load_theorems(ROOT / "proofs"):
+    for theorem in load_theorems(DATA / "proofs"):
         if (
             isinstance(theorem, EnumerationTheorem)
             and theorem.check(None, SolverSettings()).outcome is not Outcome.PROVED
@@ -425,7 +428,9 @@ def _run_mutant(
             ROOT / "omen_solver", copy_root, ignore=shutil.ignore_patterns("__pycache__")
         )
         (Path(folder) / mutant.file).write_text(source, encoding="utf-8")
-        env = dict(os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1")
+        env = dict(
+            os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1", OMENS_MUTANTS_DATA=str(DATA)
+        )
         command = [
             sys.executable,
             "-c",
@@ -457,6 +462,13 @@ def main(argv: list[str] | None = None) -> int:
     for relative in TARGETS:
         _ORIGINAL[relative] = ast.unparse(ast.parse((ROOT / relative).read_text("utf-8")))
     chosen = [(m, s) for m, s in all_mutants() if args.only in f"{m.file}:{m.line} {m.what}"]
+    if not args.list:
+        # the detectors must pass on the engine as it is, or every kill would mean nothing
+        baseline = Mutant(0, TARGETS[0], 0, "none", "the engine unchanged")
+        source = (ROOT / TARGETS[0]).read_text(encoding="utf-8")
+        _, killed, _ = _run_mutant(baseline, source + "\n", args.bouts, args.timeout)
+        if killed:
+            raise SystemExit(f"the detectors fail on the unchanged engine: {killed}")
     if args.list:
         for mutant, _ in chosen:
             print(f"{mutant.number:4} {mutant.file}:{mutant.line} {mutant.kind}: {mutant.what}")

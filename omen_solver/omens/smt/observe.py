@@ -265,6 +265,7 @@ class _Observer:
                 if action.choice[:1] == ("take",):
                     self.gift(state, action, legal)
         elif kind == "resolve":
+            assert top is not None
             legal = state.legal_actions()
             card = top[2]
             self.effect_options(card, top[1], legal)
@@ -272,6 +273,7 @@ class _Observer:
             if action.choice[:1] == ("take",):
                 self.gift(state, action, legal)
         elif kind == "exchange":
+            assert top is not None
             player, target = top[1], top[2]
             gifts = {a.seat: a.card for a in move}
             self.choose("give", _card(gifts[player]))

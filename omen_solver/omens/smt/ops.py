@@ -182,7 +182,7 @@ class Concrete(Ops):
         return int(mask) & -int(mask)
 
     def single(self, mask: Any) -> bool:
-        return mask != 0 and mask & (mask - 1) == 0
+        return bool(mask != 0 and mask & (mask - 1) == 0)
 
     def below(self, one: Any) -> int:
         return 0 if one == 0 else (int(one) & -int(one)) - 1
