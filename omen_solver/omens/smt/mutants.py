@@ -410,6 +410,10 @@ def _theorems() -> str | None:
 
 
 _ORIGINAL: dict[str, str] = {}
+_IGNORE = shutil.ignore_patterns("__pycache__")
+_SNAPSHOT: Path | None = None
+"""A copy of the package taken when the run starts: every mutant is made from it, so the run
+is the same whatever happens to the working tree meanwhile."""
 
 
 def _digest() -> str:
@@ -424,9 +428,7 @@ def _run_mutant(
         return mutant, {"equivalent": "the mutated source is the same program"}, 0.0
     with tempfile.TemporaryDirectory(prefix="omens-mutant-") as folder:
         copy_root = Path(folder) / "omen_solver"
-        shutil.copytree(
-            ROOT / "omen_solver", copy_root, ignore=shutil.ignore_patterns("__pycache__")
-        )
+        shutil.copytree(_SNAPSHOT or ROOT / "omen_solver", copy_root, ignore=_IGNORE)
         (Path(folder) / mutant.file).write_text(source, encoding="utf-8")
         env = dict(
             os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1", OMENS_MUTANTS_DATA=str(DATA)
@@ -456,12 +458,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bouts", type=int, default=2000, help="random bouts per mutant")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant")
     parser.add_argument("--only", default="", help="mutants whose description contains TEXT")
+    parser.add_argument(
+        "--numbers", default="", help="only the mutants of these numbers (e.g. 86,93,131)"
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     args = parser.parse_args(argv)
+    global _SNAPSHOT
     before = _digest()
+    snapshot = tempfile.TemporaryDirectory(prefix="omens-mutants-")
+    _SNAPSHOT = Path(snapshot.name) / "omen_solver"
+    shutil.copytree(ROOT / "omen_solver", _SNAPSHOT, ignore=_IGNORE)
     for relative in TARGETS:
         _ORIGINAL[relative] = ast.unparse(ast.parse((ROOT / relative).read_text("utf-8")))
-    chosen = [(m, s) for m, s in all_mutants() if args.only in f"{m.file}:{m.line} {m.what}"]
+    numbers = {int(n) for n in args.numbers.split(",") if n.strip()}
+    chosen = [
+        (m, s)
+        for m, s in all_mutants()
+        if args.only in f"{m.file}:{m.line} {m.what}" and (not numbers or m.number in numbers)
+    ]
     if not args.list:
         # the detectors must pass on the engine as it is, or every kill would mean nothing
         baseline = Mutant(0, TARGETS[0], 0, "none", "the engine unchanged")
@@ -487,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if _digest() != before:
         raise SystemExit("the engine files changed during the run: this must never happen")
+    snapshot.cleanup()
     args.out.write_text(json.dumps(results, indent=1), encoding="utf-8")
     survived = [r for r in results if not r["killed_by"]]
     print(

@@ -428,10 +428,11 @@ def _finish(
     if over:
         assert summary is not None
         end.update(
-            final_hands=_hands(state),
             round_winner=_seat(summary.round_winner),
             next_round_leader=_seat(summary.next_leader),
         )
+        if state.phase != Phase.DEAL:  # a new round has cleared the hands
+            end["final_hands"] = _hands(state)
 
 
 STEP_FIELDS: tuple[str, ...] = (
