@@ -462,7 +462,15 @@ def main(argv: list[str] | None = None) -> int:
         "--numbers", default="", help="only the mutants of these numbers (e.g. 86,93,131)"
     )
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--table",
+        type=Path,
+        metavar="RESULTS",
+        help="print the kill table of a results file and classify its survivors",
+    )
     args = parser.parse_args(argv)
+    if args.table is not None:
+        return _print_table(args.table)
     global _SNAPSHOT
     before = _digest()
     snapshot = tempfile.TemporaryDirectory(prefix="omens-mutants-")
@@ -508,6 +516,276 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(results)} mutants, {len(results) - len(survived)} killed, {len(survived)} survived"
     )
     return 0
+
+
+def _print_table(path: Path) -> int:
+    results = json.loads(path.read_text(encoding="utf-8"))
+    for row in results:
+        if not row["killed_by"]:
+            mutant = Mutant(row["number"], row["file"], row["line"], row["kind"], row["what"])
+            row["equivalent"] = classify(mutant) or row.get("equivalent") or ""
+    print(table(results))
+    print()
+    for row in results:
+        if not row["killed_by"]:
+            why = row["equivalent"] or "NOT CLASSIFIED"
+            where = f"{row['file']}:{row['line']}"
+            print(f"- {row['number']} {where} {row['kind']} ({row['what']}): {why}")
+    return 0
+
+
+# -- reading the results: the kill table and the survivors' classification ----------------
+
+LOGGING: Final = frozenset({"_note_law", "say", "_say"})
+"""Functions that only write explanations."""
+METHOD_WRITES: Final = {
+    "take_from_hand": "hands",
+    "add_to_hand": "hands",
+    "discard": "out",
+    "remove_from_play": "front",
+    "append": "",
+    "pop": "",
+    "remove": "",
+    "extend": "",
+    "clear": "",
+    "sort": "",
+}
+"""What a method call changes: an attribute of the object it is called on ('' the object)."""
+
+
+def _path(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _path(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    if isinstance(node, ast.Subscript):
+        return _path(node.value)
+    return None
+
+
+PURE_CALLS: Final = frozenset(
+    {
+        "len", "list", "tuple", "set", "sorted", "next", "enumerate", "range", "int",
+        "Placement", "frozenset", "any", "all", "max", "min", "_round_winner",
+        "_luck_options", "_law_filter", "_next_to_play", "_pending_choices", "_now_choices",
+        "owner", "BoutSummary",
+    }
+)  # fmt: skip
+"""Calls that change no state (some write an explanation, which does not count)."""
+
+
+def _effects(statement: ast.stmt) -> tuple[set[str], set[str]]:
+    """What a statement reads and writes, as dotted paths (the longest: ``work.hands``, not
+    ``work``; ``*`` for anything: an unknown call that is handed the state). Writing
+    explanations (``work.log``) is not counted."""
+    reads: set[str] = set()
+    writes: set[str] = set()
+    sources: list[ast.AST] = [statement]
+    if isinstance(statement, ast.Assign | ast.AugAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+                    path = _path(node)
+                    if path:
+                        writes.add(path)
+                    if isinstance(node, ast.Subscript):
+                        sources.append(node.slice)
+                    break
+        sources = [statement.value, *sources[1:]]
+        if isinstance(statement, ast.AugAssign):
+            reads |= writes
+    inner: set[int] = set()
+    for source in sources:
+        for node in ast.walk(source):
+            if isinstance(node, ast.Attribute):
+                inner.add(id(node.value))
+    for source in sources:
+        for node in ast.walk(source):
+            if id(node) in inner:
+                continue
+            if isinstance(node, ast.Name | ast.Attribute):
+                path = _path(node)
+                if path:
+                    reads.add(path)
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in LOGGING or name in PURE_CALLS:
+                    continue
+                if isinstance(func, ast.Attribute) and name in METHOD_WRITES:
+                    base = _path(func.value) or "*"
+                    writes.add(f"{base}.{METHOD_WRITES[name]}".rstrip("."))
+                else:
+                    writes.add("*")
+    return reads, writes
+
+
+def _logging_only(statement: ast.stmt, log_names: set[str]) -> bool:
+    """The statement only writes an explanation, or only names used in explanations."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        func = statement.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in LOGGING
+    if isinstance(statement, ast.Assign):
+        names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
+        return bool(names) and len(names) == len(statement.targets) and set(names) <= log_names
+    return False
+
+
+def _log_names(function: ast.FunctionDef) -> set[str]:
+    """Local names used only as arguments of explanation calls."""
+    calls = [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", "")) in LOGGING
+    ]
+    inside = {id(n) for c in calls for n in ast.walk(c)}
+    used: dict[str, bool] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            used[node.id] = used.get(node.id, True) and id(node) in inside
+    return {name for name, only in used.items() if only}
+
+
+def _overlap(a: set[str], b: set[str]) -> bool:
+    if ("*" in a and b) or ("*" in b and a):
+        return True
+    return any(x == y or x.startswith(y + ".") or y.startswith(x + ".") for x in a for y in b)
+
+
+def classify(mutant: Mutant) -> str | None:
+    """Why a surviving mutant is equivalent, when the syntax shows it; None otherwise."""
+    tree = ast.parse((ROOT / mutant.file).read_text(encoding="utf-8"))
+    statements = [
+        node for node in ast.walk(tree) if isinstance(node, ast.stmt) and node.lineno == mutant.line
+    ]
+    if not statements:
+        return None
+    statement = statements[0]
+    if mutant.kind == "drop statement":
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(call, ast.Call) and getattr(call.func, "id", "") in LOGGING:
+            return "logging only: the statement writes an explanation"
+        function = _enclosing(tree, statement)
+        if function is not None and _logging_only(statement, _log_names(function)):
+            return "logging only: the value is used only in an explanation"
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                uses = [
+                    node
+                    for node in ast.walk(tree)
+                    if isinstance(node, ast.Name)
+                    and node.id == target.id
+                    and isinstance(node.ctx, ast.Load)
+                ]
+                function = _enclosing(tree, statement)
+                calls = (
+                    [
+                        node
+                        for node in ast.walk(function)
+                        if isinstance(node, ast.Call)
+                        and getattr(node.func, "id", getattr(node.func, "attr", "")) in LOGGING
+                    ]
+                    if function
+                    else []
+                )
+                inside = {id(n) for c in calls for n in ast.walk(c)}
+                if function and all(id(u) in inside for u in uses if _within(function, u)):
+                    return "logging only: the value is used only in an explanation"
+        return None
+    if mutant.kind == "swap order":
+        owner = _enclosing_block(tree, statement)
+        function = _enclosing(tree, statement)
+        if owner is None or function is None:
+            return None
+        block, index = owner
+        if index + 1 >= len(block):
+            return None
+        first, second = statement, block[index + 1]
+        log_names = _log_names(function)
+        if _logging_only(first, log_names) or _logging_only(second, log_names):
+            return "logging only: one of the two statements only writes an explanation"
+        reads1, writes1 = _effects(first)
+        reads2, writes2 = _effects(second)
+        if not (_overlap(writes1, reads2 | writes2) or _overlap(writes2, reads1)):
+            return "independent statements (neither reads what the other writes)"
+        multiset = {"work.hands", "work.out"}
+        if writes1 | writes2 <= multiset and not ((reads1 | reads2) & multiset):
+            return "commuting updates of hands and the discard pile (sets of cards)"
+    return None
+
+
+def _enclosing(tree: ast.AST, target: ast.AST) -> ast.FunctionDef | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and _within(node, target):
+            inner = [
+                n
+                for n in ast.walk(node)
+                if isinstance(n, ast.FunctionDef) and n is not node and _within(n, target)
+            ]
+            if not inner:
+                return node
+    return None
+
+
+def _within(outer: ast.AST, target: ast.AST) -> bool:
+    return any(node is target for node in ast.walk(outer))
+
+
+def _enclosing_block(tree: ast.AST, target: ast.stmt) -> tuple[list[ast.stmt], int] | None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(s is target for s in block):
+                return block, [id(s) for s in block].index(id(target))
+    return None
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """The kill table (markdown) and every survivor with its classification."""
+    kinds: dict[str, dict[str, int]] = {}
+    for row in results:
+        counts = kinds.setdefault(
+            row["kind"],
+            dict.fromkeys(
+                (
+                    "mutants",
+                    "differential",
+                    "theorems",
+                    "vectors",
+                    "killed",
+                    "equivalent",
+                    "survived",
+                ),
+                0,
+            ),
+        )
+        counts["mutants"] += 1
+        killed = row["killed_by"]
+        for name in ("differential", "theorems", "vectors"):
+            counts[name] += name in killed
+        if killed:
+            counts["killed"] += 1
+        elif row.get("equivalent"):
+            counts["equivalent"] += 1
+        else:
+            counts["survived"] += 1
+    total = {key: sum(k[key] for k in kinds.values()) for key in next(iter(kinds.values()))}
+    lines = [
+        "| mutation | mutants | killed by the differential | by the theorems | by the vectors "
+        "| killed | equivalent | not killed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, k in [*sorted(kinds.items()), ("all", total)]:
+        lines.append(
+            f"| {name} | {k['mutants']} | {k['differential']} | {k['theorems']} | "
+            f"{k['vectors']} | {k['killed']} | {k['equivalent']} | {k['survived']} |"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
