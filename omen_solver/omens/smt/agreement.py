@@ -49,12 +49,14 @@ def random_bout(
     players = rng.choice([4, 5, 6])
     settings = {spec.name: rng.choice(list(spec.settings)) for spec in option_specs()}
     rules = make_rules() if default_rules else make_rules(None, settings)
-    size = rng.randint(2, 5)
+    size = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 5])
     cards = rng.sample(sorted(catalogue), players * size)
     hands = [cards[i * size : (i + 1) * size] for i in range(players)]
-    # a third of the bouts are the last of a round in a game, some teams a round up
-    game = rng.randrange(3) == 0
-    table = Table(players, rules, catalogue, Scope.GAME if game else Scope.ROUND)
+    # some bouts are the last of a round in a game, some teams a round up; some are searched
+    # as a single bout (the bout's winner wins)
+    scope = rng.choice([Scope.ROUND, Scope.ROUND, Scope.GAME, Scope.BOUT])
+    game = scope is Scope.GAME
+    table = Table(players, rules, catalogue, scope)
     rounds = [rng.randrange(2) if game else 0 for _ in TEAMS[players]]
     start = OmensState.start_of_bout(
         table,
@@ -114,6 +116,16 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
     found = []
     winner = bits(end.round_winner)
     leader = bits(end.next_round_leader)
+    if state.table.scope is Scope.BOUT:
+        won = bits(end.winner)
+        if not state.is_terminal() or [state.winner] != (won or [None]):
+            found.append(f"a single bout: model winner {won}, engine {state.winner}")
+        return found
+    if not winner and not any(end.final_hands):
+        # nobody holds a card: the round ends with no winner
+        if not state.is_terminal() or state.winner is not None:
+            found.append("nobody holds a card, but the engine's round goes on")
+        return found
     if not winner or state.table.scope is Scope.ROUND:
         gone = mask_of(state.discard_pile) & ~mask_of(start.discard_pile)
         if gone != end.discarded | end.luck_pick:
