@@ -250,6 +250,8 @@ class _TwoSided:
             line = principal_variation(search, self.root, value)
         except BudgetExceeded as exceeded:
             return self._unknown(value, exceeded)
+        except RecursionError:
+            return self._unknown(value, too_deep(search.nodes, search.elapsed()))
         pure_lower, pure_upper, note = self._pure_values(value)
         return SolveResult(
             Status.SOLVED, self.concept, self.root.teams(), self.team, value,
@@ -324,6 +326,15 @@ class _TwoSided:
             Status.UNKNOWN, self.concept, self.root.teams(), self.team, None, None, lower,
             upper, (), (), exceeded.nodes, search.states, exceeded.seconds, note=note,
         )
+
+
+def too_deep(nodes: int, seconds: float) -> BudgetExceeded:
+    """Play that went deeper than Python's frames allow: it can repeat for ever under the
+    position's rules (e.g. Omens with ``wrath_replay = "allowed"``), so the answer is unknown."""
+    return BudgetExceeded(
+        "play went deeper than the search can follow without ending: under these rules it can "
+        "repeat for ever", nodes, seconds,
+    )
 
 
 def _sides(search: TwoSidedSearch, state: GameState[Any]) -> set[bool]:
@@ -439,9 +450,12 @@ def _solve_maxn(
 ) -> SolveResult:
     search = MaxnSearch(root, transpositions=transpositions, budget=budget, progress=progress)
     try:
-        vector = search.search(root)
-        best = _maxn_best(search, root)
-        line = _maxn_line(search, root)
+        try:
+            vector = search.search(root)
+            best = _maxn_best(search, root)
+            line = _maxn_line(search, root)
+        except RecursionError:
+            raise too_deep(search.nodes, search.elapsed()) from None
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, Concept.MAXN, root.teams(), team, None, None, None, None, (), (),

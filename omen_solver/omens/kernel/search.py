@@ -44,12 +44,14 @@ DEFAULT_TABLE_LIMIT: Final = 8_000_000
 
 MAX_DEPTH: Final = 1_000
 """Plies the search goes down at most. A round lasts far fewer (every bout discards a card);
-only rule options that let play repeat (``wrath_replay = "allowed"``: two Wraths can send each
-other back for ever) reach it, and the search then stops with "unknown"."""
+only rule options that let play repeat reach it (``wrath_replay = "allowed"``: Betrayal gives
+Wrath, Wrath sends Betrayal back, Betrayal is replayed and gives Wrath again...), and the search
+then stops with "unknown"."""
 
 DEPTH_REASON: Final = (
     f"play went {MAX_DEPTH} actions deep without ending: under these rule options it can "
-    "repeat for ever (e.g. wrath_replay = allowed lets two Wraths return each other)"
+    "repeat for ever (e.g. with wrath_replay = allowed, Betrayal can give Wrath, which sends "
+    "Betrayal back to be replayed)"
 )
 
 _NONE: Final = -1
