@@ -1444,10 +1444,15 @@ def _reset_bout(work: _Work, leader: int) -> None:
 
 def _new_round(work: _Work, leader: int) -> None:
     """A new round (rules file 000, "End of a Round"): every card is shuffled together (the
-    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again."""
+    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again; or, for a
+    game analysed with given deals (``Table.later_rounds``), the next given deal."""
     table = work.table
     if table.rules.reshuffle_absolutes == "all":
         work.box = ()
+    index = sum(work.rounds_won) - table.later_from
+    if 0 <= index < len(table.later_rounds):
+        _deal_given(work, leader, table.later_rounds[index])
+        return
     deck = tuple(sorted(set(table.catalogue) - set(work.box)))
     work.say(
         "round.new",
@@ -1460,6 +1465,20 @@ def _new_round(work: _Work, leader: int) -> None:
     work.phase = Phase.DEAL
     work.deck = ((), deck)
     work.deal_queue = _deal_queue(deal_sizes(table.players, work.teams, first_round=False))
+
+
+def _deal_given(work: _Work, leader: int, hands: tuple[tuple[int, ...], ...]) -> None:
+    """The next round with the hands the analysis was given (no chance node)."""
+    dealt = {card for hand in hands for card in hand}
+    work.say(
+        "round.new",
+        "a new round with the given deal: "
+        + ", ".join(f"seat {s + 1} {len(h)}" for s, h in enumerate(hands))
+        + f"; seat {leader + 1} leads",
+    )
+    _reset_bout(work, leader)
+    work.hands = [sorted(hand) for hand in hands]
+    work.out = tuple(sorted(set(work.table.catalogue) - dealt - set(work.box)))
 
 
 def _deal_queue(

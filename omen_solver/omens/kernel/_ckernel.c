@@ -464,16 +464,6 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 
 static int terminal(Search *S, const KS *k, Q *out) {
     int winner = k->winner;
-    if (S->has_payoff) {
-        /* machine.py: next_round_leader */
-        int leader = winner < 0 ? 0 : winner;
-        int setting = S->spec.pride_next_round;
-        if (winner >= 0 && k->has_outcome && k->out_pride
-            && (setting == 1 || (setting == 2 && k->victim < 0)))
-            leader = k->out_next_leader;
-        *out = S->payoff[winner + 1][leader];
-        return 0;
-    }
     if (S->constant_sum) {
         int total = winner < 0 ? 0 : 1;
         if (S->total < 0) S->total = total;
@@ -482,6 +472,16 @@ static int terminal(Search *S, const KS *k, Q *out) {
             S->stop = STOP_PYTHON;
             return -1;
         }
+    }
+    if (S->has_payoff) {
+        /* search.py: leaf_value; machine.py: next_round_leader */
+        int leader = winner < 0 ? 0 : winner;
+        int setting = S->spec.pride_next_round;
+        if (winner >= 0 && k->has_outcome && k->out_pride
+            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            leader = k->out_next_leader;
+        *out = S->payoff[winner + 1][leader];
+        return 0;
     }
     *out = (winner >= 0 && S->maximising[winner]) ? Q1 : Q0;
     return 0;
