@@ -414,6 +414,9 @@ def describe_answer(result: SolveResult) -> str:
     lead = "no team is ahead" if winner is None else (
         _verb([p + 1 for p in result.teams[winner]], "wins", "win")
     )
+    report = result.extra.get("maxn") if result.concept is Concept.MAXN else None
+    if report and report["depends_on_tie_break"]:
+        lead = f"{lead} when ties go to the first action, but the outcome depends on ties"
     return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 

@@ -90,3 +90,37 @@ def test_play_that_repeats_for_ever_is_unknown(
         result = solve(state, budget=Budget(max_seconds=60), engine=engine)
         assert result.status is Status.UNKNOWN
         assert "repeat for ever" in (result.note or "")
+
+
+def _maxn_agreement(seed: int, positions: int, two_cards_every: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    compared = crossing = 0
+    for index in range(positions):
+        state = random_small(rng, 6, 1 + (index % two_cards_every == 0))
+        if state.is_terminal():
+            continue
+        budget = Budget(max_seconds=30)
+        fast = solve(state, concept="maxn", budget=budget)
+        slow = solve(state, concept="maxn", budget=budget, engine="reference")
+        if not slow.solved:
+            continue
+        assert fast.extra["engine"].startswith("kernel")
+        assert (fast.values, set(fast.best_actions), fast.extra["maxn"]) == (
+            slow.values, set(slow.best_actions), slow.extra["maxn"]
+        ), state
+        compared += 1
+        crossing += any(30 <= c for hand in state.hands for c in hand)
+    return compared, crossing
+
+
+def test_kernel_maxn_equals_reference_maxn() -> None:
+    """Max-n told straight (O15): the value under each tie-break, each team's paranoid
+    guarantee; the exchange between two teams by security strategies (core/search/maxn.py)."""
+    compared, crossing = _maxn_agreement(seed=66, positions=9, two_cards_every=4)
+    assert compared >= 6 and crossing > 0
+
+
+@pytest.mark.slow
+def test_kernel_maxn_equals_reference_maxn_long() -> None:
+    compared, crossing = _maxn_agreement(seed=67, positions=60, two_cards_every=2)
+    assert compared >= 40 and crossing > 5

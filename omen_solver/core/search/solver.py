@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from time import perf_counter
 from typing import Any
 
 from omen_solver.core.enumeration.budget import (
@@ -24,7 +25,7 @@ from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
-from omen_solver.core.search.maxn import MaxnSearch, first_best, simultaneous_team
+from omen_solver.core.search.maxn import MaxnSearch, TieBreak, Vector, pick
 from omen_solver.core.search.result import (
     Concept,
     ConceptError,
@@ -447,35 +448,115 @@ def _solve_maxn(
     budget: Budget,
     transpositions: bool,
     progress: Progress | None,
+    paranoid: Callable[[int, Budget], SolveResult] | None = None,
+    make: Callable[[TieBreak, Budget], MaxnSearch] | None = None,
 ) -> SolveResult:
-    search = MaxnSearch(root, transpositions=transpositions, budget=budget, progress=progress)
+    """Max-n told straight: the value under each tie-break (:class:`TieBreak`), and each
+    team's paranoid guarantee (what it can force whatever all the others do). The reported
+    value, best actions and line are those of the ``first`` tie-break; ``extra["maxn"]`` says
+    whether the outcome depends on the tie-break and whether some team can force a win."""
+    started = perf_counter()
+    build = make or (lambda tie, left: MaxnSearch(
+        root, transpositions=transpositions, budget=left, progress=progress, tie_break=tie
+    ))
+    spent = 0
+    vectors: dict[TieBreak, Vector] = {}
+    best: list[str] = []
+    line: tuple[str, ...] = ()
+    states = 0
     try:
-        try:
-            vector = search.search(root)
-            best = _maxn_best(search, root)
-            line = _maxn_line(search, root)
-        except RecursionError:
-            raise too_deep(search.nodes, search.elapsed()) from None
+        for tie in TieBreak:
+            search = build(tie, budget.remaining(spent, perf_counter() - started))
+            try:
+                try:
+                    vectors[tie] = search.search(root)
+                    if tie is TieBreak.FIRST:
+                        best = _maxn_best(search, root)
+                        line = _maxn_line(search, root)
+                except RecursionError:
+                    raise too_deep(search.nodes, search.elapsed()) from None
+            finally:
+                spent += search.nodes
+                states += search.states
+        guarantees = []
+        for index in range(len(root.teams())):
+            left = budget.remaining(spent, perf_counter() - started)
+            found = (paranoid or _paranoid_of(root, progress))(index, left)
+            spent += found.nodes
+            if not found.solved:
+                raise BudgetExceeded(found.note or "budget", spent, perf_counter() - started)
+            guarantees.append(found.value)
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, Concept.MAXN, root.teams(), team, None, None, None, None, (), (),
-            exceeded.nodes, search.states, exceeded.seconds, note=exceeded.reason,
+            spent, states, perf_counter() - started, note=exceeded.reason,
         )
+    vector = vectors[TieBreak.FIRST]
+    report = _maxn_report(root, vectors, guarantees)
     return SolveResult(
         Status.SOLVED, Concept.MAXN, root.teams(), team, vector[team], vector, vector[team],
-        vector[team], tuple(best), line, search.nodes, search.states, search.elapsed(),
+        vector[team], tuple(best), line, spent, states, perf_counter() - started,
+        note=report["summary"], extra={"maxn": report},
     )
+
+
+def _paranoid_of(
+    root: GameState[Any], progress: Progress | None
+) -> Callable[[int, Budget], SolveResult]:
+    def run(team: int, left: Budget) -> SolveResult:
+        return _TwoSided(
+            root, Concept.PARANOID, team, left, SimultaneousMode.MIXED, True, True,
+            return_bounds(root), progress,
+        ).run()
+
+    return run
+
+
+def _maxn_report(
+    root: GameState[Any], vectors: dict[TieBreak, Vector], guarantees: list[Fraction | None]
+) -> dict[str, Any]:
+    teams = root.teams()
+
+    def seats(index: int) -> str:
+        return ", ".join(str(p + 1) for p in teams[index])
+
+    forced = [i for i, g in enumerate(guarantees) if g is not None and g == 1]
+    outcomes = {tie.value: [str(v) for v in vector] for tie, vector in vectors.items()}
+    depends = len({vector for vector in vectors.values()}) > 1
+    parts = []
+    if forced:
+        parts.append(f"seats {seats(forced[0])} can force a win whatever the others do")
+    else:
+        shown = "; ".join(f"seats {seats(i)}: {g}" for i, g in enumerate(guarantees))
+        parts.append(f"no team can force a win (each team's paranoid guarantee: {shown})")
+    if depends:
+        ties = "; ".join(
+            f"ties to the {tie.value} action: " + ", ".join(str(v) for v in vector)
+            for tie, vector in vectors.items()
+        )
+        parts.append(f"max-n's outcome depends on how ties are broken ({ties})")
+    else:
+        parts.append("max-n gives the same outcome whichever way ties are broken")
+    return {
+        "tie_breaks": outcomes,
+        "depends_on_tie_break": depends,
+        "paranoid": [None if g is None else str(g) for g in guarantees],
+        "forced_winner": [p + 1 for p in teams[forced[0]]] if forced else None,
+        "summary": "; ".join(parts),
+    }
 
 
 def _maxn_options(
     search: MaxnSearch, state: GameState[Any]
 ) -> tuple[Sequence[Any], Callable[[Any], Any], Callable[[Any], str], int] | None:
+    """The options of the one team choosing at ``state`` (a cross-team exchange: None)."""
     player = state.current_player()
     if player >= 0:
         return state.legal_actions(), state.child, state.action_to_string, search.team_of[player]
     if player == SIMULTANEOUS:
-        team = simultaneous_team(state, search.team_of)
-        return joint_actions(state), state.joint_child, state.joint_to_string, team
+        teams = {search.team_of[p] for p in state.acting_players()}
+        if len(teams) == 1:
+            return joint_actions(state), state.joint_child, state.joint_to_string, teams.pop()
     return None
 
 
@@ -490,7 +571,8 @@ def _maxn_best(search: MaxnSearch, root: GameState[Any]) -> list[str]:
 
 
 def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
-    """The line max-n play follows (first best by the tie-break), up to a chance node."""
+    """The line max-n play follows (the tie-break's choice), up to a chance node or a
+    cross-team exchange."""
     line: list[str] = []
     state = root
     while len(line) < MAX_LINE:
@@ -499,7 +581,7 @@ def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
             break
         choices, make, text, team = options
         children = [make(c) for c in choices]
-        index = first_best([search.search(child) for child in children], team)
+        index = pick([search.search(child) for child in children], team, search.tie_break)
         line.append(text(choices[index]))
         state = children[index]
     return tuple(line)

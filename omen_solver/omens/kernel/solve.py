@@ -22,8 +22,9 @@ from omen_solver.core.enumeration.budget import (
     Status,
     deep_recursion,
 )
+from omen_solver.core.search.maxn import MaxnSearch, TieBreak
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.core.search.solver import _TwoSided
+from omen_solver.core.search.solver import _solve_maxn, _TwoSided
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.game import GameChain, round_table
@@ -117,8 +118,6 @@ def solve_with_kernel(
     (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
     caller can use the reference solver."""
-    if concept is Concept.MAXN:
-        raise KernelUnsupported("max-n runs on the reference solver")
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -139,21 +138,28 @@ def solve_with_kernel(
                 return _unknown_game(state, concept, team, chain, exceeded)
             budget = chain.left()
 
-        def factory(payoff: Payoff | None) -> Factory:
+        def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
+            """Searches for the seats of ``side`` (the asked team's by default)."""
+
             def make(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
                 inner = make_search(
-                    machine, maximising, constant_sum=constant_sum, mode=mode, budget=left,
+                    machine, side, constant_sum=constant_sum, mode=mode, budget=left,
                     progress=progress, table_limit=table_limit, payoff=payoff,
                 )
                 searches.append(inner)
-                return KernelTwoSided(inner, machine, maximising, payoff)
+                return KernelTwoSided(inner, machine, side, payoff)
 
             return make
 
         view = KernelView(machine, from_engine(spec, state))
-        result = _KernelRoot(
-            view, concept, team, budget, simultaneous, progress, factory(payoff)
-        ).run()
+        if concept is Concept.MAXN:
+            if game:
+                raise KernelUnsupported("max-n over a whole game runs on the reference solver")
+            result = _maxn(view, team, budget, progress, factory)
+        else:
+            result = _KernelRoot(
+                view, concept, team, budget, simultaneous, progress, factory(payoff)
+            ).run()
         if chain is not None:
             result = _through_later_rounds(result, view, chain, factory)
     memory = sum(getattr(s, "table_bytes", 0) for s in searches)
@@ -171,7 +177,7 @@ def _through_later_rounds(
     result: SolveResult,
     view: KernelView,
     chain: GameChain,
-    factory: Callable[[Payoff | None], Factory],
+    factory: Callable[..., Factory],
 ) -> SolveResult:
     """A game's answer: the nodes of every round searched, and the principal variation carried
     on through the later rounds (each analysed like the first) while play goes on."""
@@ -203,6 +209,29 @@ def _through_later_rounds(
     except BudgetExceeded:
         pass
     return replace(result, principal_variation=tuple(line), nodes=nodes, states=states)
+
+
+def _maxn(
+    view: KernelView,
+    team: int,
+    budget: Budget,
+    progress: Progress | None,
+    factory: Callable[[Payoff | None, Sequence[bool]], Factory],
+) -> SolveResult:
+    """Max-n on the kernel's machine (the reference's max-n search over a protocol view of
+    it), with each team's paranoid guarantee from the kernel search."""
+
+    spec = view.machine.spec
+
+    def paranoid(index: int, left: Budget) -> SolveResult:
+        side = [spec.team_of[seat] == index for seat in range(spec.players)]
+        return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
+                           progress, factory(None, side)).run()
+
+    def make(tie: TieBreak, left: Budget) -> MaxnSearch:
+        return MaxnSearch(view, budget=left, progress=progress, tie_break=tie)
+
+    return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
 
 def _follow(view: KernelView, text: str) -> KernelView:
