@@ -109,7 +109,7 @@ def _maxn_agreement(seed: int, positions: int, two_cards_every: int) -> tuple[in
             slow.values, set(slow.best_actions), slow.extra["maxn"]
         ), state
         compared += 1
-        crossing += any(30 <= c for hand in state.hands for c in hand)
+        crossing += any(c >= 30 for hand in state.hands for c in hand)
     return compared, crossing
 
 
