@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeVar
 
 from omen_solver.core.enumeration.budget import (
     Budget,
@@ -57,14 +57,22 @@ MAX_LINE = 100_000
 """The longest principal variation followed (a guard against a game that loops)."""
 
 
-def _as_concept(concept: Concept | str | None) -> Concept | None:
-    if concept is None or isinstance(concept, Concept):
-        return concept
+E = TypeVar("E", bound=enum.Enum)
+
+
+def _named(kind: type[E], what: str, value: E | str) -> E:
+    """A member of ``kind`` given by itself or by its value; a clear error otherwise."""
+    if isinstance(value, kind):
+        return value
     try:
-        return Concept(concept)
+        return kind(value)
     except ValueError:
-        known = ", ".join(c.value for c in Concept)
-        raise ChoiceError(f"concept {concept!r}: unknown; choose one of {known}") from None
+        known = ", ".join(str(member.value) for member in kind)
+        raise ChoiceError(f"{what} {value!r}: unknown; choose one of {known}") from None
+
+
+def _as_concept(concept: Concept | str | None) -> Concept | None:
+    return None if concept is None else _named(Concept, "concept", concept)
 
 
 def default_team(state: GameState[Any]) -> int:
@@ -150,13 +158,7 @@ def solve(
 
 
 def _as_engine(engine: Engine | str) -> Engine:
-    if isinstance(engine, Engine):
-        return engine
-    try:
-        return Engine(engine)
-    except ValueError:
-        known = ", ".join(e.value for e in Engine)
-        raise ChoiceError(f"engine {engine!r}: unknown; choose one of {known}") from None
+    return _named(Engine, "engine", engine)
 
 
 def _kernel(

@@ -396,7 +396,6 @@ typedef struct {
     PyObject *progress, *matrix_value;
     int stop;
     int maxn_mode, tie_last, nteams;
-    long long stat_matrix, stat_lp, stat_joint, stat_decision, stat_lower_cut, stat_upper_cut;
     Frame **frames; /* one allocation per depth: addresses stay put while deeper ones grow */
     int nframes, depth;
 } Search;
@@ -786,7 +785,6 @@ static int matrix_value(Search *S, Matrix *M, Q *out) {
     if (S->mode == MODE_UPPER) { *out = upper; free(entries); return 0; }
     if (q_eq(lower, upper)) { *out = lower; free(entries); return 0; }
     S->gap_seen = 1;
-    S->stat_lp++;
     PyObject *matrix = PyList_New(h);
     for (int r = 0; r < h; r++) {
         PyObject *row = PyList_New(w);
@@ -812,7 +810,6 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
     int nm = legal(&S->spec, k, player, mine), nt = legal(&S->spec, k, target, theirs);
     if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
     if (S->maximising[player] == S->maximising[target]) {
-        S->stat_joint++;
         int count = nm * nt;
         int *pairs = malloc(2 * (size_t)count * sizeof(int));
         if (!pairs) { S->stop = STOP_MEMORY; return -1; }
@@ -825,7 +822,6 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
         if (kept < 0) return -1;
         return choose(S, f, kept, alpha, beta, best, S->maximising[player], value, best_out);
     }
-    S->stat_matrix++;
     Matrix M;
     M.S = S; M.state = k;
     M.player_rows = S->maximising[player];
@@ -840,9 +836,9 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
     int r;
     Q lower, upper;
     r = two_ply(&M, 1, 1, alpha, beta, &lower);
-    if (r == 0 && (q_le(beta, lower) || S->mode == MODE_LOWER)) { S->stat_lower_cut++; *value = lower; goto done; }
+    if (r == 0 && (q_le(beta, lower) || S->mode == MODE_LOWER)) { *value = lower; goto done; }
     if (r == 0) r = two_ply(&M, 0, 0, alpha, beta, &upper);
-    if (r == 0 && (q_le(upper, alpha) || S->mode == MODE_UPPER)) { S->stat_upper_cut++; *value = upper; goto done; }
+    if (r == 0 && (q_le(upper, alpha) || S->mode == MODE_UPPER)) { *value = upper; goto done; }
     if (r == 0) r = matrix_value(S, &M, value);
 done:
     free(M.kids); free(M.made);
@@ -1197,10 +1193,6 @@ static PyObject *Search_get_bytes(Search *S, void *closure) {
     return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
                              + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
 }
-static PyObject *Search_get_stats(Search *S, void *closure) {
-    return Py_BuildValue("{sLsLsLsLsL}", "matrix", S->stat_matrix, "lp", S->stat_lp, "joint", S->stat_joint,
-                         "lower_cut", S->stat_lower_cut, "upper_cut", S->stat_upper_cut);
-}
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 
 static PyMethodDef Search_methods[] = {
@@ -1216,7 +1208,6 @@ static PyGetSetDef Search_getset[] = {
     {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
-    {"stats", (getter)Search_get_stats, NULL, "counters", NULL},
     {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
     {NULL}
 };

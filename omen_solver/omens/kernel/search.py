@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Final
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.search.alphabeta import proven_bounds
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.omens.kernel import machine as m
@@ -157,14 +158,7 @@ class KernelSearch(NodeMeter):
             value = self.chance(state, alpha, beta)
         else:
             value, best = self.simultaneous(state, alpha, beta, best)
-        if value <= alpha:
-            if value < high:
-                high = value
-        elif value >= beta:
-            if value > low:
-                low = value
-        else:
-            low = high = value
+        low, high = proven_bounds(value, alpha, beta, low, high)  # type: ignore[assignment]
         if entry is not None or len(self.table) < self.table_limit:
             self.table[key] = (low, high, best)
         return value
