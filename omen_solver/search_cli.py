@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import weakref
 from collections.abc import Iterator
@@ -32,17 +33,35 @@ from omen_solver.core.game import GameState
 from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
-from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.core.search.puzzle import (
+    Puzzle,
+    check_actions,
+    compare,
+    read_puzzle,
+    team_index,
+)
+from omen_solver.errors import OmenSolverError, PositionError, shown
 
-__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "puzzle_commands", "register"]
+__all__ = [
+    "DEFAULT_CHECK_SECONDS",
+    "DEFAULT_PERFT_SECONDS",
+    "DEFAULT_SOLVE_SECONDS",
+    "puzzle_commands",
+    "register",
+]
 
 DEFAULT_SOLVE_SECONDS = 600.0
 """The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
 DEFAULT_CHECK_SECONDS = 120.0
 """The time limit per puzzle of ``puzzles check`` when neither sets one."""
+DEFAULT_PERFT_SECONDS = 600.0
+"""The time limit of ``perft`` when the command line sets none: past it the count is
+"unknown" (exit status 1), never a wait without end."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
+MAX_DIGITS = 1000
+"""The longest number an option reads (Python's int() refuses numbers of over 4,300 digits;
+a depth of 10**30 plies is read, and the budget answers for it)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,35 +74,44 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # -- shared options --------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str) -> int:
+    """ASCII digits only: int() would also read full-width digits such as "５"."""
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number 0 or more")
+    return int(stripped)
+
+
+def _seconds(text: str) -> float:
+    stripped = text.strip()
     try:
-        value = int(text)
+        value = float(stripped) if stripped.isascii() else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
     return value
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    try:
-        seats = tuple(int(part) for part in text.replace(" ", "").split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write seats such as 1,3") from None
-    if not seats or min(seats) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: seats are numbered from 1")
+    parts = text.replace(" ", "").split(",")
+    if not all(part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS for part in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: write seats such as 1,3")
+    seats = tuple(int(part) for part in parts)
+    if min(seats) < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: seats are numbered from 1")
     return seats
 
 
 def _add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
-    parser.add_argument("--max-nodes", type=_positive_int, metavar="N",
+    parser.add_argument("--max-nodes", type=_whole_number, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
-    parser.add_argument("--max-seconds", type=float, metavar="S",
+    parser.add_argument("--max-seconds", type=_seconds, metavar="S",
                         help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
 
 
 def _add_stop(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--depth", type=_positive_int, metavar="N", help="cut after N plies")
+    parser.add_argument("--depth", type=_whole_number, metavar="N", help="cut after N plies")
     parser.add_argument(
         "--to", metavar="POINT",
         help="cut at a stopping point the game names, e.g. bout or round",
@@ -152,7 +180,7 @@ def _register_perft(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-merge", action="store_true",
                         help="walk every sequence instead of reusing transposed subtrees")
-    _add_budget(parser, "default: no limit")
+    _add_budget(parser, f"default: {DEFAULT_PERFT_SECONDS:g}")
     parser.set_defaults(handler=_perft)
 
 
@@ -160,7 +188,8 @@ def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     with _progress(f"perft {args.file}") as progress:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
-                       budget=_budget(args), progress=progress)
+                       budget=_budget(args, Budget(None, DEFAULT_PERFT_SECONDS)),
+                       progress=progress)
     if args.json:
         data = {"file": str(args.file), **result.to_json()}
         if not args.divide:
@@ -210,7 +239,7 @@ def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help="output file")
     parser.add_argument("--format", choices=FORMATS, help="default: from the suffix of --out")
     parser.add_argument("--merge", action="store_true", help="one node per distinct state")
-    parser.add_argument("--max-nodes", type=_positive_int, metavar="N", default=DEFAULT_MAX_NODES,
+    parser.add_argument("--max-nodes", type=_whole_number, metavar="N", default=DEFAULT_MAX_NODES,
                         help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
     parser.set_defaults(handler=_graph)
 
@@ -272,6 +301,8 @@ def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> _Solved:
     state = load_state(path)
     puzzle = read_puzzle(path, read_toml(path))
+    if puzzle is not None:
+        check_actions(puzzle, state)
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
     team = None if seats is None else team_index(
         state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
@@ -446,8 +477,8 @@ def _row_json(row: _Row) -> dict[str, Any]:
 
 def _show_rows(root: Path, rows: list[_Row]) -> None:
     out = _out()
-    table = Table("puzzle", "question", "answer", "status", "nodes", "seconds",
-                  title=f"puzzles under {escape(str(root))}")
+    table = Table("puzzle", "question", "answer", "best first actions", "status", "nodes",
+                  "seconds", title=f"puzzles under {escape(str(root))}")
     styles = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow", "error": "red"}
     for row in rows:
         solved = row.solved
@@ -455,6 +486,7 @@ def _show_rows(root: Path, rows: list[_Row]) -> None:
         answer = describe_answer(solved.result) if solved else row.error
         table.add_row(
             escape(str(row.path.relative_to(root))), escape(question), escape(answer),
+            escape(", ".join(solved.result.best_actions)) if solved else "",
             f"[{styles[row.status]}]{row.status}[/]",
             f"{solved.result.nodes:,}" if solved else "",
             f"{solved.result.seconds:.2f}" if solved else "",

@@ -206,7 +206,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
             raise PositionError(f"{path}: key {name!r}: unknown key; expected one of "
                                 f"{', '.join(sorted(_TOP_KEYS))}")
     profile = data.get("profile", DEFAULT_PROFILE)
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         raise PositionError(f"{path}: key 'profile': unknown profile {profile!r}; choose one of "
                             f"{', '.join(PROFILES)}")
     overrides = data.get("rules", {})

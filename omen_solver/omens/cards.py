@@ -22,7 +22,6 @@ The other keywords name the rulebook's special effects: ``fear``, ``luck``, ``mi
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import parse_toml, read_text
 from omen_solver.errors import CatalogueError
 
 __all__ = [
@@ -232,10 +232,7 @@ def _parse_card(where: str, raw: Mapping[str, Any]) -> Card:
 
 def parse_catalogue(text: str, source: str = "<string>") -> Catalogue:
     """Read a catalogue from TOML text; errors name ``source``, the line, the card and the field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CatalogueError(f"{source}: not valid TOML: {error}") from None
+    data = parse_toml(text, source, CatalogueError)
     raws = data.get("card")
     if not isinstance(raws, list) or not raws:
         raise CatalogueError(f"{source}: no [[card]] tables found")
@@ -259,11 +256,7 @@ def parse_catalogue(text: str, source: str = "<string>") -> Catalogue:
 def load_catalogue(path: Path | str) -> Catalogue:
     """Read and validate a catalogue file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such catalogue file") from None
-    return parse_catalogue(text, str(path))
+    return parse_catalogue(read_text(path, CatalogueError), str(path))
 
 
 _DEFAULT: Catalogue | None = None

@@ -169,9 +169,13 @@ def _hands(reader: _Reader, players: int, catalogue: Catalogue) -> list[list[int
     raw = reader.data.get("hands")
     if not isinstance(raw, dict):
         raise reader.fail("hands", "missing or not a table: give one list of cards per seat")
+    seats = [str(seat) for seat in range(1, players + 1)]
     for key in raw:
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= players):
-            raise reader.fail(f"hands.{key}", f"no such seat: seats are 1 to {players}")
+        if key not in seats:
+            # Exact text only: "01" or "１" would name seat 1 twice, or a seat nobody reads.
+            raise reader.fail(
+                f"hands.{key}", f"no such seat: seats are written {', '.join(seats)}"
+            )
     hands: list[list[int]] = []
     owner: dict[int, str] = {}
     for seat in range(1, players + 1):

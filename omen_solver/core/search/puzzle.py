@@ -28,16 +28,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration.budget import Budget
-from omen_solver.core.game import GameState
+from omen_solver.core.enumeration.tree import branches, joint_actions
+from omen_solver.core.game import SIMULTANEOUS, GameState
 from omen_solver.core.positions import read_toml
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.errors import PositionError
+from omen_solver.errors import PositionError, shown
 
-__all__ = ["ANSWER_KEYS", "PUZZLE_KEYS", "Puzzle", "compare", "read_puzzle", "team_index"]
+__all__ = [
+    "ACTION_KEYS",
+    "ANSWER_KEYS",
+    "PUZZLE_KEYS",
+    "Puzzle",
+    "check_actions",
+    "compare",
+    "read_puzzle",
+    "team_index",
+]
 
 PUZZLE_KEYS = frozenset(
     {"question", "team", "concept", "simultaneous", "max_nodes", "max_seconds", "answer"}
@@ -48,6 +59,10 @@ ANSWER_KEYS = frozenset(
         "best_actions_exclude", "principal_variation_starts", "pure_lower", "pure_upper",
     }
 )
+
+ACTION_KEYS = ("best_actions", "best_actions_include", "best_actions_exclude")
+"""The answer keys that list root actions: each must be a legal action of the root, or the
+stated answer would be checked against nothing (a typo in an exclusion always "agrees")."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,46 @@ def _check_answer(path: Path, answer: dict[str, Any]) -> None:
                 _fraction(path, where, item)
         else:
             _texts(path, where, value)
+
+
+def _root_texts(state: GameState[Any]) -> list[str]:
+    """Every way of writing a root action: a legal action, or at a simultaneous node a joint
+    action or the part of it one side chooses (the rows and columns of its matrix game)."""
+    if state.current_player() != SIMULTANEOUS:
+        return [branch.text for branch in branches(state)]
+    texts: dict[str, None] = {}
+    for joint in joint_actions(state):
+        for size in range(1, len(joint) + 1):
+            for part in combinations(joint, size):
+                texts[" & ".join(state.action_to_string(action) for action in part)] = None
+    return list(texts)
+
+
+def _legal_hint(texts: Sequence[str]) -> str:
+    sample = ", ".join(texts[:12]) + (" ..." if len(texts) > 12 else "")
+    return f"legal here: {sample}" if texts else "no action is legal here"
+
+
+def check_actions(puzzle: Puzzle, state: GameState[Any]) -> None:
+    """Every action the stated answer names is legal where it is named: the root actions of
+    :data:`ACTION_KEYS`, and each step of ``principal_variation_starts`` in turn. Raises
+    :class:`PositionError` naming the file, the key and the action."""
+    answer = puzzle.answer
+    legal = _root_texts(state)
+    for key in ACTION_KEYS:
+        for number, text in enumerate(answer.get(key, []), start=1):
+            if text not in legal:
+                raise _fail(puzzle.path, f"puzzle.answer.{key}[{number}]",
+                            f"{shown(text)} is not a legal action of the position; "
+                            f"{_legal_hint(legal)}")
+    here = state
+    for number, text in enumerate(answer.get("principal_variation_starts", []), start=1):
+        children = {branch.text: branch.child for branch in branches(here)}
+        if text not in children:
+            raise _fail(puzzle.path, f"puzzle.answer.principal_variation_starts[{number}]",
+                        f"{shown(text)} is not legal at that point of the line; "
+                        f"{_legal_hint(list(children))}")
+        here = children[text]
 
 
 def team_index(state: GameState[Any], seats: Sequence[int], where: str) -> int:
