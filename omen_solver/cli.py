@@ -11,9 +11,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from omen_solver import __version__
-from omen_solver.errors import OmenSolverError, OptionError
+from omen_solver.errors import OmenSolverError, OptionError, one_line
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -53,8 +54,16 @@ COMMAND_MODULES: tuple[str, ...] = (
 Handler = Callable[[argparse.Namespace], int]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one line on stderr for a usage error, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        report_error(f"{message} (see '{self.prog} --help')", prog=self.prog)
+        self.exit(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="omen-solver",
         description=(
             "Verify the rules of Omens (Présages) and Omen, explain how a bout or a turn "
@@ -102,7 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
-def report_error(error: object) -> None:
-    """One line on stderr: a file name or a key may hold a line break, the message never does."""
-    text = str(error).replace("\r", "\\r").replace("\n", "\\n")
-    print(f"omen-solver: error: {text}", file=sys.stderr)
+def report_error(error: object, prog: str = "omen-solver") -> None:
+    """One line on stderr (see :func:`omen_solver.errors.one_line`)."""
+    print(f"{prog}: error: {one_line(error)}", file=sys.stderr)

@@ -40,7 +40,7 @@ from omen_solver.core.search.puzzle import (
     read_puzzle,
     team_index,
 )
-from omen_solver.errors import OmenSolverError, PositionError, shown
+from omen_solver.errors import OmenSolverError, PositionError, one_line, shown
 
 __all__ = [
     "DEFAULT_CHECK_SECONDS",
@@ -314,8 +314,12 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
     with _progress(f"solving {path}") as progress:
-        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
-                       progress=progress)
+        try:
+            result = solve(state, concept=concept, team=team, budget=budget,
+                           simultaneous=mode, progress=progress)
+        except OmenSolverError as error:
+            # A concept that does not fit the position: name the file it came from.
+            raise PositionError(f"{path}: {error}") from None
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
     return _Solved(path, state, puzzle, result, problems)
 
@@ -446,7 +450,7 @@ def _check(args: argparse.Namespace) -> int:
         _show_rows(root, rows)
     for row in rows:
         if row.status == "error":
-            print(f"omen-solver: error: {row.error}", file=sys.stderr)
+            print(f"omen-solver: error: {one_line(row.error)}", file=sys.stderr)
     statuses = {row.status for row in rows}
     if "error" in statuses:
         return 2

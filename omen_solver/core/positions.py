@@ -14,7 +14,7 @@ from typing import Any
 
 from omen_solver.core.files import read_toml
 from omen_solver.core.game import GameState
-from omen_solver.errors import PositionError
+from omen_solver.errors import PositionError, shown
 
 __all__ = ["GAME_LOADERS", "Loader", "load_state", "read_toml"]
 
@@ -47,7 +47,7 @@ def load_state(path: Path | str) -> GameState[Any]:
         )
     if not isinstance(game, str) or game not in GAME_LOADERS:
         raise PositionError(
-            f"{path}: key 'game': unknown game {game!r}; "
+            f"{path}: key 'game': unknown game {shown(game)}; "
             f"choose one of {', '.join(map(repr, GAME_LOADERS))}"
         )
     return _resolve(str(game))(path, data)

@@ -28,7 +28,13 @@ from typing import Any, Final
 
 from omen_solver.core.game import TraceStep
 from omen_solver.core.positions import read_toml
-from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
+from omen_solver.errors import (
+    CatalogueError,
+    OmenSolverError,
+    OptionError,
+    PositionError,
+    shown,
+)
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.cards import Catalogue, default_catalogue, load_catalogue
 from omen_solver.omens.rules import OmensRules, make_rules
@@ -109,7 +115,9 @@ class _Reader:
 
     def integer(self, key: str, value: object, low: int, high: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise self.fail(key, f"expected a whole number from {low} to {high}, not {value!r}")
+            raise self.fail(
+                key, f"expected a whole number from {low} to {high}, not {shown(value)}"
+            )
         return value
 
     def seat(self, key: str, value: object, players: int) -> int:
@@ -117,11 +125,13 @@ class _Reader:
 
     def cards(self, key: str, value: object, catalogue: Catalogue) -> list[int]:
         if not isinstance(value, list):
-            raise self.fail(key, f"expected a list of card values, not {value!r}")
+            raise self.fail(key, f"expected a list of card values, not {shown(value)}")
         cards = []
         for card in value:
             if not isinstance(card, int) or isinstance(card, bool) or card not in catalogue:
-                raise self.fail(key, f"card {card!r} is not in the catalogue ({catalogue.source})")
+                raise self.fail(
+                    key, f"card {shown(card)} is not in the catalogue ({catalogue.source})"
+                )
             if card in cards:
                 raise self.fail(key, f"card {card} is listed twice")
             cards.append(card)
@@ -133,7 +143,7 @@ def _catalogue(reader: _Reader, base: Path | None) -> Catalogue:
     if name is None:
         return default_catalogue()
     if not isinstance(name, str):
-        raise reader.fail("catalogue", f"expected a file name, not {name!r}")
+        raise reader.fail("catalogue", f"expected a file name, not {shown(name)}")
     path = (base or Path()) / name
     try:
         return load_catalogue(path)
@@ -145,7 +155,7 @@ def _rules(reader: _Reader) -> OmensRules:
     preset = reader.data.get("preset", "rulebook")
     overrides = reader.data.get("rules", {})
     if not isinstance(preset, str):
-        raise reader.fail("preset", f"expected a preset name, not {preset!r}")
+        raise reader.fail("preset", f"expected a preset name, not {shown(preset)}")
     if not isinstance(overrides, dict):
         raise reader.fail("rules", "expected a table of rule options")
     try:
@@ -161,7 +171,7 @@ def _rules(reader: _Reader) -> OmensRules:
 def _choice(reader: _Reader, key: str, allowed: Sequence[str], default: str) -> str:
     value = reader.data.get(key, default)
     if value not in allowed:
-        raise reader.fail(key, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
+        raise reader.fail(key, f"{shown(value)} is not one of {', '.join(map(repr, allowed))}")
     return str(value)
 
 
@@ -304,7 +314,7 @@ def _moves(
     for number, text in enumerate(raw, start=1):
         key = f"bout.moves[{number}]"
         if not isinstance(text, str):
-            raise reader.fail(key, f"expected a move as text, not {text!r}")
+            raise reader.fail(key, f"expected a move as text, not {shown(text)}")
         try:
             move = state.parse_move(text)
         except OmenSolverError as error:
@@ -323,7 +333,9 @@ def parse_position(
         if key not in _KEYS:
             raise reader.fail(key, f"unknown key; known keys: {', '.join(sorted(_KEYS))}")
     if data.get("game", "omens") != "omens":
-        raise reader.fail("game", f"this reader is for 'omens' positions, not {data['game']!r}")
+        raise reader.fail(
+            "game", f"this reader is for 'omens' positions, not {shown(data['game'])}"
+        )
     players = reader.integer("players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS)
     catalogue = _catalogue(reader, base)
     rules = _rules(reader)

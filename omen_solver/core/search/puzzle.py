@@ -85,11 +85,11 @@ def _fail(path: Path, key: str, message: str) -> PositionError:
 
 def _fraction(path: Path, key: str, value: Any) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise _fail(path, key, f"expected an exact number such as 1 or \"2/3\", got {value!r}")
+        raise _fail(path, key, f"expected an exact number such as 1 or \"2/3\", got {shown(value)}")
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise _fail(path, key, f"{value!r} is not an exact number such as \"2/3\"") from None
+        raise _fail(path, key, f"{shown(value)} is not an exact number such as \"2/3\"") from None
 
 
 def _texts(path: Path, key: str, value: Any) -> list[str]:
@@ -106,7 +106,8 @@ def _seats(path: Path, key: str, value: Any) -> tuple[int, ...]:
         or not value
         or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
     ):
-        raise _fail(path, key, f"expected seats numbered from 1, such as [1, 3], got {value!r}")
+        raise _fail(path, key,
+                    f"expected seats numbered from 1, such as [1, 3], got {shown(value)}")
     return tuple(sorted(value))
 
 
@@ -133,7 +134,7 @@ def read_puzzle(path: Path | str, data: dict[str, Any] | None = None) -> Puzzle 
             concept = Concept(table["concept"])
         except ValueError:
             known = ", ".join(c.value for c in Concept)
-            raise _fail(path, "puzzle.concept", f"unknown concept {table['concept']!r}; "
+            raise _fail(path, "puzzle.concept", f"unknown concept {shown(table['concept'])}; "
                         f"choose one of {known}") from None
     try:
         mode = SimultaneousMode(table.get("simultaneous", "mixed"))
