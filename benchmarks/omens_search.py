@@ -89,7 +89,7 @@ def _perft(state: OmensState, merge: bool, budget: Budget) -> Row:
 def _solve(state: OmensState, naive: bool, budget: Budget) -> Row:
     concept = "paranoid" if len(state.teams()) > 2 else "minimax"
     search = naive_solve if naive else solve
-    result = search(state, concept=concept, team=0, budget=budget)
+    result = search(state, concept=concept, team=1, budget=budget)
     name = "naive solver" if naive else "our solver"
     value = "" if result.value is None else f"team 1: {result.value}"
     return Row(name, result.status.value, result.nodes, result.states, result.seconds, value)

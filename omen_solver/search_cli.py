@@ -304,9 +304,9 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
     if puzzle is not None:
         check_actions(puzzle, state)
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
-    team = None if seats is None else team_index(
-        state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
-    )
+    if seats is not None:
+        # Checked here so that the message names the option or the file's key.
+        team_index(state, seats, "--team" if args.team is not None else f"{path}: puzzle.team")
     concept = args.concept or (puzzle.concept if puzzle else None)
     mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
@@ -315,7 +315,7 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
     with _progress(f"solving {path}") as progress:
         try:
-            result = solve(state, concept=concept, team=team, budget=budget,
+            result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import Source, read_source
 from omen_solver.core.game import TraceStep
-from omen_solver.core.positions import read_toml
 from omen_solver.errors import (
     CatalogueError,
     OmenSolverError,
@@ -98,9 +98,11 @@ def load_state(path: Path, data: dict[str, Any]) -> OmensState:
     return parse_position(data, str(path), base=path.parent).state
 
 
-def load_position(path: Path | str) -> OmensPosition:
-    path = Path(path)
-    return parse_position(read_toml(path), str(path), base=path.parent)
+def load_position(source: Source) -> OmensPosition:
+    """Read a position with its parts (the start of the bout, the moves, title and puzzle)
+    from a path, TOML text or an open file (see :func:`omen_solver.omens.load`)."""
+    data, name, base = read_source(source)
+    return parse_position(data, name, base=base)
 
 
 class _Reader:

@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.enumeration.hooks import ChoiceError
 from omen_solver.core.enumeration.tree import branches, joint_actions
 from omen_solver.core.game import SIMULTANEOUS, GameState
 from omen_solver.core.positions import read_toml
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
+from omen_solver.core.search.solver import team_index as solver_team_index
 from omen_solver.errors import PositionError, shown
 
 __all__ = [
@@ -212,12 +214,10 @@ def check_actions(puzzle: Puzzle, state: GameState[Any]) -> None:
 
 def team_index(state: GameState[Any], seats: Sequence[int], where: str) -> int:
     """The team named by its seats (all of them, or any one seat of it)."""
-    players = {seat - 1 for seat in seats}
-    for index, team in enumerate(state.teams()):
-        if players == set(team) or (len(players) == 1 and players <= set(team)):
-            return index
-    teams = "; ".join(str([p + 1 for p in team]) for team in state.teams())
-    raise PositionError(f"{where}: seats {list(seats)} are not a team here; the teams are {teams}")
+    try:
+        return solver_team_index(state, tuple(seats), "team")
+    except ChoiceError as error:
+        raise PositionError(f"{where}: {str(error).removeprefix('team: ')}") from None
 
 
 def compare(puzzle: Puzzle, state: GameState[Any], result: SolveResult) -> list[str]:
