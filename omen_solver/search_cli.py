@@ -30,7 +30,13 @@ from rich.table import Table
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.budget import Progress
 from omen_solver.core.game import GameState
-from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
+from omen_solver.core.graph import (
+    DEFAULT_MAX_NODES,
+    FORMATS,
+    build_graph,
+    check_target,
+    write_graph,
+)
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.puzzle import (
@@ -246,6 +252,7 @@ def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _graph(args: argparse.Namespace) -> int:
     state = load_state(args.file)
+    check_target(args.out)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
                         max_nodes=args.max_nodes)
     written = write_graph(graph, args.out, args.format)
