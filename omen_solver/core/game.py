@@ -224,7 +224,7 @@ class GameState(ABC, Generic[ActionT]):
         for index, team in enumerate(self.teams()):
             if player in team:
                 return index
-        raise ValueError(f"player {player} is in no team")
+        raise ValueError(f"player index {player} (seat {player + 1}) is in no team")
 
     @abstractmethod
     def returns(self) -> tuple[Fraction, ...]:
@@ -313,7 +313,7 @@ class GameState(ABC, Generic[ActionT]):
         for action in self.legal_actions(player):
             if self.action_to_string(action) == text:
                 return action
-        raise ValueError(f"{text!r} is not a legal action of player {player}")
+        raise ValueError(f"{text!r} is not a legal action of seat {player + 1}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState) or type(other) is not type(self):

@@ -592,8 +592,9 @@ class OmensState(GameState[OmensAction]):
         if kind == EXCHANGE:
             if player is None or player not in (seat, a):
                 raise ValueError(
-                    "a simultaneous exchange: ask legal_actions(player) for "
-                    f"seat {seat + 1} or seat {a + 1}"
+                    "The Absolute's exchange: seats choose at once; ask "
+                    f"legal_actions({seat}) for seat {seat + 1} or legal_actions({a}) for "
+                    f"seat {a + 1} (players are indexed from 0), or joint_actions() for both"
                 )
             yield from (OmensAction(Verb.GIVES, player, c) for c in self._hands[player])
         elif kind == DREAM:
