@@ -77,7 +77,7 @@ def _to_act(state: OmensState) -> str | int | None:
 
 
 def _legal_moves(state: OmensState) -> list[str]:
-    return [state.move_to_string(move) for move in state.moves()]
+    return [state.action_to_string(move) for move in state.moves()]
 
 
 def _legal(args: argparse.Namespace) -> int:
@@ -108,7 +108,7 @@ def _apply_cli_moves(
         except OmenSolverError as error:
             # The message names the move's text already; say which of the moves it was.
             raise PositionError(f"--moves[{number}] (of {len(texts)}): {error}") from None
-        canonical = state.move_to_string(move)
+        canonical = state.action_to_string(move)
         state, log = state.explain(move)
         steps.append((canonical, log))
     return state, steps

@@ -87,7 +87,7 @@ class OmensPosition:
         state = self.start
         steps: list[tuple[str, list[TraceStep]]] = []
         for move in self.moves:
-            text = state.move_to_string(move)
+            text = state.action_to_string(move)
             state, log = state.explain(move)
             steps.append((text, log))
         return state, steps
@@ -322,7 +322,7 @@ def _moves(
         except OmenSolverError as error:
             raise reader.fail(key, str(error)) from None
         moves.append(move)
-        state = state.apply_move(move)
+        state = state.child(move)
     return state, tuple(moves)
 
 
