@@ -80,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # -- shared options --------------------------------------------------------------------------
 
 
-def _whole_number(text: str) -> int:
+def _positive_int(text: str) -> int:
     """ASCII digits only: int() would also read full-width digits such as "５"."""
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
@@ -110,14 +110,14 @@ def _seats(text: str) -> tuple[int, ...]:
 
 
 def _add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
-    parser.add_argument("--max-nodes", type=_whole_number, metavar="N",
+    parser.add_argument("--max-nodes", type=_positive_int, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
     parser.add_argument("--max-seconds", type=_seconds, metavar="S",
                         help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
 
 
 def _add_stop(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--depth", type=_whole_number, metavar="N", help="cut after N plies")
+    parser.add_argument("--depth", type=_positive_int, metavar="N", help="cut after N plies")
     parser.add_argument(
         "--to", metavar="POINT",
         help="cut at a stopping point the game names, e.g. bout or round",
@@ -245,7 +245,7 @@ def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help="output file")
     parser.add_argument("--format", choices=FORMATS, help="default: from the suffix of --out")
     parser.add_argument("--merge", action="store_true", help="one node per distinct state")
-    parser.add_argument("--max-nodes", type=_whole_number, metavar="N", default=DEFAULT_MAX_NODES,
+    parser.add_argument("--max-nodes", type=_positive_int, metavar="N", default=DEFAULT_MAX_NODES,
                         help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
     parser.set_defaults(handler=_graph)
 
