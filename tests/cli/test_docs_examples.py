@@ -149,16 +149,21 @@ def test_every_documented_command_runs(command: Command, clone: Path,
 
 
 def _shown_in_order(command: Command, out: str) -> None:
-    """Each line the docs show is a line of the output, in the same order."""
+    """The lines the docs show are printed as shown: consecutive lines consecutively, in the
+    same order, with ``...`` standing for lines left out (at the start, the end or between)."""
     lines = [line.rstrip() for line in out.splitlines()]
-    at = 0
+    runs: list[list[str]] = [[]]
     for shown in command.expected:
-        if shown.strip() in ("", "..."):
-            continue
-        while at < len(lines) and lines[at] != shown.rstrip():
-            at += 1
-        assert at < len(lines), f"{command}: the docs show {shown!r}, not printed (in order)"
-        at += 1
+        if shown.strip() == "...":
+            runs.append([])
+        elif shown.strip():
+            runs[-1].append(shown.rstrip())
+    at = 0
+    for run in (run for run in runs if run):
+        starts = [i for i in range(at, len(lines) - len(run) + 1)
+                  if lines[i:i + len(run)] == run]
+        assert starts, f"{command}: the docs show these lines, not printed as shown: {run}"
+        at = starts[0] + len(run)
 
 
 @pytest.mark.parametrize(
