@@ -7,8 +7,10 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
-# The default suite runs on every core (pytest-xdist); `make test JOBS=0` runs it in one process.
+# The default suite runs on every core (pytest-xdist), each test file in one process so that a
+# file's shared fixtures are computed once; `make test JOBS=0` runs it all in one process.
 JOBS ?= auto
+XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist loadfile)
 
 .PHONY: demo test test-slow lint bench clean
 
@@ -35,11 +37,11 @@ demo: $(RUNTIME)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(JOBS)
+	$(BIN)/python -m pytest -q $(XDIST)
 
 ## test-slow: the default suite plus the slow exhaustive tiers
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(JOBS) --runslow
+	$(BIN)/python -m pytest -q $(XDIST) --runslow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
