@@ -35,8 +35,9 @@ MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 card file a person writes is a few KB."""
 
 Source = str | os.PathLike[str] | IO[str] | IO[bytes]
-"""What a loader accepts: a path (``str`` or ``Path``), or an open file (text or binary).
-A ``str`` that contains a newline or a ``=`` is read as TOML text, not as a path."""
+"""What a loader accepts: a path (``str`` or ``Path``), TOML text, or an open file (text or
+binary). A ``str`` that holds a line break, or a ``=`` and names no existing file, is read as
+TOML text, not as a path."""
 
 
 def _decode(data: bytes, name: str, error: type[OmenSolverError]) -> str:
@@ -110,7 +111,7 @@ def source_name(source: Source) -> str:
 
 
 def _is_toml_text(text: str) -> bool:
-    return "\n" in text or "=" in text
+    return "\n" in text or ("=" in text and not os.path.exists(text))
 
 
 def read_source(
