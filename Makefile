@@ -14,7 +14,9 @@ XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist loadfile)
 
 .PHONY: demo test test-slow lint bench clean
 
-$(RUNTIME): pyproject.toml
+KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/_ckernel_machine.h
+
+$(RUNTIME): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) -e .
@@ -24,7 +26,8 @@ $(STAMP): $(RUNTIME)
 	$(PIP) -e '.[dev]'
 	@touch $(STAMP)
 
-## demo: verify the rule interactions and solve the bundled puzzles (runtime install only)
+## demo: verify the rule interactions, solve the bundled puzzles, check the vectors
+## (runtime install only)
 demo: $(RUNTIME)
 	@echo "== A bout explained rule by rule: the rulebook's worked example"
 	$(BIN)/omen-solver omens play docs/examples/omens/worked-example.toml --moves 5:11 6:19
@@ -32,6 +35,8 @@ demo: $(RUNTIME)
 	$(BIN)/omen-solver prove
 	@echo "== The bundled best-play puzzles, solved exactly"
 	$(BIN)/omen-solver puzzles check puzzles
+	@echo "== Conformance vectors: this library's engine checked through the vector protocol"
+	$(BIN)/omen-solver vectors check vectors --engine "$(BIN)/omen-solver vectors engine"
 
 ## test: linter, type checker and the default (bounded) test suite
 test: $(STAMP)

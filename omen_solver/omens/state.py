@@ -85,6 +85,8 @@ class BoutSummary:
     """The seat that leads next: the next bout, or the next round if this bout ended it."""
     round_winner: int | None
     """The seat that won the round at the end of this bout, if any."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Every hand at the end of the bout (before a new round's cards are shuffled)."""
 
 
 def derive_teams(absolute_of_seat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -1398,7 +1400,7 @@ def _stage_check(work: _Work) -> None:
     if work.luck_victim is not None:
         discarded.add(work.luck_victim[1])
     next_leader = outcome.next_leader
-    if winner is not None and not (outcome.pride and table.rules.pride_next_round == "yes"):
+    if winner is not None and not _pride_keeps_lead(table, outcome, work.luck_victim):
         next_leader = winner
     work.last = BoutSummary(
         work.bouts,
@@ -1407,6 +1409,7 @@ def _stage_check(work: _Work) -> None:
         tuple(sorted(discarded)),
         next_leader,
         winner,
+        tuple(tuple(hand) for hand in work.hands),
     )
     if table.scope is Scope.BOUT:
         work.phase = Phase.OVER
@@ -1428,6 +1431,19 @@ def _stage_check(work: _Work) -> None:
         return
     leader = next_leader
     _new_round(work, leader)
+
+
+def _pride_keeps_lead(
+    table: Table, outcome: BoutOutcome, luck_victim: tuple[int, int] | None
+) -> bool:
+    """Whether Pride's choice of leader holds across the round end (option
+    ``pride_next_round``; rules file 000, "End of a Round", says the round winner starts).
+    ``unless_luck``: it holds unless a card was discarded from hand because of Luck in the
+    bout that ended the round."""
+    setting = table.rules.pride_next_round
+    if not outcome.pride or setting == "no":
+        return False
+    return setting == "yes" or luck_victim is None
 
 
 def _next_bout(work: _Work, leader: int) -> None:
