@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -104,12 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OmenSolverError, OptionError) as error:
         report_error(error)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        # The reader went away (`omen-solver ... | head`): stop quietly, as other tools do,
-        # and keep Python from complaining when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         report_error(f"{where}{error.strerror or error}")

@@ -17,9 +17,11 @@ commands run in the slow tier (``--runslow``); the default tier runs every other
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +37,10 @@ SLOW_COMMANDS = {
     "omen-solver prove --json",
     "omen-solver prove --dir proofs --counterexamples out/",
     "omen-solver witnesses",
+    "omen-solver vectors export --game omens --out vectors --docs docs/vectors.md",
 }
-"""Documented commands that check the whole proof suite or search every rule option."""
+"""Documented commands that check the whole proof suite, search every rule option or mine
+every vector again."""
 SHIPPED_EXAMPLES = {
     ("omens-positions.md", None): "docs/examples/omens/position.toml",
     ("omens-cards.md", None): "docs/examples/omens/my-deck.toml",
@@ -122,10 +126,13 @@ COMMANDS = documented_commands()
 @pytest.fixture
 def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of what a clone holds that the docs use, as the current folder."""
-    for name in ("docs", "puzzles", "proofs"):
+    for name in ("docs", "puzzles", "proofs", "vectors"):
         shutil.copytree(ROOT / name, tmp_path / name)
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     monkeypatch.chdir(tmp_path)
+    # The docs run `omen-solver` as a user who installed it does: on the PATH (a command such
+    # as `vectors check --engine "omen-solver vectors engine"` starts it as a process).
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     return tmp_path
 
 
@@ -142,6 +149,8 @@ def test_the_docs_document_commands_and_snippets() -> None:
 )
 def test_every_documented_command_runs(command: Command, clone: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
+    if "node " in command.text and shutil.which("node") is None:
+        pytest.skip("Node.js is not installed")
     code = cli.main(command.argv[1:])
     out, err = capsys.readouterr()
     assert code == 0, f"{command}: exit {code}\n{err}"
