@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Final
 
+from omen_solver.core.enumeration.budget import Budget, Progress
 from omen_solver.core.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -27,6 +28,7 @@ from omen_solver.core.game import (
     TraceStep,
     openspiel_argument,
 )
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.errors import IllegalActionError, InvalidActionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
@@ -904,6 +906,23 @@ class OmensState(GameState[OmensAction]):
         """Every team scores 0 or 1."""
         return Fraction(0), Fraction(1)
 
+    def kernel_solve(
+        self,
+        concept: Concept,
+        team: int,
+        *,
+        budget: Budget,
+        simultaneous: SimultaneousMode,
+        progress: Progress | None,
+    ) -> SolveResult:
+        """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
+        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply."""
+        from omen_solver.omens.kernel.solve import solve_with_kernel
+
+        return solve_with_kernel(
+            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress
+        )
+
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
         front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
@@ -1470,10 +1489,15 @@ def _reset_bout(work: _Work, leader: int) -> None:
 
 def _new_round(work: _Work, leader: int) -> None:
     """A new round (rules file 000, "End of a Round"): every card is shuffled together (the
-    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again."""
+    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again; or, for a
+    game analysed with given deals (``Table.later_rounds``), the next given deal."""
     table = work.table
     if table.rules.reshuffle_absolutes == "all":
         work.box = ()
+    index = sum(work.rounds_won) - table.later_from
+    if 0 <= index < len(table.later_rounds):
+        _deal_given(work, leader, table.later_rounds[index])
+        return
     deck = tuple(sorted(set(table.catalogue) - set(work.box)))
     work.say(
         "round.new",
@@ -1486,6 +1510,20 @@ def _new_round(work: _Work, leader: int) -> None:
     work.phase = Phase.DEAL
     work.deck = ((), deck)
     work.deal_queue = _deal_queue(deal_sizes(table.players, work.teams, first_round=False))
+
+
+def _deal_given(work: _Work, leader: int, hands: tuple[tuple[int, ...], ...]) -> None:
+    """The next round with the hands the analysis was given (no chance node)."""
+    dealt = {card for hand in hands for card in hand}
+    work.say(
+        "round.new",
+        "a new round with the given deal: "
+        + ", ".join(f"seat {s + 1} {len(h)}" for s, h in enumerate(hands))
+        + f"; seat {leader + 1} leads",
+    )
+    _reset_bout(work, leader)
+    work.hands = [sorted(hand) for hand in hands]
+    work.out = tuple(sorted(set(work.table.catalogue) - dealt - set(work.box)))
 
 
 def _deal_queue(

@@ -464,13 +464,6 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 
 static int terminal(Search *S, const KS *k, Q *out) {
     int winner = k->winner;
-    if (S->has_payoff) {
-        int leader = winner;
-        if (winner >= 0 && k->has_outcome && k->out_pride && S->spec.pride_next_round == 1)
-            leader = k->out_next_leader;
-        *out = S->payoff[winner + 1][leader < 0 ? 0 : leader];
-        return 0;
-    }
     if (S->constant_sum) {
         int total = winner < 0 ? 0 : 1;
         if (S->total < 0) S->total = total;
@@ -479,6 +472,16 @@ static int terminal(Search *S, const KS *k, Q *out) {
             S->stop = STOP_PYTHON;
             return -1;
         }
+    }
+    if (S->has_payoff) {
+        /* search.py: leaf_value; machine.py: next_round_leader */
+        int leader = winner < 0 ? 0 : winner;
+        int setting = S->spec.pride_next_round;
+        if (winner >= 0 && k->has_outcome && k->out_pride
+            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            leader = k->out_next_leader;
+        *out = S->payoff[winner + 1][leader];
+        return 0;
     }
     *out = (winner >= 0 && S->maximising[winner]) ? Q1 : Q0;
     return 0;
@@ -980,6 +983,7 @@ static int Search_set_nodes(Search *S, PyObject *value, void *closure) {
 }
 static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table.size); }
 static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
+static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
 static PyObject *Search_get_bytes(Search *S, void *closure) {
     size_t per = sizeof(uint64_t) + sizeof(uint32_t) + 1 + 2 * sizeof(Q) + sizeof(int32_t);
     return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
@@ -1000,6 +1004,7 @@ static PyMethodDef Search_methods[] = {
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "nodes searched", NULL},
     {"states", (getter)Search_get_states, NULL, "entries in the transposition table", NULL},
+    {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
     {"stats", (getter)Search_get_stats, NULL, "counters", NULL},

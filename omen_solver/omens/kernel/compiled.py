@@ -83,6 +83,12 @@ class CompiledSearch:
         return int(self._search.states)
 
     @property
+    def total(self) -> int | None:
+        """With minimax: what the two teams' returns add up to (None before any leaf)."""
+        total = int(self._search.total)
+        return None if total < 0 else total
+
+    @property
     def gap_seen(self) -> bool:
         return bool(self._search.gap_seen)
 

@@ -698,12 +698,17 @@ class Machine:
             return
         raise AssertionError("the kernel plays game scope through GameKernel")  # pragma: no cover
 
-    def next_round_leader(self, outcome: Outcome, winner: int) -> int:
-        """Who leads the next round: the round winner, unless Pride's choice holds
-        (option ``pride_next_round``)."""
-        if outcome[5] and self.spec.pride_next_round == 1:
+    def next_round_leader(self, state: KState) -> int:
+        """Who leads the next round after ``state`` ended one: the round winner, unless
+        Pride's choice holds across the round end (option ``pride_next_round``; ``unless_luck``:
+        not when a card was discarded from hand because of Luck in that bout)."""
+        outcome = state.outcome
+        setting = self.spec.pride_next_round
+        if outcome is not None and outcome[5] and (
+            setting == 1 or (setting == 2 and state.victim < 0)
+        ):
             return outcome[4]
-        return winner
+        return state.winner
 
     def _reset_bout(self, work: KState, leader: int) -> None:
         work.phase = BOUT

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.search.solver import KernelRefused
 from omen_solver.omens.cards import COLOURS
 from omen_solver.omens.table import Scope, Table
 
@@ -77,14 +77,14 @@ OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
     "luck_chooser": ("owner", "random"),
     "luck_timing": ("before_return", "after_return"),
     "zero_cards": ("luck_only", "any"),
-    "pride_next_round": ("no", "yes"),
+    "pride_next_round": ("no", "yes", "unless_luck"),
     "reshuffle_absolutes": ("used_only", "all"),
     "extreme_includes_self": ("yes", "no"),
 }
 """The settings of every Omens rule option, in the order of their kernel codes."""
 
 
-class KernelUnsupported(OmenSolverError):
+class KernelUnsupported(KernelRefused):
     """A table or position the search kernel does not play (says what and why)."""
 
 
