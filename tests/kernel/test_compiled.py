@@ -120,3 +120,42 @@ def test_compiled_search_equals_python_search() -> None:
 def test_compiled_search_equals_python_search_long() -> None:
     seen = _search_parity(seed=6, positions=3_000, max_nodes=30_000)
     assert seen["fraction"] > 0
+
+
+def _maxn_parity(seed: int, positions: int, max_nodes: int) -> int:
+    from omen_solver.core.search.maxn import TieBreak
+    from omen_solver.omens.kernel.compiled import CompiledMaxn
+    from omen_solver.omens.kernel.maxn import KernelMaxn
+    from omen_solver.omens.kernel.view import KernelView
+
+    rng = random.Random(seed)
+    solved = 0
+    for index in range(positions):
+        state = random_small(rng, (6, 4, 5)[index % 3], rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        tie = rng.choice(list(TieBreak))
+        results = []
+        for kind in (KernelMaxn, CompiledMaxn):
+            machine = Machine(spec)
+            search = kind(machine, tie_break=tie, budget=Budget(max_nodes=max_nodes))
+            view = KernelView(machine, from_engine(spec, state))
+            try:
+                with deep_recursion():
+                    value: object = search.search(view)
+            except BudgetExceeded as exceeded:
+                value = exceeded.reason
+            results.append((value, search.nodes, search.states))
+        assert results[0] == results[1], (state, tie, results)
+        solved += not isinstance(results[0][0], str)
+    return solved
+
+
+def test_compiled_maxn_equals_python_maxn() -> None:
+    """Max-n vectors (immediate and shallow pruning, security strategies between two teams,
+    both tie-breaks) and node counts (kernel/maxn.py)."""
+    assert _maxn_parity(seed=8, positions=90, max_nodes=3_000) > 40
+
+
+@pytest.mark.slow
+def test_compiled_maxn_equals_python_maxn_long() -> None:
+    assert _maxn_parity(seed=9, positions=1_500, max_nodes=30_000) > 700

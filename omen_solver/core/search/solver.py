@@ -487,7 +487,7 @@ def _solve_maxn(
     transpositions: bool,
     progress: Progress | None,
     paranoid: Callable[[int, Budget], SolveResult] | None = None,
-    make: Callable[[TieBreak, Budget], MaxnSearch] | None = None,
+    make: Callable[[TieBreak, Budget], Any] | None = None,
 ) -> SolveResult:
     """Max-n told straight: the value under each tie-break (:class:`TieBreak`), and each
     team's paranoid guarantee (what it can force whatever all the others do). The reported

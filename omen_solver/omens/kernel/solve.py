@@ -22,13 +22,14 @@ from omen_solver.core.enumeration.budget import (
     Status,
     deep_recursion,
 )
-from omen_solver.core.search.maxn import MaxnSearch, TieBreak
+from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.solver import _solve_maxn, _TwoSided
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
@@ -228,8 +229,9 @@ def _maxn(
         return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
                            progress, factory(None, side)).run()
 
-    def make(tie: TieBreak, left: Budget) -> MaxnSearch:
-        return MaxnSearch(view, budget=left, progress=progress, tie_break=tie)
+    def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
+        kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
+        return kind(view.machine, tie_break=tie, budget=left, progress=progress)
 
     return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
