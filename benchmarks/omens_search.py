@@ -89,11 +89,7 @@ def _deal_states(config: Config) -> list[Any]:
     table = Table(config.players, make_rules(config.preset))
     states = []
     for index in range(config.deals):
-        deal = random_deal(table, config.seed + index)
-        if config.cards is not None:
-            # keep the Absolute (the highest card) and the lowest others: still a real hand
-            hands = tuple(hand[: config.cards - 1] + hand[-1:] for hand in deal.hands)
-            deal = type(deal)(hands, deal.teams, deal.leader, deal.box, deal.seed, deal.kind)
+        deal = random_deal(table, config.seed + index, cards=config.cards)
         states.append(deal_position(table, deal))
     return states
 
@@ -342,7 +338,8 @@ def markdown(args: argparse.Namespace, deals: list[list[str]], ratios: list[list
         "leader from the Absolutes), every hand open, round scope, team of the leader asked. "
         f"Each search has {args.seconds:g} s; `> S` means at least one deal of the row ran "
         "out of time (counted as slower than the budget in the percentiles). \"3 cards\" and "
-        "\"2 cards\" keep the Absolute and the lowest other cards of the same deals. Memory is "
+        "\"2 cards\" deal that many cards a hand (the Absolute and others), "
+        "`solve --deal SEED --players N --cards K`. Memory is "
         "the peak resident size of the process that solved the row.",
         "",
         *table(["deal", "preset", "concept", "solved", "median s", "p90 s", "worst s",

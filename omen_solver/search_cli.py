@@ -311,6 +311,9 @@ def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     deal.add_argument("--round", choices=("first", "later"), default="first",
                       help="first: one Absolute each, teams from them (default); later: every "
                            "card shuffled, so several Absolutes or none")
+    deal.add_argument("--cards", type=_positive_int, metavar="K",
+                      help="deal K cards to each hand instead of the full deal (a smaller "
+                           "position; at a first round the Absolute and K-1 others)")
     deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
     deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
                       help="override one rule option (repeatable)")
@@ -343,10 +346,10 @@ def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any]]:
             )
         overrides[name.strip()] = setting.strip()
     table = OmensTable(args.players, make_rules(args.preset, overrides))
-    deal = random_deal(table, args.deal, args.round)
-    return Path(f"deal {args.deal} ({args.players} players, {args.round} round)"), deal_position(
-        table, deal
-    )
+    deal = random_deal(table, args.deal, args.round, args.cards)
+    size = "" if args.cards is None else f", {args.cards} cards a hand"
+    name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
+    return Path(name), deal_position(table, deal)
 
 
 def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> _Solved:

@@ -47,10 +47,14 @@ class Deal:
         return f"deal {self.seed} ({self.kind} round): {hands}; seat {self.leader + 1} leads"
 
 
-def random_deal(table: Table, seed: int, kind: str = FIRST) -> Deal:
-    """A seeded random deal for ``table``'s players and catalogue."""
+def random_deal(table: Table, seed: int, kind: str = FIRST, cards: int | None = None) -> Deal:
+    """A seeded random deal for ``table``'s players and catalogue. ``cards`` deals fewer cards
+    to each hand than the rules (a smaller position from the same kind of deal): at a first
+    round the Absolute and ``cards - 1`` others."""
     if kind not in KINDS:
         raise OmenSolverError(f"deal kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int) or cards < 1):
+        raise OmenSolverError(f"cards per hand: expected a whole number from 1, not {cards!r}")
     players = table.players
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # pragma: no cover - Table checks it
         raise OmenSolverError(f"Omens is played by 4 to 6 players, not {players}")
@@ -66,6 +70,8 @@ def random_deal(table: Table, seed: int, kind: str = FIRST) -> Deal:
     box = tuple(sorted(absolutes[players:]))
     teams = derive_teams(absolute_of)
     sizes = deal_sizes(players, teams, first_round=kind == FIRST)
+    if cards is not None:
+        sizes = tuple(min(size, cards) for size in sizes)
     if kind == FIRST:
         deck = sorted(set(catalogue) - set(catalogue.absolutes))
         rng.shuffle(deck)

@@ -65,7 +65,7 @@ def test_compiled_machine_equals_python_machine() -> None:
 
 @pytest.mark.slow
 def test_compiled_machine_equals_python_machine_long() -> None:
-    assert _machine_walks(seed=12, games=20_000) > 50_000
+    assert _machine_walks(seed=12, games=5_000) > 15_000
 
 
 def _outcome(search: KernelSearch | CompiledSearch, k: m.KState) -> tuple[object, ...]:
@@ -118,7 +118,7 @@ def test_compiled_search_equals_python_search() -> None:
 
 @pytest.mark.slow
 def test_compiled_search_equals_python_search_long() -> None:
-    seen = _search_parity(seed=6, positions=3_000, max_nodes=30_000)
+    seen = _search_parity(seed=6, positions=800, max_nodes=10_000)
     assert seen["fraction"] > 0
 
 
@@ -158,4 +158,4 @@ def test_compiled_maxn_equals_python_maxn() -> None:
 
 @pytest.mark.slow
 def test_compiled_maxn_equals_python_maxn_long() -> None:
-    assert _maxn_parity(seed=9, positions=1_500, max_nodes=30_000) > 700
+    assert _maxn_parity(seed=9, positions=600, max_nodes=10_000) > 250

@@ -125,3 +125,19 @@ def test_kernel_maxn_equals_reference_maxn() -> None:
 def test_kernel_maxn_equals_reference_maxn_long() -> None:
     compared, crossing = _maxn_agreement(seed=67, positions=60, two_cards_every=2)
     assert compared >= 40 and crossing > 5
+
+
+def test_solve_a_seeded_deal_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`omen-solver solve --deal SEED --players N`: a game-start deal (rules file 000, "Setup":
+    one Absolute each, teams and leader from them), solved on the kernel."""
+    import json
+
+    from omen_solver.cli import main
+
+    assert main(["solve", "--deal", "7", "--players", "4", "--cards", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == "solved" and report["engine"].startswith("kernel")
+    again = main(["solve", "--deal", "7", "--players", "4", "--cards", "2", "--json"])
+    assert again == 0 and json.loads(capsys.readouterr().out)["nodes"] == report["nodes"]
+    assert main(["solve", "--deal", "7"]) == 2
+    assert "--players" in capsys.readouterr().err
