@@ -155,7 +155,7 @@ def run_config(config: Config) -> Outcome:
     outcome = Outcome()
     for state in states:
         started = time.perf_counter()
-        result = solve(state, concept=config.concept, team=0, engine=config.engine,
+        result = solve(state, concept=config.concept, team=1, engine=config.engine,
                        budget=Budget(max_seconds=config.seconds))
         outcome.seconds.append(time.perf_counter() - started)
         outcome.statuses.append(result.status.value)

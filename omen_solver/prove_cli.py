@@ -425,11 +425,29 @@ def _generate(args: argparse.Namespace) -> int:
         path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
         write_puzzle(recipe, puzzle, path)
         paths.append(path)
+    reason = None if paths else _why_none(recipe, tried)
     if args.json:
-        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried}, indent=2))
+        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
+                          "reason": reason}, indent=2))
     else:
         out = Console(highlight=False, soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s)")
+        tail = f": {reason}" if reason else ""
+        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
     return EXIT_OK if paths else EXIT_FAILED
+
+
+def _why_none(recipe: Recipe, tried: int) -> str:
+    """Why no puzzle was found: no deal fits the card constraints, or the candidates ran out."""
+    if tried == 0:
+        return ("no deal satisfies the card constraints (--players, --hand-size, --pool, "
+                "--require): loosen them")
+    condition = (f"seat 1's team win only by leading {recipe.lead}"
+                 if recipe.kind == "only-lead" else "exactly one first play of seat 1 win")
+    if tried >= recipe.max_candidates:
+        return (f"in none of the first {tried:,} candidate deals does {condition} (or the "
+                "solver needed more than --max-nodes): raise --max-candidates or --max-nodes, "
+                "or change --seed or the constraints")
+    return (f"all {tried:,} deals the card constraints allow were tried; in none does "
+            f"{condition} (or the solver needed more than --max-nodes)")

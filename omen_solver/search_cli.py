@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import weakref
 from collections.abc import Iterator
@@ -29,21 +30,45 @@ from rich.table import Table
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.budget import Progress
 from omen_solver.core.game import GameState, TraceStep
-from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
+from omen_solver.core.graph import (
+    DEFAULT_MAX_NODES,
+    FORMATS,
+    build_graph,
+    check_target,
+    write_graph,
+)
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
-from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
+from omen_solver.core.search.puzzle import (
+    Puzzle,
+    check_actions,
+    compare,
+    read_puzzle,
+    team_index,
+)
 from omen_solver.core.search.solver import Engine
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import OmenSolverError, PositionError, one_line, shown
 
-__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "puzzle_commands", "register"]
+__all__ = [
+    "DEFAULT_CHECK_SECONDS",
+    "DEFAULT_PERFT_SECONDS",
+    "DEFAULT_SOLVE_SECONDS",
+    "puzzle_commands",
+    "register",
+]
 
 DEFAULT_SOLVE_SECONDS = 600.0
 """The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
 DEFAULT_CHECK_SECONDS = 120.0
 """The time limit per puzzle of ``puzzles check`` when neither sets one."""
+DEFAULT_PERFT_SECONDS = 600.0
+"""The time limit of ``perft`` when the command line sets none: past it the count is
+"unknown" (exit status 1), never a wait without end."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
+MAX_DIGITS = 1000
+"""The longest number an option reads (Python's int() refuses numbers of over 4,300 digits;
+a depth of 10**30 plies is read, and the budget answers for it)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,29 +82,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _positive_int(text: str) -> int:
+    """ASCII digits only: int() would also read full-width digits such as "５"."""
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number 0 or more")
+    return int(stripped)
+
+
+def _seconds(text: str) -> float:
+    stripped = text.strip()
     try:
-        value = int(text)
+        value = float(stripped) if stripped.isascii() else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
     return value
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    try:
-        seats = tuple(int(part) for part in text.replace(" ", "").split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write seats such as 1,3") from None
-    if not seats or min(seats) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: seats are numbered from 1")
+    parts = text.replace(" ", "").split(",")
+    if not all(part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS for part in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: write seats such as 1,3")
+    seats = tuple(int(part) for part in parts)
+    if min(seats) < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: seats are numbered from 1")
     return seats
 
 
 def _add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
     parser.add_argument("--max-nodes", type=_positive_int, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
-    parser.add_argument("--max-seconds", type=float, metavar="S",
+    parser.add_argument("--max-seconds", type=_seconds, metavar="S",
                         help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
 
 
@@ -153,7 +187,7 @@ def _register_perft(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-merge", action="store_true",
                         help="walk every sequence instead of reusing transposed subtrees")
-    _add_budget(parser, "default: no limit")
+    _add_budget(parser, f"default: {DEFAULT_PERFT_SECONDS:g}")
     parser.set_defaults(handler=_perft)
 
 
@@ -161,7 +195,8 @@ def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     with _progress(f"perft {args.file}") as progress:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
-                       budget=_budget(args), progress=progress)
+                       budget=_budget(args, Budget(None, DEFAULT_PERFT_SECONDS)),
+                       progress=progress)
     if args.json:
         data = {"file": str(args.file), **result.to_json()}
         if not args.divide:
@@ -218,6 +253,7 @@ def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _graph(args: argparse.Namespace) -> int:
     state = load_state(args.file)
+    check_target(args.out)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
                         max_nodes=args.max_nodes)
     written = write_graph(graph, args.out, args.format)
@@ -322,6 +358,8 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
         return _solve_state(path, state, None, args, default_seconds)
     state = load_state(path)
     puzzle = read_puzzle(path, read_toml(path))
+    if puzzle is not None:
+        check_actions(puzzle, state)
     return _solve_state(path, state, puzzle, args, default_seconds)
 
 
@@ -333,9 +371,9 @@ def _solve_state(
     default_seconds: float,
 ) -> _Solved:
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
-    team = None if seats is None else team_index(
-        state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
-    )
+    if seats is not None:
+        # Checked here so that the message names the option or the file's key.
+        team_index(state, seats, "--team" if args.team is not None else f"{path}: puzzle.team")
     concept = args.concept or (puzzle.concept if puzzle else None)
     mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
@@ -343,8 +381,13 @@ def _solve_state(
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
     with _progress(f"solving {path}") as progress:
-        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
-                       progress=progress, engine=getattr(args, "engine", "auto"))
+        try:
+            result = solve(state, concept=concept, team=seats, budget=budget,
+                           simultaneous=mode, progress=progress,
+                           engine=getattr(args, "engine", "auto"))
+        except OmenSolverError as error:
+            # A concept that does not fit the position: name the file it came from.
+            raise PositionError(f"{path}: {error}") from None
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
     return _Solved(path, state, puzzle, result, problems)
 
@@ -521,7 +564,7 @@ def _check(args: argparse.Namespace) -> int:
         _show_rows(root, rows)
     for row in rows:
         if row.status == "error":
-            print(f"omen-solver: error: {row.error}", file=sys.stderr)
+            print(f"omen-solver: error: {one_line(row.error)}", file=sys.stderr)
     statuses = {row.status for row in rows}
     if "error" in statuses:
         return 2
@@ -552,8 +595,8 @@ def _row_json(row: _Row) -> dict[str, Any]:
 
 def _show_rows(root: Path, rows: list[_Row]) -> None:
     out = _out()
-    table = Table("puzzle", "question", "answer", "status", "nodes", "seconds",
-                  title=f"puzzles under {escape(str(root))}")
+    table = Table("puzzle", "question", "answer", "best first actions", "status", "nodes",
+                  "seconds", title=f"puzzles under {escape(str(root))}")
     styles = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow", "error": "red"}
     for row in rows:
         solved = row.solved
@@ -561,6 +604,7 @@ def _show_rows(root: Path, rows: list[_Row]) -> None:
         answer = describe_answer(solved.result) if solved else row.error
         table.add_row(
             escape(str(row.path.relative_to(root))), escape(question), escape(answer),
+            escape(", ".join(solved.result.best_actions)) if solved else "",
             f"[{styles[row.status]}]{row.status}[/]",
             f"{solved.result.nodes:,}" if solved else "",
             f"{solved.result.seconds:.2f}" if solved else "",

@@ -45,8 +45,8 @@ def test_game_values_agree_with_the_reference(players: int) -> None:
     concept = "paranoid" if players == 6 else "minimax"
     for _ in range(3):
         state = small_game(rng, players)
-        fast = solve(state, concept=concept, team=0, budget=Budget(max_seconds=60))
-        slow = solve(state, concept=concept, team=0, budget=Budget(max_seconds=60),
+        fast = solve(state, concept=concept, team=1, budget=Budget(max_seconds=60))
+        slow = solve(state, concept=concept, team=1, budget=Budget(max_seconds=60),
                      engine="reference")
         assert fast.extra["engine"].startswith("kernel")
         assert slow.solved and fast.solved

@@ -35,7 +35,8 @@ def test_kernel_answers_equal_reference_answers(players: int) -> None:
         state = random_small(rng, players, rng.randint(1, 2))
         if state.is_terminal():
             continue
-        team = rng.randrange(len(state.teams()))
+        # Named by its seats, as solve(team=...) takes it.
+        team = [seat + 1 for seat in state.teams()[rng.randrange(len(state.teams()))]]
         budget = Budget(max_seconds=30)
         fast = solve(state, concept=_concept(players), team=team, budget=budget)
         slow = solve(state, concept=_concept(players), team=team, budget=budget,

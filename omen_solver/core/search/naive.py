@@ -34,7 +34,7 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
-from omen_solver.core.search.solver import resolve_concept
+from omen_solver.core.search.solver import TeamName, resolve_concept
 
 __all__ = ["naive_solve"]
 
@@ -45,7 +45,7 @@ def naive_solve(
     state: GameState[Any],
     *,
     concept: Concept | str | None = None,
-    team: int | None = None,
+    team: TeamName | None = None,
     budget: Budget | None = None,
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
 ) -> SolveResult:

@@ -36,7 +36,16 @@ from omen_solver.core.search.result import (
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
 from omen_solver.errors import OmenSolverError
 
-__all__ = ["MAX_LINE", "Engine", "KernelRefused", "default_team", "resolve_concept", "solve"]
+__all__ = [
+    "MAX_LINE",
+    "Engine",
+    "KernelRefused",
+    "TeamName",
+    "default_team",
+    "resolve_concept",
+    "solve",
+    "team_index",
+]
 
 
 class Engine(enum.Enum):
@@ -84,9 +93,10 @@ def default_team(state: GameState[Any]) -> int:
 
 
 def resolve_concept(
-    state: GameState[Any], concept: Concept | str | None, team: int | None
+    state: GameState[Any], concept: Concept | str | None, team: TeamName | None
 ) -> tuple[Concept, int]:
-    """Check that the concept fits the position's teams; pick the defaults."""
+    """Check that the concept fits the position's teams; pick the defaults. Returns the
+    concept and the index in ``state.teams()`` of the team asked about."""
     teams = state.teams()
     players = sorted(p for t in teams for p in t)
     if players != list(range(state.num_players)):
@@ -107,18 +117,44 @@ def resolve_concept(
             f"concept 'minimax' (alpha-beta) needs exactly two teams whose returns add up to a "
             f"constant; this position has {len(teams)} teams: use 'maxn' or 'paranoid'"
         )
-    if team is None:
-        team = default_team(state)
-    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
-        raise ChoiceError(f"team {team!r}: expected a team index from 0 to {len(teams) - 1}")
-    return chosen, team
+    index = default_team(state) if team is None else team_index(state, team, "team")
+    return chosen, index
+
+
+TeamName = int | Sequence[int]
+"""How a person names a team, as on the command line (``--team 1,3``): its seats from 1, or
+any one of them."""
+
+
+def team_index(state: GameState[Any], team: TeamName, where: str) -> int:
+    """The index in ``state.teams()`` of the team named by its seats (from 1): all of them,
+    or any one seat of it. Raises :class:`ChoiceError` naming ``where``."""
+    seats = [team] if isinstance(team, int) else team
+    shown_teams = "; ".join(str([p + 1 for p in members]) for members in state.teams())
+    if (
+        isinstance(team, bool | str)
+        or not isinstance(seats, Sequence)
+        or not seats
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seats)
+    ):
+        raise ChoiceError(
+            f"{where} {team!r}: name a team by its seats, numbered from 1 (e.g. (1, 3)), or by "
+            f"one of them; the teams are {shown_teams}"
+        )
+    players = {seat - 1 for seat in seats}
+    for index, members in enumerate(state.teams()):
+        if players == set(members) or (len(players) == 1 and players <= set(members)):
+            return index
+    raise ChoiceError(
+        f"{where}: seats {sorted(seats)} are not a team here; the teams are {shown_teams}"
+    )
 
 
 def solve(
     state: GameState[Any],
     *,
     concept: Concept | str | None = None,
-    team: int | None = None,
+    team: TeamName | None = None,
     budget: Budget | None = None,
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
     transpositions: bool = True,
@@ -129,10 +165,12 @@ def solve(
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
-    ``team`` is the index (in ``state.teams()``) of the team the value is given for, and for
-    ``paranoid`` the team that plays against all the others. ``bounds`` overrides the game's
-    ``return_bounds`` hook. When the budget runs out the result is ``UNKNOWN`` with the
-    bounds proven so far.
+    ``team`` names the team the value is given for (and for ``paranoid`` the team that plays
+    against all the others) as the command line does: its seats from 1, ``team=(1, 3)``, or
+    any one of them, ``team=2``. Default: the team to move at the root. The result's
+    ``team`` is that team's index in ``result.teams``; ``result.team_seats`` its seats.
+    ``bounds`` overrides the game's ``return_bounds`` hook. When the budget runs out the
+    result is ``UNKNOWN`` with the bounds proven so far.
 
     ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
     ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
