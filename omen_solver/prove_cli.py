@@ -31,7 +31,7 @@ from omen_solver.omens.smt.theorem import Finding, Report, Theorem, VariantRepor
 from omen_solver.omens.smt.witness import (
     SEARCHES,
     Witness,
-    find_witness,
+    find_witnesses,
     read_summary,
     write_witnesses,
 )
@@ -110,8 +110,9 @@ def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.Argument
         "witnesses",
         help="find where each rule option's settings play differently (position files)",
         description="For every Omens rule option (or the ones named), search small deals for "
-        "the first position and moves where its two settings differ; write one position file "
-        "per setting, a summary and the table of docs/omens-option-witnesses.md.",
+        "the first position and moves where two of its settings differ (every pair of "
+        "settings); write one position file per setting, a summary and the table of "
+        "docs/omens-option-witnesses.md.",
     )
     parser.add_argument("options", nargs="*", metavar="OPTION", help="options (default: all)")
     parser.add_argument(
@@ -149,8 +150,9 @@ def _witnesses(args: argparse.Namespace) -> int:
         raise OmenSolverError("--max-nodes must be positive")
     chosen = args.options or known
     results = [
-        find_witness(name, max_nodes=args.max_nodes)
+        witness
         for name in _with_progress(chosen, "options", str, quiet=args.json)
+        for witness in find_witnesses(name, max_nodes=args.max_nodes)
     ]
     if args.options:
         previous = _previous(args.out / "summary.json", chosen)
@@ -502,11 +504,29 @@ def _generate(args: argparse.Namespace) -> int:
         path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
         write_puzzle(recipe, puzzle, path)
         paths.append(path)
+    reason = None if paths else _why_none(recipe, tried)
     if args.json:
-        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried}, indent=2))
+        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
+                          "reason": reason}, indent=2))
     else:
         out = Console(highlight=False, soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s)")
+        tail = f": {reason}" if reason else ""
+        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
     return EXIT_OK if paths else EXIT_FAILED
+
+
+def _why_none(recipe: Recipe, tried: int) -> str:
+    """Why no puzzle was found: no deal fits the card constraints, or the candidates ran out."""
+    if tried == 0:
+        return ("no deal satisfies the card constraints (--players, --hand-size, --pool, "
+                "--require): loosen them")
+    condition = (f"seat 1's team win only by leading {recipe.lead}"
+                 if recipe.kind == "only-lead" else "exactly one first play of seat 1 win")
+    if tried >= recipe.max_candidates:
+        return (f"in none of the first {tried:,} candidate deals does {condition} (or the "
+                "solver needed more than --max-nodes): raise --max-candidates or --max-nodes, "
+                "or change --seed or the constraints")
+    return (f"all {tried:,} deals the card constraints allow were tried; in none does "
+            f"{condition} (or the solver needed more than --max-nodes)")

@@ -12,7 +12,7 @@ from omen_solver.omens.smt.steps import StepModel
 from omen_solver.omens.smt.theorem import Query, rule
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _bout import follow  # noqa: E402
+from _bout import follow
 
 
 def query(m: StepModel, i: int) -> Query:

@@ -118,7 +118,7 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
     leader = bits(end.next_round_leader)
     if state.table.scope is Scope.BOUT:
         won = bits(end.winner)
-        if not state.is_terminal() or [state.winner] != (won or [None]):
+        if not state.is_terminal() or state.winner != (won[0] if won else None):
             found.append(f"a single bout: model winner {won}, engine {state.winner}")
         return found
     if not winner and not any(end.final_hands):

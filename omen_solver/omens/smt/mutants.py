@@ -18,8 +18,7 @@ against three detectors:
 * ``theorems``: the engine side of the theorem suite: every committed counterexample file of
   ``proofs/counterexamples`` must still replay, and the enumeration theorems (which walk the
   engine) must still be proved;
-* ``vectors``: the regression vectors of ``tests/omens/data/vectors.toml`` (and the JSON
-  vectors of ``vectors/`` when the project has them).
+* ``vectors``: the hand-written regression vectors of ``omen_solver/vectors/data/``.
 
 A mutant that takes longer than the time limit (a loop that never ends) counts as killed by
 the detector that was running. The result is a JSON file and a table for ``docs/proofs.md``.
@@ -44,6 +43,8 @@ from pathlib import Path
 from typing import Any, Final
 
 ROOT: Final = Path(__file__).resolve().parents[3]
+VECTORS: Final = "omen_solver/vectors/data/omens-examples.toml"
+"""The hand-written Omens regression vectors."""
 DATA: Final = Path(os.environ.get("OMENS_MUTANTS_DATA", ROOT))
 """Where the detectors read the project's data (vectors, theorems, counterexamples): the
 working tree, also when the mutant runs on a copy of the package elsewhere."""
@@ -329,7 +330,7 @@ def _vectors() -> str | None:
     from omen_solver.omens.cli import play_report
     from omen_solver.omens.position import parse_position
 
-    data = tomllib.loads((DATA / "tests/omens/data/vectors.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((DATA / VECTORS).read_text(encoding="utf-8"))
     for vector in data["vector"]:
         position: dict[str, Any] = {"game": "omens"}
         position.update(
