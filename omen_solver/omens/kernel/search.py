@@ -45,14 +45,14 @@ DEFAULT_TABLE_LIMIT: Final = 8_000_000
 
 MAX_DEPTH: Final = 1_000
 """Plies the search goes down at most. A round lasts far fewer (every bout discards a card);
-only rule options that let play repeat reach it (``wrath_replay = "allowed"``: Betrayal gives
-Wrath, Wrath sends Betrayal back, Betrayal is replayed and gives Wrath again...), and the search
-then stops with "unknown"."""
+only a bout that repeats reaches it (Betrayal takes Wrath and gives it back, Wrath sends
+Betrayal back, Betrayal is replayed...: under ``wrath_replay = "allowed"``, or when Betrayal is
+its player's only card), and the search then stops with "unknown"."""
 
 DEPTH_REASON: Final = (
-    f"play went {MAX_DEPTH} actions deep without ending: under these rule options it can "
-    "repeat for ever (e.g. with wrath_replay = allowed, Betrayal can give Wrath, which sends "
-    "Betrayal back to be replayed)"
+    f"play went {MAX_DEPTH} actions deep without ending: the rules let it repeat for ever "
+    "(Betrayal gives Wrath back, Wrath sends Betrayal back to be replayed...; the rulebook "
+    "does not say how such a bout ends)"
 )
 
 _NONE: Final = -1
