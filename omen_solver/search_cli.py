@@ -25,6 +25,8 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from omen_solver.core.enumeration import Budget, Status, perft
@@ -144,17 +146,23 @@ def _budget(args: argparse.Namespace, fallback: Budget | None = None) -> Budget:
 
 
 @contextmanager
-def _progress(label: str) -> Iterator[Progress | None]:
-    """A progress line on stderr while a walk runs, if stderr is a terminal."""
+def _progress(label: str, seconds: float | None = None) -> Iterator[Progress | None]:
+    """A progress bar on stderr while a walk runs, if stderr is a terminal: the time spent
+    against the time limit (when there is one), nodes and nodes per second."""
     console = Console(stderr=True)
     if not console.is_terminal:
         yield None
         return
-    with console.status(f"{escape(label)}…") as status:
+    columns = [
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+        TextColumn("{task.fields[nodes]:,} nodes, {task.fields[rate]:,.0f} nodes/s"),
+    ]
+    with RichProgress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(escape(label), total=seconds, nodes=0, rate=0.0)
 
-        def report(nodes: int, seconds: float) -> None:
-            rate = nodes / seconds if seconds > 0 else 0.0
-            status.update(f"{escape(label)}: {nodes:,} nodes, {rate:,.0f} nodes/s")
+        def report(nodes: int, spent: float) -> None:
+            rate = nodes / spent if spent > 0 else 0.0
+            bar.update(task, completed=spent, nodes=nodes, rate=rate)
 
         yield report
 
@@ -380,7 +388,7 @@ def _solve_state(
     )
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
-    with _progress(f"solving {path}") as progress:
+    with _progress(f"solving {path}", budget.max_seconds) as progress:
         try:
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress,
