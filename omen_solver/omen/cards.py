@@ -60,6 +60,52 @@ KEYWORDS = ("COLOSSAL", "TREASURED", "BARTER")
 """Flag keywords; the ability keywords (DEPLOY, DIRGE, INVOKE, RITUAL, SCORNED) are implied by
 the effect fields a card has."""
 
+TYPE_KEYWORDS: Mapping[str, frozenset[str]] = {
+    "Beast": frozenset({"COLOSSAL"}),
+    "Sphinx": frozenset({"COLOSSAL", "TREASURED"}),
+    "Hero": frozenset({"TREASURED"}),
+    "Merchant": frozenset({"BARTER"}),
+}
+"""The flag keywords a unit has by its type, whatever its card file says, and the only types
+that have them (004 Keyword Glossary: Colossal "Beast, ... Sphinx", Treasured "Hero, ...
+Sphinx", Barter "Merchant"; 004 Sphinxes: "Units that are COLOSSAL and have the keyword
+TREASURED"; 004 Merchants: "Units with the keyword BARTER"; 001 Heroes: "Hero cards in a
+player's hand: 1 victory point each")."""
+
+KEYWORD_SOURCES: Mapping[str, str] = {
+    "COLOSSAL": "004 Keyword Glossary (Colossal: Beast, Sphinx); 001 Beasts count as 2 Units",
+    "TREASURED": "004 Keyword Glossary (Treasured: Hero, Sphinx); 001 Heroes, End of the Game",
+    "BARTER": "004 Keyword Glossary (Barter: Merchant); 004 Merchants",
+}
+
+SLOT_TYPES: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "deploy": (("Soldier", "Warrior", "Spirit"), "004 Keyword Glossary (Deploy: Soldier, "
+               "Spirit, Warrior)"),
+    "deploy_alt": (("Spirit",), "001 Spirits (two card effects)"),
+    "invoke_cost": (("Spirit",), "001 Spirits; 004 Keyword Glossary (Invoke: Spirit)"),
+    "dirge": (("Beast",), "004 Keyword Glossary (Dirge: Beast); 001 Discarding Beasts"),
+    "portent": (("Oracle",), "003 Step 3: Portent; 001 Phase 3 (Oracles)"),
+    "end_of_surge": (("Merchant",), "004 Merchants"),
+    "ritual": (("Priestess",), "004 Priestesses"),
+    "scorned": (("Priestess",), "004 Priestesses"),
+    "hero": (("Hero",), "001 Heroes"),
+}
+"""Which unit types may carry each ability field, and the rulebook line that says so. The
+project's own vocabulary (``passive``, ``at_war``) is open to every type."""
+
+REQUIRED_SLOTS: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "Spirit": (("deploy", "deploy_alt", "invoke_cost"), "001 Spirits: \"two different card "
+               "effects ... In addition, each card has a Summoning cost\""),
+    "Priestess": (("ritual", "scorned"), "004 Priestesses: \"Units with the keywords RITUAL "
+                  "and SCORNED\""),
+    "Hero": (("hero",), "001 Heroes: \"Heroes are discarded from a player's hand in order to "
+             "use their card effects\""),
+}
+"""Ability fields a unit of the type must have."""
+
+HERO_COST = 0
+"""001 Heroes: "All Heroes cost 0 coins"."""
+
 SIDES = ("own", "opponent", "any")
 PLACES = ("here", "other", "any")
 """``here``: the city of the card whose ability resolves; ``other``: any other city."""
@@ -459,18 +505,55 @@ _CITY_SLOTS = {"deploy": True, "portent": True, "end_of_surge": True, "dirge": F
                "scorned": False, "hero": False}
 
 
+def _flag_keywords(r: _Reader, unit_type: str) -> frozenset[str]:
+    """The card's flag keywords: those of its type (004 Keyword Glossary); a keyword the type
+    does not have contradicts the rulebooks and is an error."""
+    words = r.get("keywords") or []
+    if not isinstance(words, list) or any(word not in KEYWORDS for word in words):
+        raise r.fail("keywords", f"must be a list of {', '.join(KEYWORDS)}, got {words!r}")
+    own = TYPE_KEYWORDS.get(unit_type, frozenset())
+    for word in words:
+        if word not in own:
+            types = ", ".join(t for t, kws in TYPE_KEYWORDS.items() if word in kws)
+            raise r.fail("keywords", f"{word} belongs to {types} ({KEYWORD_SOURCES[word]}); a "
+                         f"{unit_type} does not have it")
+    return own
+
+
+def _check_slots(r: _Reader, unit_type: str) -> None:
+    """Ability fields only on the types the rulebooks give them to, and the required ones."""
+    for slot, (types, source) in SLOT_TYPES.items():
+        if slot in r.table and unit_type not in types:
+            raise r.fail(slot, f"only a {' or '.join(types)} has this ability ({source}); "
+                         f"this card is a {unit_type}")
+    slots, source = REQUIRED_SLOTS.get(unit_type, ((), ""))
+    for slot in slots:
+        if slot not in r.table:
+            raise r.fail(slot, f"missing: a {unit_type} needs it ({source})")
+
+
+def _read_cost(r: _Reader, unit_type: str) -> int:
+    cost, yellow = r.integer("cost"), r.integer("yellow")
+    if cost is not None and yellow is not None:
+        raise r.fail("yellow", "give the cost once, as 'cost' or as 'yellow'")
+    given = cost if cost is not None else yellow
+    if unit_type == "Hero":
+        if given not in (None, HERO_COST):
+            raise r.fail("cost" if cost is not None else "yellow",
+                         f"{given}: all Heroes cost {HERO_COST} coins (001 Heroes)")
+        return HERO_COST
+    if given is None:
+        raise r.fail("cost", "missing (write 'cost' or its printed colour 'yellow')")
+    return given
+
+
 def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
     unit_type = r.string("type")
     if unit_type not in UNIT_TYPES:
         raise r.fail("type", f"must be one of {', '.join(UNIT_TYPES)}, got {unit_type!r}")
-    words = r.get("keywords") or []
-    if not isinstance(words, list) or any(word not in KEYWORDS for word in words):
-        raise r.fail("keywords", f"must be a list of {', '.join(KEYWORDS)}, got {words!r}")
-    cost, yellow = r.integer("cost"), r.integer("yellow")
-    if cost is None and yellow is None:
-        raise r.fail("cost", "missing (write 'cost' or its printed colour 'yellow')")
-    if cost is not None and yellow is not None:
-        raise r.fail("yellow", "give the cost once, as 'cost' or as 'yellow'")
+    words = _flag_keywords(r, unit_type)
+    _check_slots(r, unit_type)
+    cost = _read_cost(r, unit_type)
     offering, strength = r.integer("offering"), r.integer("strength")
     red, blue = r.integer("red"), r.integer("blue")
     named, coloured = (offering, strength), (red, blue)
@@ -480,32 +563,24 @@ def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
     if None not in named and any(value is not None for value in coloured):
         raise r.fail("red", "give the stats by name or by colour, not both")
     invoke_cost = r.integer("invoke_cost")
-    spirit = invoke_cost is not None
+    spirit = unit_type == "Spirit"
     effects = {
         slot: r.effect(slot, city=city and not (spirit and slot == "deploy"))
         for slot, city in _CITY_SLOTS.items()
     }
     deploy_alt = r.effect("deploy_alt", city=False)
-    if deploy_alt and not effects["deploy"]:
-        raise r.fail("deploy_alt", "a second DEPLOY choice needs a 'deploy' ability")
-    if spirit and not deploy_alt:
-        raise r.fail("invoke_cost", "INVOKE resolves both DEPLOY abilities: give 'deploy_alt'")
     ritual_value = r.get("ritual")
     ritual = () if ritual_value is None else r.conditions("ritual", ritual_value, city=True)
-    if unit_type == "Hero" and not effects["hero"]:
-        raise r.fail("hero", "a Hero needs the ability used when it is discarded")
-    if effects["hero"] and unit_type != "Hero":
-        raise r.fail("hero", "only a Hero has a discard ability")
     return Card(
         **common,
         unit_type=unit_type,
         copies=r.integer("copies", 1, minimum=1) or 1,
-        cost=cost if cost is not None else yellow or 0,
+        cost=cost,
         offering=offering,
         strength=strength,
         red=red,
         blue=blue,
-        colossal="COLOSSAL" in words or unit_type == "Beast",
+        colossal="COLOSSAL" in words,
         treasured="TREASURED" in words,
         barter="BARTER" in words,
         deploy=effects["deploy"],

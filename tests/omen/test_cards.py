@@ -156,9 +156,12 @@ def test_unknown_table(tmp_path: Path) -> None:
 
 
 def test_spirits_need_two_abilities_and_heroes_one(tmp_path: Path) -> None:
+    """001 Spirits: "two different card effects ... each card has a Summoning cost"; 001
+    Heroes: "discarded from a player's hand in order to use their card effects"."""
     spirit = GOOD_UNIT.replace('type = "Soldier"', 'type = "Spirit"\ninvoke_cost = 4')
-    with pytest.raises(CatalogueError, match="field 'invoke_cost': INVOKE resolves both"):
+    with pytest.raises(CatalogueError, match="field 'deploy_alt': missing: a Spirit needs it"):
         load_catalogue([write(tmp_path, spirit)])
-    hero = GOOD_UNIT.replace('type = "Soldier"', 'type = "Hero"')
-    with pytest.raises(CatalogueError, match="field 'hero': a Hero needs"):
+    hero = GOOD_UNIT.replace('type = "Soldier"', 'type = "Hero"').replace("cost = 2", "cost = 0")
+    with pytest.raises(CatalogueError, match="field 'deploy': only a Soldier or Warrior or "
+                       "Spirit"):
         load_catalogue([write(tmp_path, hero)])

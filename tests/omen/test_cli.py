@@ -76,7 +76,7 @@ def test_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     path = tmp_path / "end.toml"
     path.write_text(
         'game = "omen"\n[turn]\nstep = "offering"\n[seat.1]\nfeats = ["hoard"]\n'
-        + '[[city]]\n' * 3)
+        + '[[city]]\nrewards = []\n' * 3)
     code, out, _ = run(capsys, "omen", "play", str(path), "--json")
     report = json.loads(out)
     assert code == 0 and report["game_over"] is True and report["winner"] == 1
@@ -103,9 +103,11 @@ def test_bad_files_exit_2_naming_the_key(capsys: pytest.CaptureFixture[str],
     cases = {
         "game.toml": ('game = "omens"\n', "key 'game'"),
         "rules.toml": ('game = "omen"\n[rules]\nhand_limit = "6"\n', "rules.hand_limit"),
-        "moves.toml": ('game = "omen"\nmoves = ["play hoplite 9"]\n' + "[[city]]\n" * 3,
+        "moves.toml": ('game = "omen"\nmoves = ["play hoplite 9"]\n'
+                       + "[[city]]\nrewards = []\n" * 3,
                        "'9' is not a city"),
-        "city.toml": ('game = "omen"\n[[city]]\nseat1 = ["dragon"]\n' + "[[city]]\n" * 2,
+        "city.toml": ('game = "omen"\n[[city]]\nrewards = []\nseat1 = ["dragon"]\n'
+                      + "[[city]]\nrewards = []\n" * 2,
                       "city[0].seat1[0]"),
         "toml.toml": ('game = "omen"\n[turn\n', "not valid TOML"),
     }
