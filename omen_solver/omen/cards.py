@@ -25,11 +25,15 @@ __all__ = [
     "CONDITION_TESTS",
     "DATA_DIR",
     "EFFECT_OPS",
+    "MODIFIER_OPS",
+    "PER_COUNTS",
     "UNIT_TYPES",
     "Card",
     "Catalogue",
     "Condition",
     "Effect",
+    "Modifier",
+    "Per",
     "Step",
     "default_catalogue",
     "load_catalogue",
@@ -152,8 +156,37 @@ EFFECT_OPS: Mapping[str, str] = {
     "return_from_discard": "take `amount` cards (of `type`) from the discard pile into your "
     "hand (`to = 'hand'`) or onto your side of a city (`to`: here or any)",
     "require": "stop the ability here unless the condition `if` holds",
+    "reveal_hand": "a hand is shown to both players (`side`: own or opponent)",
+    "return_to_hand": "return `amount` units (`side`, `where`, `type`, `max_strength`) of "
+    "your choice from their city to their owner's hand",
+    "swap": "two units (`side`, `where`, `type`) of your choice in different cities exchange "
+    "cities (each enters the other's city: DEPLOY resolves)",
+    "cost_change": "units you play into a city for the rest of this turn cost `amount` more "
+    "(a negative `amount`: less; never below 0)",
 }
 """The effect primitives. Every card ability is a list of these steps."""
+
+PER_COUNTS: Mapping[str, str] = {
+    "units": "units (`type`) on the `side`'s side of the cities (`where`: here or any)",
+    "cities": "cities where the `side` has units",
+    "rewards": "Rewards the `side` has (in hand or play area, used or not)",
+    "hand": "cards in the `side`'s hand",
+    "feats": "Feats the `side` has achieved",
+    "discard_pile": "cards in the discard pile",
+}
+"""What ``per`` can count: a step with ``per`` does ``amount`` times the count."""
+
+PER_OPS = frozenset({"gain_coins", "draw", "opponent_loses_coins", "steal_coins",
+                     "opponent_discards"})
+"""The steps whose ``amount`` may scale with a count (``per``)."""
+
+MODIFIER_OPS: Mapping[str, str] = {
+    "strength": "matching units (`side`, `where`, `type`; `others`: not this unit) have "
+    "`amount` more Strength (negative: less; never below 0)",
+    "cost": "matching units (`side`, `type`) played into a matching city (`where`) cost "
+    "`amount` more (negative: less; never below 0)",
+}
+"""Passive modifiers: in force while their unit is in a city and not Enraged."""
 
 _OP_PARAMS: Mapping[str, frozenset[str]] = {
     "gain_coins": frozenset({"amount"}),
@@ -170,8 +203,14 @@ _OP_PARAMS: Mapping[str, frozenset[str]] = {
     "enrage": frozenset({"amount", "side", "where"}),
     "return_from_discard": frozenset({"amount", "type", "to"}),
     "require": frozenset(),
+    "reveal_hand": frozenset({"side"}),
+    "return_to_hand": frozenset({"amount", "side", "where", "type", "max_strength"}),
+    "swap": frozenset({"side", "where", "type"}),
+    "cost_change": frozenset({"amount"}),
 }
 _COMMON_PARAMS = frozenset({"op", "may", "if"})
+_PER_KEYS = frozenset({"count", "type", "side", "where"})
+_MODIFIER_KEYS = frozenset({"op", "amount", "side", "where", "type", "others"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +227,20 @@ class Condition:
 
 
 @dataclass(frozen=True, slots=True)
+class Per:
+    """A count a step's ``amount`` is multiplied by (see :data:`PER_COUNTS`)."""
+
+    count: str
+    unit_type: str | None = None
+    side: str = "own"
+    where: str = "any"
+
+    def __str__(self) -> str:
+        typ = f" {self.unit_type}" if self.unit_type else ""
+        return f"{self.count}{typ} ({self.side}, {self.where})"
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One effect primitive with its parameters (see :data:`EFFECT_OPS`)."""
 
@@ -200,6 +253,19 @@ class Step:
     to: str = "hand"
     may: bool = False
     condition: tuple[Condition, ...] = ()
+    per: Per | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A passive modifier (see :data:`MODIFIER_OPS`), relative to its unit's owner and city."""
+
+    op: str
+    amount: int
+    side: str = "own"
+    where: str = "here"
+    unit_type: str | None = None
+    others: bool = False
 
 
 Effect = tuple[Step, ...]
@@ -242,6 +308,10 @@ class Card:
     ritual: tuple[Condition, ...] = ()
     scorned: Effect = ()
     hero: Effect = ()
+    at_war: Effect = ()
+    """Resolves when a war is fought in the unit's city, before Strength is compared."""
+    passive: tuple[Modifier, ...] = ()
+    """Modifiers in force while the unit is in a city and not Enraged."""
     effect: Effect = ()
     """The ability of a Reward (when used) or a Relic (when placed)."""
     condition: tuple[Condition, ...] = ()
@@ -262,6 +332,8 @@ class Card:
             "INVOKE": self.invoke_cost is not None,
             "RITUAL": bool(self.ritual),
             "SCORNED": bool(self.scorned),
+            "AT WAR": bool(self.at_war),
+            "PASSIVE": bool(self.passive),
         }
         return tuple(sorted(word for word, present in words.items() if present))
 
@@ -302,6 +374,11 @@ class Catalogue:
 
     def sets(self) -> tuple[str, ...]:
         return tuple(sorted({card.set for card in self.cards.values()}))
+
+    @functools.cached_property
+    def with_passives(self) -> frozenset[str]:
+        """The units whose passive modifiers must be looked for on the table."""
+        return frozenset(cid for cid, card in self.cards.items() if card.passive)
 
     def resolve(self, stat_colours: str) -> Catalogue:
         """Fix every unit's Offering value and Strength for the R14 setting ``stat_colours``.
@@ -444,15 +521,18 @@ class _Reader:
         op = table.get("op")
         if not isinstance(op, str) or op not in EFFECT_OPS:
             raise self.fail(f"{name}.op", f"unknown effect {op!r}; known: {', '.join(EFFECT_OPS)}")
-        allowed = _OP_PARAMS[op] | _COMMON_PARAMS
+        allowed = _OP_PARAMS[op] | _COMMON_PARAMS | {"per"}
         for key in table:
             if key not in allowed:
                 raise self.fail(f"{name}.{key}", f"not a parameter of {op!r}")
         values: dict[str, Any] = {"op": op}
-        amount = table.get("amount", 1)
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-            raise self.fail(f"{name}.amount", f"must be a whole number >= 1, got {amount!r}")
-        values["amount"] = amount
+        values["amount"] = self._amount(f"{name}.amount", table.get("amount", 1),
+                                        signed=op == "cost_change")
+        if "per" in table:
+            if op not in PER_OPS:
+                raise self.fail(f"{name}.per", f"{op!r} does not scale with a count; 'per' "
+                                f"goes with {', '.join(sorted(PER_OPS))}")
+            values["per"] = self._per(f"{name}.per", table["per"], city)
         values.update(self._step_places(name, op, table, city))
         if "type" in table:
             if table["type"] not in UNIT_TYPES:
@@ -473,12 +553,85 @@ class _Reader:
             raise self.fail(f"{name}.if", "'require' needs a condition")
         return Step(**values)
 
+    def _amount(self, name: str, value: Any, *, signed: bool = False) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(name, f"must be a whole number, got {value!r}")
+        if signed and value == 0:
+            raise self.fail(name, "must not be 0 (negative: cheaper or weaker, positive: "
+                            "dearer or stronger)")
+        if not signed and value < 1:
+            raise self.fail(name, f"must be a whole number >= 1, got {value!r}")
+        return value
+
+    def _per(self, name: str, value: Any, city: bool) -> Per:
+        if not isinstance(value, Mapping):
+            raise self.fail(name, f"must be a table such as {{ count = \"units\", type = "
+                            f"\"Oracle\" }}, got {value!r}")
+        for key in value:
+            if key not in _PER_KEYS:
+                raise self.fail(f"{name}.{key}",
+                                f"unknown; a count has {', '.join(sorted(_PER_KEYS))}")
+        count = value.get("count")
+        if count not in PER_COUNTS:
+            raise self.fail(f"{name}.count", f"must be one of {', '.join(PER_COUNTS)}, got "
+                            f"{count!r}")
+        side = value.get("side", "own")
+        if side not in ("own", "opponent"):
+            raise self.fail(f"{name}.side", "must be own or opponent")
+        where = value.get("where", "any")
+        if where not in ("here", "any") or (where == "here" and not city):
+            raise self.fail(f"{name}.where", "must be any, or here in an ability that has a city")
+        unit_type = value.get("type")
+        if unit_type is not None and (count != "units" or unit_type not in UNIT_TYPES):
+            raise self.fail(f"{name}.type", f"a unit type ({', '.join(UNIT_TYPES)}), only with "
+                            "count = \"units\"")
+        return Per(count=str(count), unit_type=unit_type, side=side, where=where)
+
+    def modifiers(self, name: str) -> tuple[Modifier, ...]:
+        value = self.get(name)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not value:
+            raise self.fail(name, "must be a non-empty list of modifier tables")
+        return tuple(self._modifier(f"{name}[{i}]", table) for i, table in enumerate(value))
+
+    def _modifier(self, name: str, table: Any) -> Modifier:
+        if not isinstance(table, Mapping):
+            raise self.fail(name, f"a modifier must be a table, got {table!r}")
+        for key in table:
+            if key not in _MODIFIER_KEYS:
+                raise self.fail(f"{name}.{key}", f"unknown; a modifier has "
+                                f"{', '.join(sorted(_MODIFIER_KEYS))}")
+        op = table.get("op")
+        if op not in MODIFIER_OPS:
+            raise self.fail(f"{name}.op", f"unknown modifier {op!r}; known: "
+                            f"{', '.join(MODIFIER_OPS)}")
+        amount = self._amount(f"{name}.amount", table.get("amount"), signed=True)
+        side = table.get("side", "own")
+        if side not in SIDES:
+            raise self.fail(f"{name}.side", f"must be one of {', '.join(SIDES)}")
+        where = table.get("where", "here")
+        if where not in ("here", "any"):
+            raise self.fail(f"{name}.where", "must be here or any")
+        unit_type = table.get("type")
+        if unit_type is not None and unit_type not in UNIT_TYPES:
+            raise self.fail(f"{name}.type", f"must be one of {', '.join(UNIT_TYPES)}")
+        others = table.get("others", False)
+        if not isinstance(others, bool) or (others and op != "strength"):
+            raise self.fail(f"{name}.others", "true or false, and only for 'strength'")
+        return Modifier(op=str(op), amount=amount, side=side, where=where,
+                        unit_type=unit_type, others=others)
+
     def _step_places(self, name: str, op: str, table: Mapping[str, Any], city: bool
                      ) -> dict[str, str]:
         values: dict[str, str] = {}
+        if op in ("swap", "reveal_hand") and "side" not in table:
+            values["side"] = "own" if op == "swap" else "opponent"
         if "side" in table:
             if table["side"] not in SIDES:
                 raise self.fail(f"{name}.side", f"must be one of {', '.join(SIDES)}")
+            if op == "reveal_hand" and table["side"] == "any":
+                raise self.fail(f"{name}.side", "whose hand: own or opponent")
             values["side"] = table["side"]
         places = {
             "destroy_all": ("here", "choose"),
@@ -501,8 +654,8 @@ class _Reader:
         return values
 
 
-_CITY_SLOTS = {"deploy": True, "portent": True, "end_of_surge": True, "dirge": False,
-               "scorned": False, "hero": False}
+_CITY_SLOTS = {"deploy": True, "portent": True, "end_of_surge": True, "at_war": True,
+               "dirge": False, "scorned": False, "hero": False}
 
 
 def _flag_keywords(r: _Reader, unit_type: str) -> frozenset[str]:
@@ -592,6 +745,8 @@ def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
         ritual=ritual,
         scorned=effects["scorned"],
         hero=effects["hero"],
+        at_war=effects["at_war"],
+        passive=r.modifiers("passive"),
     )
 
 

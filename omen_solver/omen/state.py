@@ -128,6 +128,8 @@ class TurnInfo:
     forced: tuple[int, int] = (0, 0)
     """Cards each player's abilities made the opponent discard this turn."""
     challenge_done: bool = False
+    cost_change: tuple[int, int] = (0, 0)
+    """Each player's ``cost_change`` effects of this turn (added to the cost of every play)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,7 @@ def test_a_sphinx_is_kept_alone() -> None:
     cities = [city(rewards=["lamassu"], seat1=["riddling-sphinx", "sphinx-of-giza",
                                                "satrap-guard"],
                    seat2=["sphinx-of-giza", "immortal", "immortal"])]
-    state = war_at(cities + [city(rewards=["ishtar-gate"]), city(rewards=["hanging-gardens"])],
+    state = war_at([*cities, city(rewards=["ishtar-gate"]), city(rewards=["hanging-gardens"])],
                    profile="fires-in-the-east")
     assert side(state, 0, 1) == ["satrap-guard"]  # the winner cannot keep the Sphinx
     assert legal(state) == ["keep 2@1:immortal", "keep 2@1:sphinx-of-giza"]
