@@ -554,6 +554,8 @@ class _Reader:
         return Step(**values)
 
     def _amount(self, name: str, value: Any, *, signed: bool = False) -> int:
+        if value is None:
+            raise self.fail(name, "missing")
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(name, f"must be a whole number, got {value!r}")
         if signed and value == 0:

@@ -80,12 +80,11 @@ def _play_moves(state: OmenState, moves: list[tuple[str, str]], trace: list[dict
     for where, text in moves:
         actor = _actor(state)
         try:
-            action = state.string_to_action(text)
+            state, steps = state.explain(text)
         except OmenSolverError as error:
             raise type(error)(f"{where}: {error}") from None
-        state = state.child(action)
         trace.append({"action": text, "by": actor, "rule": "action", "text": f"{actor}: {text}"})
-        trace.extend({"action": text, "rule": s.rule, "text": s.text} for s in state.trace)
+        trace.extend({"action": text, "rule": s.rule, "text": s.text} for s in steps)
     return state
 
 
@@ -117,6 +116,13 @@ def state_summary(state: OmenState) -> dict[str, Any]:
             for s, p in zip(seats, state.players, strict=True)
         },
         "feats": {s: list(p.feats) for s, p in zip(seats, state.players, strict=True)},
+        "feats_rotated": {s: list(p.feats_rotated)
+                          for s, p in zip(seats, state.players, strict=True)},
+        "challenges": {s: list(p.challenges) for s, p in zip(seats, state.players, strict=True)},
+        "vp_tokens": {s: p.vp_tokens for s, p in zip(seats, state.players, strict=True)},
+        "rituals": {s: list(p.rituals) for s, p in zip(seats, state.players, strict=True)},
+        "left": {"vp_tokens": None if state.unlimited_tokens() else state.tokens,
+                 "challenges": list(state.challenge_pool), "relics": list(state.relic_pool)},
         "cities": [
             {
                 "city": index + 1,
@@ -124,6 +130,7 @@ def state_summary(state: OmenState) -> dict[str, Any]:
                 "seat1": [u.card + ("!" if u.enraged else "") for u in city.sides[0]],
                 "seat2": [u.card + ("!" if u.enraged else "") for u in city.sides[1]],
                 "relic": city.relic,
+                "relic_seat": city.relic_owner + 1 if city.relic else None,
                 "war_torn": war_torn(state, index),
             }
             for index, city in enumerate(state.cities)
@@ -131,6 +138,7 @@ def state_summary(state: OmenState) -> dict[str, Any]:
         "deck": {"top": list(state.deck_top), "shuffled": len(state.deck_rest),
                  "discard": list(state.discard)},
         "scores": {s: scoring.score(state, i) for i, s in enumerate(seats)},
+        "score_breakdown": {s: scoring.breakdown(state, i) for i, s in enumerate(seats)},
         "game_over": state.over,
         "winner": None if winner is None else winner + 1,
         "shared_victory": state.over and winner is None,
@@ -191,11 +199,15 @@ def _print_text(state: OmenState, summary: dict[str, Any]) -> None:
         print(f"  seat {seat}: {summary['coins'][seat]} coins, hand "
               f"{', '.join(summary['hands'][seat]) or '-'}; Rewards in hand {listed['in_hand']}, "
               f"unused {listed['unused']}, used {listed['used']}; {summary['scores'][seat]} VP")
+        more = _achievements(summary, seat)
+        if more:
+            print(f"    {more}")
     for city in summary["cities"]:
         torn = " (war-torn)" if city["war_torn"] else ""
+        relic = f"; Relic {city['relic']} (seat {city['relic_seat']})" if city["relic"] else ""
         print(f"  city {city['city']}{torn}: Rewards {' '.join(city['rewards']) or '-'}; "
               f"seat 1: {', '.join(city['seat1']) or '-'}; seat 2: "
-              f"{', '.join(city['seat2']) or '-'}")
+              f"{', '.join(city['seat2']) or '-'}{relic}")
     print(f"  supply {summary['supply']} coins; deck {len(state.deck_top)} known + "
           f"{len(state.deck_rest)} shuffled; discard {len(state.discard)}")
     if state.over:
@@ -205,6 +217,18 @@ def _print_text(state: OmenState, summary: dict[str, Any]) -> None:
         legal = summary["legal"]
         print(f"{_actor(state)} to act: {', '.join(legal[:20])}"
               f"{', ...' if len(legal) > 20 else ''}")
+
+
+def _achievements(summary: dict[str, Any], seat: str) -> str:
+    """Feats, Challenges, VP tokens and RITUAL Priestesses of a seat, those it has."""
+    parts = []
+    for key, label in (("feats", "Feats"), ("feats_rotated", "Feats rotated"),
+                       ("challenges", "Challenges"), ("rituals", "RITUAL Priestesses")):
+        if summary[key][seat]:
+            parts.append(f"{label} {', '.join(summary[key][seat])}")
+    if summary["vp_tokens"][seat]:
+        parts.append(f"VP tokens {summary['vp_tokens'][seat]}")
+    return "; ".join(parts)
 
 
 def _profiles(args: argparse.Namespace) -> int:

@@ -135,6 +135,10 @@ def _player(r: _Reader, data: Any, seat: int) -> Player:
     r.known(table, key, _PLAYER_KEYS)
     lists = {name: r.cards(table.get(name), f"{key}.{name}", kind)
              for name, kind in _PLAYER_KINDS.items()}
+    for index, card in enumerate(table.get("rituals") or []):
+        if not r.catalogue[card].ritual:
+            raise r.fail(f"{key}.rituals[{index}]", f"{card!r} has no RITUAL: only a Priestess "
+                         "leaves a city by her RITUAL (004 Priestesses)")
     return Player(
         coins=r.integer(table.get("coins"), f"{key}.coins", 0),
         vp_tokens=r.integer(table.get("vp_tokens"), f"{key}.vp_tokens", 0),

@@ -202,6 +202,13 @@ class OmenState(GameState[Action]):
 
         return cast(Self, apply(self, action))
 
+    def explain(self, action: Action | str) -> tuple[OmenState, list[TraceStep]]:
+        """The successor after ``action`` (an action or its canonical text) and the rule steps
+        it caused, each naming its rule id (``docs/omen.md``, Rule ids)."""
+        chosen = self.string_to_action(action) if isinstance(action, str) else action
+        following = self.child(chosen)
+        return following, list(following.trace)
+
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))
 
