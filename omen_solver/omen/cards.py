@@ -376,6 +376,11 @@ class Catalogue:
         return tuple(sorted({card.set for card in self.cards.values()}))
 
     @functools.cached_property
+    def with_rituals(self) -> frozenset[str]:
+        """The units with a RITUAL (the only ones the state-based RITUAL check looks at)."""
+        return frozenset(cid for cid, card in self.cards.items() if card.ritual)
+
+    @functools.cached_property
     def with_passives(self) -> frozenset[str]:
         """The units whose passive modifiers must be looked for on the table."""
         return frozenset(cid for cid, card in self.cards.items() if card.passive)

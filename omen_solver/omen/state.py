@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep
 from omen_solver.errors import IllegalActionError, OptionError
@@ -47,6 +47,35 @@ CAPACITY = 5
 
 HIDDEN = "?"
 """A face-down Reward whose identity is not known yet (revealed by a chance event)."""
+
+
+_T = TypeVar("_T")
+_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """A copy-with-changes function written for ``cls``'s fields (as ``dataclasses`` writes
+    ``__init__``), so no field list is walked per call."""
+    names = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+    lines = ["def replace(self, changes):", "    new = new_object(cls)", "    get = changes.get"]
+    lines += [f"    set_field(new, {name!r}, get({name!r}, self.{name}))" for name in names]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"new_object": object.__new__, "cls": cls,
+                             "set_field": object.__setattr__}
+    exec("\n".join(lines), scope)  # the code is built from the class's own field names
+    function: Callable[[Any, dict[str, Any]], Any] = scope["replace"]
+    return function
+
+
+def quick_replace(value: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for the frozen, slotted values of this module, without its
+    per-call introspection (the search builds millions of states)."""
+    cls = type(value)
+    replacer = _REPLACERS.get(cls)
+    if replacer is None:
+        replacer = _REPLACERS[cls] = _replacer(cls)
+    result: _T = replacer(value, changes)
+    return result
 
 
 def add_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -83,7 +112,7 @@ class City:
 
     def with_side(self, player: int, units: tuple[Unit, ...]) -> City:
         sides = (units, self.sides[1]) if player == 0 else (self.sides[0], units)
-        return replace(self, sides=sides)
+        return quick_replace(self, sides=sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,33 +354,33 @@ class OmenState(GameState[Action]):
     # -- building successors (used by the frames) -----------------------------------------
 
     def but(self, **changes: Any) -> OmenState:
-        return replace(self, **changes)
+        return quick_replace(self, **changes)
 
     def log(self, rule: str, text: str) -> OmenState:
-        return replace(self, trace=(*self.trace, TraceStep(rule, text)))
+        return quick_replace(self, trace=(*self.trace, TraceStep(rule, text)))
 
     def push(self, *frames: Frame) -> OmenState:
         """Put frames on the stack; the last one given runs first."""
-        return replace(self, stack=(*self.stack, *frames))
+        return quick_replace(self, stack=(*self.stack, *frames))
 
     def pop(self) -> OmenState:
-        return replace(self, stack=self.stack[:-1])
+        return quick_replace(self, stack=self.stack[:-1])
 
     def swap(self, *frames: Frame) -> OmenState:
         """Replace the top frame by ``frames`` (the last one given runs first)."""
-        return replace(self, stack=(*self.stack[:-1], *frames))
+        return quick_replace(self, stack=(*self.stack[:-1], *frames))
 
     def with_player(self, index: int, player: Player) -> OmenState:
         players = (player, self.players[1]) if index == 0 else (self.players[0], player)
-        return replace(self, players=players)
+        return quick_replace(self, players=players)
 
     def update_player(self, index: int, **changes: Any) -> OmenState:
-        return self.with_player(index, replace(self.players[index], **changes))
+        return self.with_player(index, quick_replace(self.players[index], **changes))
 
     def with_city(self, index: int, city: City) -> OmenState:
         cities = list(self.cities)
         cities[index] = city
-        return replace(self, cities=(cities[0], cities[1], cities[2]))
+        return quick_replace(self, cities=(cities[0], cities[1], cities[2]))
 
     def with_side(self, city: int, player: int, units: tuple[Unit, ...]) -> OmenState:
         return self.with_city(city, self.cities[city].with_side(player, tuple(sorted(units))))
