@@ -282,9 +282,15 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
     )
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
+    # A game may solve its own positions (its hook ``solve_position``, enumeration/hooks.py).
+    solver = getattr(state, "solve_position", None)
     with _progress(f"solving {path}") as progress:
-        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
-                       progress=progress)
+        if solver is not None:
+            result = solver(concept=concept, team=team, budget=budget, simultaneous=mode,
+                            progress=progress)
+        else:
+            result = solve(state, concept=concept, team=team, budget=budget,
+                           simultaneous=mode, progress=progress)
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
     return _Solved(path, state, puzzle, result, problems)
 
@@ -347,6 +353,8 @@ def _show_solved(solved: _Solved) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    for line in result.extra.get("details", ()):
+        out.print(escape(line))
     out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  seconds: {result.seconds:.3f}")
     if solved.agrees is True:
         out.print("stated answer: agrees")

@@ -17,6 +17,7 @@ from omen_solver.core.game import TraceStep
 from omen_solver.core.positions import read_toml
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
+from omen_solver.omen.endgame import Draws, EndgameSettings
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
@@ -347,6 +348,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
         active=active,
         turn=TurnInfo(number=number, first=first, step=step, reward_used=reward_used),
         stack=(BeginTurn(step),),
+        search=_search_settings(r, data.get("search")),
     )
     return _apply_moves(r, _announce_load_rules(settle(state)), data.get("moves"))
 
@@ -411,6 +413,29 @@ def _check_feats(r: _Reader, players: Sequence[Player]) -> None:
             if count > 1:
                 raise r.fail(f"seat.{seat}.feats", f"the Feat {feat!r} is achieved {count} "
                              "times (face down or rotated): each player has one of each")
+
+
+_SEARCH_KEYS = {"turns", "draws", "margin", "reductions"}
+
+
+def _search_settings(r: _Reader, value: Any) -> EndgameSettings | None:
+    """The ``[search]`` table: how the endgame search treats this position (docs/omen.md)."""
+    if value is None:
+        return None
+    table = r.table(value, "search")
+    r.known(table, "search", _SEARCH_KEYS)
+    turns = table.get("turns", "end")
+    if turns != "end" and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 1):
+        raise r.fail("search.turns", f"a number of turns from 1 (the turn in progress counts), "
+                     f"or \"end\" for the end of the game; got {turns!r}")
+    draws = table.get("draws", Draws.EXPECTED.value)
+    if draws not in {d.value for d in Draws}:
+        raise r.fail("search.draws", f"{draws!r}: choose one of "
+                     f"{', '.join(d.value for d in Draws)}")
+    return EndgameSettings(turns=None if turns == "end" else int(turns), draws=Draws(draws),
+                           margin=r.boolean(table.get("margin"), "search.margin", True),
+                           reductions=r.boolean(table.get("reductions"), "search.reductions",
+                                                True))
 
 
 def _apply_moves(r: _Reader, state: OmenState, value: Any) -> OmenState:

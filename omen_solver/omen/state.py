@@ -26,6 +26,8 @@ from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
 
 if TYPE_CHECKING:
+    from omen_solver.core.search.result import SolveResult
+    from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
 
 __all__ = [
@@ -57,9 +59,10 @@ def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     """A copy-with-changes function written for ``cls``'s fields (as ``dataclasses`` writes
     ``__init__``), so no field list is walked per call."""
     names = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
-    lines = ["def replace(self, changes):", "    new = new_object(cls)", "    get = changes.get"]
-    lines += [f"    set_field(new, {name!r}, get({name!r}, self.{name}))" for name in names]
-    lines.append("    return new")
+    lines = ["def replace(self, changes):", "    new = new_object(cls)"]
+    lines += [f"    set_field(new, {name!r}, self.{name})" for name in names]
+    lines += ["    for name, value in changes.items():", "        set_field(new, name, value)",
+              "    return new"]
     scope: dict[str, Any] = {"new_object": object.__new__, "cls": cls,
                              "set_field": object.__setattr__}
     exec("\n".join(lines), scope)  # the code is built from the class's own field names
@@ -204,6 +207,8 @@ class OmenState(GameState[Action]):
     trace: tuple[TraceStep, ...] = field(default=(), compare=False)
     """The rule steps applied by the last action (and the automatic play after it)."""
     prompt: Prompt = field(default=_TERMINAL_PROMPT, compare=False)
+    search: EndgameSettings | None = field(default=None, compare=False)
+    """How the position asks to be solved (its file's ``[search]`` table), if it says."""
 
     # -- the game protocol ----------------------------------------------------------------
 
@@ -237,6 +242,13 @@ class OmenState(GameState[Action]):
         chosen = self.string_to_action(action) if isinstance(action, str) else action
         following = self.child(chosen)
         return following, list(following.trace)
+
+    def solve_position(self, **options: Any) -> SolveResult:
+        """The hook the ``solve`` and ``puzzles check`` commands use: the endgame search
+        (``omen_solver.omen.endgame``) with this position's ``[search]`` settings."""
+        from omen_solver.omen.endgame import solve_position
+
+        return solve_position(self, self.search, **options)
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))

@@ -162,3 +162,55 @@ def test_bounds_outside_the_return_bounds_are_an_error() -> None:
     root = RandomGame(CHANCE_SPECS[0])
     with pytest.raises(ArithmeticError, match="lie outside the return bounds"):
         _star(root, value_bounds=lambda state: (Fraction(7), Fraction(9)))
+
+
+class Loop(GameState[int]):
+    """Seat 1 at A takes 1 or passes to seat 2 at B, who takes ``b_stop`` or hands back to A."""
+
+    __slots__ = ("at", "b_stop")
+
+    def __init__(self, at: str, b_stop: int) -> None:
+        self.at = at
+        self.b_stop = b_stop
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        return {"A": 0, "B": 1}.get(self.at, TERMINAL)
+
+    def legal_actions(self, player: int | None = None) -> tuple[int, ...]:
+        return (0, 1) if self.at in "AB" else ()
+
+    def child(self, action: int) -> Loop:
+        if self.at == "A":
+            return Loop("B" if action == 0 else "1", self.b_stop)
+        return Loop("A" if action == 0 else str(self.b_stop), self.b_stop)
+
+    def returns(self) -> tuple[Fraction, ...]:
+        value = Fraction(int(self.at))
+        return (value, 4 - value)
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return ((0,), (1,))
+
+    def key(self) -> Hashable:
+        return self.at
+
+    def action_to_string(self, action: int) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> int:
+        return int(text)
+
+
+@pytest.mark.parametrize(("b_stop", "value"), [(3, 3), (0, 1)])
+def test_a_line_back_to_a_state_on_it_is_not_followed(b_stop: int, value: int) -> None:
+    """Handing the turn back changes nothing: each player's best line that does not loop."""
+    root = Loop("A", b_stop)
+    search = StarSearch(root, (0,), constant_sum=True, bounds=(Fraction(0), Fraction(4)))
+    assert search.search(root, search.low, search.high) == value
+    assert search.repetitions >= 1
+    again = search.search(root, search.low, search.high)  # the table holds no looped value
+    assert again == value

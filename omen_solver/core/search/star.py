@@ -17,13 +17,20 @@ are searched):
   the chance node is cut. Otherwise the outcomes are searched with Star1 windows that use each
   outcome's own proven bounds, not the global ones, for the outcomes not searched yet.
 
+* **Repetitions.** A game may let a player return to a state already on the line being
+  searched (Omen: discard a Priestess whose SCORNED draw brings her back from the reshuffled
+  discard pile). Such a line changes nothing (the player could have chosen differently at the
+  repeated state), so it is not followed: the repetition is scored the worst outcome for the
+  last player who had a real choice (two or more actions) before it, and no value that
+  depended on it is kept in the table (its value depends on the line, not only on the state).
+
 Without declared return bounds it behaves exactly as the parent class (full-window
-expectation).
+expectation), repetitions aside.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +40,7 @@ from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact, lean
 __all__ = ["StarSearch", "ValueBounds"]
 
 ValueBounds = Callable[[GameState[Any]], tuple[Fraction, Fraction]]
+_NO_LOOP = 1 << 62
 """Proven bounds on the maximising side's value of a (non-terminal) state."""
 
 
@@ -55,6 +63,11 @@ class StarSearch(TwoSidedSearch):
         """Successors probed at chance nodes (one action searched each)."""
         self.bounded_cuts = 0
         """States whose per-state bounds met, so that nothing below them was searched."""
+        self.repetitions = 0
+        """Lines that returned to a state already on them (not followed)."""
+        self._path: dict[Hashable, int] = {}
+        self._choosers: list[int | None] = []
+        self._loop_floor = _NO_LOOP
 
     # -- per-state bounds --------------------------------------------------------------------
 
@@ -76,13 +89,50 @@ class StarSearch(TwoSidedSearch):
         return low, high
 
     def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
-        if self.value_bounds is not None and state.current_player() != TERMINAL:
+        player = state.current_player()
+        if player == TERMINAL:
+            return super().search(state, alpha, beta)
+        key = state.key()
+        if key in self._path:
+            return self._repetition(self._path[key])
+        if self.value_bounds is not None:
             low, high = self._seed(state)
             if low == high:
                 self.nodes += 1
                 self.bounded_cuts += 1
                 return low
-        return super().search(state, alpha, beta)
+        depth = len(self._choosers)
+        self._path[key] = depth
+        chooses = player >= 0 and len(state.legal_actions()) > 1
+        self._choosers.append(player if chooses else None)
+        outer, self._loop_floor = self._loop_floor, _NO_LOOP
+        previous = self.table.get(key)
+        try:
+            value = super().search(state, alpha, beta)
+        finally:
+            del self._path[key]
+            self._choosers.pop()
+        if self._loop_floor < depth and self.transpositions:
+            # The value rests on a repetition of a state above this one: not kept.
+            if previous is None:
+                self.table.pop(key, None)
+            else:
+                self.table[key] = previous
+        self._loop_floor = min(outer, self._loop_floor if self._loop_floor < depth
+                               else _NO_LOOP)
+        return value
+
+    def _repetition(self, depth: int) -> Bound:
+        """A line back to the state at ``depth`` on the path: the worst outcome for the last
+        player with a real choice (see the module docstring)."""
+        self.nodes += 1
+        self.repetitions += 1
+        self._loop_floor = min(self._loop_floor, depth)
+        chooser = next((p for p in reversed(self._choosers) if p is not None), None)
+        if chooser is None:
+            raise ArithmeticError("a line returns to a state with no choice made on the way: "
+                                  "the game loops by itself")
+        return self.low if self.maximising[chooser] else self.high
 
     def _outcome_bounds(self, child: GameState[Any]) -> tuple[Bound, Bound]:
         if child.current_player() == TERMINAL:
