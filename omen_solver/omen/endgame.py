@@ -647,6 +647,7 @@ def _extra(run: Run, state: OmenState, draws: Draws, turns: int | None,
         "horizon_reached": rules.horizon_leaves > 0,
         "pruned": dict(rules.pruned),
         "probes": run.search.probes,
+        "repetitions": run.search.repetitions,
         "decided_by_bounds": run.search.bounded_cuts,
     }
     if run.value is not None and run.exceeded is None:

@@ -121,7 +121,7 @@ def test_positions_outside_the_model_are_refused_with_the_reason() -> None:
 def _random_surge(rng: random.Random) -> OmenState:
     rules: dict[str, Any] = {"war_trigger": rng.choice(["active", "opposing", "either"]),
                              "war_tiebreak": rng.choice(["soldiers", "total-cost"])}
-    pool = list(PLAIN) + ["veteran", "hoplite", "hoplite", "hoplite"]
+    pool = [*PLAIN, "veteran", "hoplite", "hoplite", "hoplite"]
     rng.shuffle(pool)
     ours = pool[:rng.randint(0, 2)]
     theirs = pool[2:2 + rng.randint(0, 3)]
