@@ -104,8 +104,8 @@ class EndgameSettings:
     turns: int | None = None
     """Turns searched, counting the turn in progress; ``None``: to the end of the game."""
     draws: Draws = Draws.EXPECTED
-    margin: bool = True
-    """Also find the best VP margin (a second search)."""
+    margin: bool = False
+    """Also find the best VP margin (a second search; ``omen endgame`` always does)."""
     reductions: bool = True
 
 
@@ -358,8 +358,7 @@ def _plain(state: OmenState, card_id: str) -> bool:
     card = state.card(card_id)
     if card.deploy or card.deploy_alt or card.passive:
         return False
-    priestesses = state.catalogue.with_rituals
-    return not any(unit.card in priestesses for _, _, unit in state.units())
+    return not state.has_unit(state.catalogue.with_rituals)
 
 
 def _marker(state: OmenState, action: Action) -> Marker:

@@ -26,7 +26,7 @@ __all__ = ["play_cost", "side_strength", "unit_strength"]
 def _sources(state: OmenState, op: str) -> Iterator[tuple[int, int, Unit, Modifier]]:
     """Every passive modifier ``op`` in force: (owner, city, unit, modifier)."""
     passive = state.catalogue.with_passives
-    if not passive:
+    if not passive or not state.has_unit(passive):
         return
     for owner, city, unit in state.units():
         if unit.card in passive and not unit.enraged:

@@ -433,7 +433,7 @@ def _search_settings(r: _Reader, value: Any) -> EndgameSettings | None:
         raise r.fail("search.draws", f"{draws!r}: choose one of "
                      f"{', '.join(d.value for d in Draws)}")
     return EndgameSettings(turns=None if turns == "end" else int(turns), draws=Draws(draws),
-                           margin=r.boolean(table.get("margin"), "search.margin", True),
+                           margin=r.boolean(table.get("margin"), "search.margin", False),
                            reductions=r.boolean(table.get("reductions"), "search.reductions",
                                                 True))
 

@@ -18,7 +18,7 @@ __all__ = ["check_rituals"]
 
 def _due(state: OmenState, players: Iterable[int]) -> tuple[int, int, str] | None:
     priestesses = state.catalogue.with_rituals
-    if not priestesses:
+    if not priestesses or not state.has_unit(priestesses):
         return None
     for player in players:
         for owner, city, unit in state.units(player):

@@ -341,6 +341,11 @@ class OmenState(GameState[Action]):
             return "Beast"
         return self.card(unit.card).unit_type or ""
 
+    def has_unit(self, cards: frozenset[str]) -> bool:
+        """Whether some unit in a city is one of ``cards`` (a quick test before a scan)."""
+        return any(unit.card in cards for city in self.cities for side in city.sides
+                   for unit in side)
+
     def units(self, player: int | None = None) -> Iterator[tuple[int, int, Unit]]:
         """Every unit in the cities as ``(owner, city, unit)``."""
         for city_index, city in enumerate(self.cities):
