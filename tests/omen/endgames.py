@@ -8,6 +8,7 @@ more copies of a card than the catalogue (the position loader checks it anyway).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from omen_solver.omen.cards import default_catalogue
@@ -61,25 +62,20 @@ def random_endgame(profile: str, seed: int, *, step: str = "surge", deck_rest: i
         stack = [rewards.pop()] if index in with_rewards else []
         cities.append({"rewards": stack, "seat1": _side(rng, units, 3),
                        "seat2": _side(rng, units, 3)})
+    def take(count: int) -> list[str]:
+        return [units.pop() for _ in range(min(count, len(units)))]
+
     seats = {}
     for seat in ("1", "2"):
-        seats[seat] = {"coins": rng.randint(0, 5),
-                       "hand": [units.pop() for _ in range(rng.randint(0, hand))],
+        seats[seat] = {"coins": rng.randint(0, 5), "hand": take(rng.randint(0, hand)),
                        "rewards_used": [rewards.pop()] if rng.random() < 0.5 else []}
     data: dict[str, Any] = {
         "game": "omen", "profile": profile,
         "rules": {"optional_units": "on"} if optional else {},
         "turn": {"active": rng.randint(1, 2), "step": step, "number": 20},
         "seat": seats, "city": cities,
-        "deck": {"top": [units.pop() for _ in range(rng.randint(0, 2))],
-                 "shuffled": [units.pop() for _ in range(deck_rest)],
-                 "discard": [units.pop() for _ in range(rng.randint(0, 2))]},
+        "deck": {"top": take(rng.randint(0, 2)), "shuffled": take(deck_rest),
+                 "discard": take(rng.randint(0, 2))},
         "pool": {"rewards": [], "box": units + rewards},
     }
-    return state_from_data(rng_path(profile, seed), data)
-
-
-def rng_path(profile: str, seed: int) -> Any:
-    from pathlib import Path
-
-    return Path(f"random-endgame-{profile}-{seed}.toml")
+    return state_from_data(Path(f"random-endgame-{profile}-{seed}.toml"), data)
