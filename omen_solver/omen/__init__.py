@@ -7,6 +7,7 @@ or are silent is a named option of :class:`OmenRules`, and each rulebook is a pr
 """
 
 from omen_solver.omen.cards import Card, Catalogue, default_catalogue, load_catalogue
+from omen_solver.omen.endgame import Draws, EndgameSettings, solve_endgame
 from omen_solver.omen.notation import Action, parse_action
 from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
@@ -19,6 +20,8 @@ __all__ = [
     "Action",
     "Card",
     "Catalogue",
+    "Draws",
+    "EndgameSettings",
     "OmenRules",
     "OmenState",
     "default_catalogue",
@@ -27,4 +30,5 @@ __all__ = [
     "make_rules",
     "new_game",
     "parse_action",
+    "solve_endgame",
 ]
