@@ -61,7 +61,7 @@ from omen_solver.core.game import CHANCE, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import exact
 from omen_solver.core.search.result import Concept, ConceptError, SolveResult
 from omen_solver.core.search.solver import principal_variation, root_bounds
-from omen_solver.core.search.star import StarSearch
+from omen_solver.core.search.star import StarSearch, ValueBounds
 from omen_solver.errors import IllegalActionError, OptionError
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
@@ -431,7 +431,9 @@ def _reads_coins(state: OmenState, card_id: str) -> bool:
 # -- the driver ---------------------------------------------------------------------------------
 
 
-def _value_bounds(team: int, objective: Objective) -> Any:
+def _value_bounds(team: int, objective: Objective) -> ValueBounds:
+    """Bounds on the asked seat's value from the victory points still reachable."""
+
     def bounds(view: GameState[Any]) -> tuple[Fraction, Fraction]:
         assert isinstance(view, EndgameView)
         both = vp_bounds(view.state)
