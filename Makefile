@@ -6,13 +6,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-slow lint bench clean
 
-$(STAMP): pyproject.toml
+KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/_ckernel_machine.h
+
+$(STAMP): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
 
-## demo: verify the rule interactions and solve the bundled puzzles
+## demo: verify the rule interactions, solve the bundled puzzles, check the vectors
 demo: $(STAMP)
 	@echo "== A bout explained rule by rule: the rulebook's worked example"
 	$(BIN)/omen-solver omens play docs/examples/omens/worked-example.toml --moves 5:11 6:19
@@ -20,6 +22,8 @@ demo: $(STAMP)
 	$(BIN)/omen-solver prove
 	@echo "== The bundled best-play puzzles, solved exactly"
 	$(BIN)/omen-solver puzzles check puzzles
+	@echo "== Conformance vectors: this library's engine checked through the vector protocol"
+	$(BIN)/omen-solver vectors check vectors --engine "$(BIN)/omen-solver vectors engine"
 
 ## test: linter, type checker and the default (bounded) test suite
 test: $(STAMP)

@@ -29,7 +29,7 @@ from omen_solver.omens.smt.theorem import Report, Theorem, run
 from omen_solver.omens.smt.witness import (
     SEARCHES,
     Witness,
-    find_witness,
+    find_witnesses,
     read_summary,
     write_witnesses,
 )
@@ -101,8 +101,9 @@ def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.Argument
         "witnesses",
         help="find where each rule option's settings play differently (position files)",
         description="For every Omens rule option (or the ones named), search small deals for "
-        "the first position and moves where its two settings differ; write one position file "
-        "per setting, a summary and the table of docs/omens-option-witnesses.md.",
+        "the first position and moves where two of its settings differ (every pair of "
+        "settings); write one position file per setting, a summary and the table of "
+        "docs/omens-option-witnesses.md.",
     )
     parser.add_argument("options", nargs="*", metavar="OPTION", help="options (default: all)")
     parser.add_argument(
@@ -140,8 +141,9 @@ def _witnesses(args: argparse.Namespace) -> int:
         raise OmenSolverError("--max-nodes must be positive")
     chosen = args.options or known
     results = [
-        find_witness(name, max_nodes=args.max_nodes)
+        witness
         for name in _with_progress(chosen, "options", str, quiet=args.json)
+        for witness in find_witnesses(name, max_nodes=args.max_nodes)
     ]
     if args.options:
         previous = _previous(args.out / "summary.json", chosen)

@@ -28,11 +28,12 @@ from rich.table import Table
 
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.budget import Progress
-from omen_solver.core.game import GameState
+from omen_solver.core.game import GameState, TraceStep
 from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
+from omen_solver.core.search.solver import Engine
 from omen_solver.errors import OmenSolverError, PositionError
 
 __all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "puzzle_commands", "register"]
@@ -260,18 +261,74 @@ def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser = subparsers.add_parser(
         "solve", help="solve a position or puzzle exactly, every hand open (any game)",
         description="Solve a position exactly under a stated solution concept; with a "
-                    "[puzzle] table, answer its question and compare with its stated answer.",
+                    "[puzzle] table, answer its question and compare with its stated answer. "
+                    "Omens positions are searched by the fast kernel (compiled when a C "
+                    "compiler built it, else pure Python: same answers); --engine reference "
+                    "selects the reference search over the explaining engine.",
     )
-    parser.add_argument("file", type=Path, help="position or puzzle file (TOML)")
+    parser.add_argument("file", type=Path, nargs="?",
+                        help="position or puzzle file (TOML); or give --deal")
+    deal = parser.add_argument_group("a random Omens deal instead of a file")
+    deal.add_argument("--deal", type=_positive_int, metavar="SEED",
+                      help="solve the round of a seeded random deal (with --players)")
+    deal.add_argument("--players", type=int, choices=(4, 5, 6), help="players of the deal")
+    deal.add_argument("--round", choices=("first", "later"), default="first",
+                      help="first: one Absolute each, teams from them (default); later: every "
+                           "card shuffled, so several Absolutes or none")
+    deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
+    deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
+                      help="override one rule option (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="replay the principal variation on the explaining engine and "
+                             "show each step with the rule it applies")
     _add_solve_options(parser)
+    parser.add_argument("--engine", choices=[e.value for e in Engine], default="auto",
+                        help="auto: the game's fast kernel where it applies (default); "
+                             "kernel: insist on it; reference: the reference search")
     _add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     parser.set_defaults(handler=_solve)
 
 
+def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any]]:
+    """The state of ``--deal SEED --players N`` and a name for it (an Omens deal)."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table as OmensTable
+
+    if args.players is None:
+        raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
+    overrides = {}
+    for text in args.rule:
+        name, sep, setting = text.partition("=")
+        if not sep:
+            raise OmenSolverError(
+                f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
+            )
+        overrides[name.strip()] = setting.strip()
+    table = OmensTable(args.players, make_rules(args.preset, overrides))
+    deal = random_deal(table, args.deal, args.round)
+    return Path(f"deal {args.deal} ({args.players} players, {args.round} round)"), deal_position(
+        table, deal
+    )
+
+
 def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> _Solved:
+    if getattr(args, "deal", None) is not None:
+        path, state = _deal_state(args)
+        return _solve_state(path, state, None, args, default_seconds)
     state = load_state(path)
     puzzle = read_puzzle(path, read_toml(path))
+    return _solve_state(path, state, puzzle, args, default_seconds)
+
+
+def _solve_state(
+    path: Path,
+    state: GameState[Any],
+    puzzle: Puzzle | None,
+    args: argparse.Namespace,
+    default_seconds: float,
+) -> _Solved:
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
     team = None if seats is None else team_index(
         state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
@@ -282,27 +339,55 @@ def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) ->
     )
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
-    # A game may solve its own positions (its hook ``solve_position``, enumeration/hooks.py).
-    solver = getattr(state, "solve_position", None)
     with _progress(f"solving {path}") as progress:
-        if solver is not None:
-            result = solver(concept=concept, team=team, budget=budget, simultaneous=mode,
-                            progress=progress)
-        else:
-            result = solve(state, concept=concept, team=team, budget=budget,
-                           simultaneous=mode, progress=progress)
+        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
+                       progress=progress, engine=getattr(args, "engine", "auto"))
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
     return _Solved(path, state, puzzle, result, problems)
 
 
 def _solve(args: argparse.Namespace) -> int:
+    if (args.file is None) == (args.deal is None):
+        raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
     solved = _solve_file(args.file, args, DEFAULT_SOLVE_SECONDS)
+    explained = _explained_line(solved) if args.explain and solved.result.solved else None
     if args.json:
-        _print_json(solved.to_json())
+        data = solved.to_json()
+        if explained is not None:
+            data["explained"] = [
+                {"move": move, "steps": [{"rule": s.rule, "text": s.text} for s in steps]}
+                for move, steps in explained
+            ]
+        _print_json(data)
     else:
         _show_solved(solved)
+        if explained is not None:
+            _show_explained(explained)
     ok = solved.result.solved and not solved.problems
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def _explained_line(solved: _Solved) -> list[tuple[str, list[TraceStep]]]:
+    """The principal variation replayed on the game's explaining engine, step by step."""
+    state = solved.state
+    explain = getattr(state, "explain", None)
+    parse = getattr(state, "parse_move", None)
+    if explain is None or parse is None:
+        raise OmenSolverError(f"{type(state).__name__} cannot explain its moves")
+    line = []
+    for text in solved.result.principal_variation:
+        state, steps = state.explain(state.parse_move(text))  # type: ignore[attr-defined]
+        line.append((text, steps))
+    return line
+
+
+def _show_explained(line: list[tuple[str, list[TraceStep]]]) -> None:
+    out = _out()
+    out.print("the principal variation, explained:")
+    for move, steps in line:
+        out.print(f"  {escape(move)}")
+        for step in steps:
+            out.print(f"      {escape(str(step))}")
 
 
 def _seat_text(seats: list[int]) -> str:
@@ -329,6 +414,9 @@ def describe_answer(result: SolveResult) -> str:
     lead = "no team is ahead" if winner is None else (
         _verb([p + 1 for p in result.teams[winner]], "wins", "win")
     )
+    report = result.extra.get("maxn") if result.concept is Concept.MAXN else None
+    if report and report["depends_on_tie_break"]:
+        lead = f"{lead} when ties go to the first action, but the outcome depends on ties"
     return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 
@@ -355,7 +443,16 @@ def _show_solved(solved: _Solved) -> None:
         out.print(f"note: {escape(result.note)}")
     for line in result.extra.get("details", ()):
         out.print(escape(line))
-    out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  seconds: {result.seconds:.3f}")
+    engine = result.extra.get("engine")
+    memory = result.extra.get("table_bytes")
+    tail = f"  engine: {engine}" if engine else ""
+    if memory:
+        tail += f"  table: {memory / 2**20:,.0f} MiB"
+    out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  "
+              f"seconds: {result.seconds:.3f}{tail}")
+    refused = result.extra.get("kernel_refused")
+    if refused:
+        out.print(f"(the search kernel was not used: {escape(str(refused))})")
     if solved.agrees is True:
         out.print("stated answer: agrees")
     elif solved.agrees is False:

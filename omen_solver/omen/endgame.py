@@ -59,8 +59,8 @@ from omen_solver.core.enumeration.budget import (
 )
 from omen_solver.core.game import CHANCE, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import exact
-from omen_solver.core.search.result import Concept, ConceptError, SolveResult
-from omen_solver.core.search.solver import principal_variation, root_bounds
+from omen_solver.core.search.result import Concept, SolveResult
+from omen_solver.core.search.solver import KernelRefused, principal_variation, root_bounds
 from omen_solver.core.search.star import StarSearch, ValueBounds
 from omen_solver.errors import IllegalActionError, OptionError
 from omen_solver.omen import scoring
@@ -70,7 +70,7 @@ from omen_solver.omen.state import OmenState, quick_replace
 from omen_solver.omen.war import Keep
 
 __all__ = ["Draws", "EndgameSettings", "EndgameView", "Goal", "Objective", "Restriction",
-           "Run", "details", "goal_search", "solve_endgame", "solve_position"]
+           "Run", "details", "goal_search", "kernel_solve", "solve_endgame"]
 
 Marker = tuple[str, ...] | None
 KEEP_MARKER = ("keep",)
@@ -595,20 +595,20 @@ def solve_endgame(
     return _result(run, team, extra)
 
 
-def solve_position(state: OmenState, settings: EndgameSettings | None, *,
-                   concept: Concept | str | None = None, team: int | None = None,
-                   budget: Budget | None = None, simultaneous: Any = None,
-                   progress: Progress | None = None) -> SolveResult:
-    """The ``solve_position`` hook (``omen_solver.core.enumeration.hooks``): the generic
-    ``solve`` command's arguments, answered by :func:`solve_endgame`. Omen has two players
-    and no simultaneous moves, so minimax (the default) and paranoid are the same search."""
-    if concept is not None and Concept(concept) is Concept.MAXN:
-        raise ConceptError("Omen has two players: 'maxn' is minimax here; use the default "
-                           "concept (minimax) or 'paranoid'")
+def kernel_solve(state: OmenState, settings: EndgameSettings | None, concept: Concept,
+                 team: int, *, budget: Budget, simultaneous: Any = None,
+                 progress: Progress | None = None) -> SolveResult:
+    """The ``kernel_solve`` hook of :func:`omen_solver.core.search.solve`: its arguments,
+    answered by :func:`solve_endgame`. Omen has two players and no simultaneous moves, so
+    minimax and paranoid are the same search; max-n is left to the reference search."""
+    if concept is Concept.MAXN:
+        raise KernelRefused("the Omen endgame search answers minimax and paranoid, not max-n")
     settings = settings or EndgameSettings()
-    return solve_endgame(state, seat=None if team is None else team + 1,
-                         turns=settings.turns, draws=settings.draws, margin=settings.margin,
-                         reductions=settings.reductions, budget=budget, progress=progress)
+    result = solve_endgame(state, seat=team + 1, turns=settings.turns, draws=settings.draws,
+                           margin=settings.margin, reductions=settings.reductions,
+                           budget=budget, progress=progress)
+    result.extra["engine"] = "omen endgame search"
+    return result
 
 
 def _draws(draws: Draws | str) -> Draws:

@@ -26,7 +26,8 @@ from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
 
 if TYPE_CHECKING:
-    from omen_solver.core.search.result import SolveResult
+    from omen_solver.core.enumeration.budget import Budget, Progress
+    from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
 
@@ -243,12 +244,20 @@ class OmenState(GameState[Action]):
         following = self.child(chosen)
         return following, list(following.trace)
 
-    def solve_position(self, **options: Any) -> SolveResult:
-        """The hook the ``solve`` and ``puzzles check`` commands use: the endgame search
-        (``omen_solver.omen.endgame``) with this position's ``[search]`` settings."""
-        from omen_solver.omen.endgame import solve_position
+    def parse_move(self, text: str) -> Action:
+        """A move in canonical notation, checked legal (``solve --explain`` replays lines)."""
+        return self.string_to_action(text)
 
-        return solve_position(self, self.search, **options)
+    def kernel_solve(self, concept: Concept, team: int, *, budget: Budget,
+                     simultaneous: SimultaneousMode, progress: Progress | None
+                     ) -> SolveResult:
+        """The game's own search (hook of :func:`omen_solver.core.search.solve`, which the
+        ``solve`` and ``puzzles check`` commands use): the endgame search with this position's
+        ``[search]`` settings (``omen_solver.omen.endgame``)."""
+        from omen_solver.omen.endgame import kernel_solve
+
+        return kernel_solve(self, self.search, concept, team, budget=budget,
+                            simultaneous=simultaneous, progress=progress)
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))

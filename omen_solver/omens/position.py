@@ -54,6 +54,7 @@ _KEYS: Final = {
     "hands",
     "bout",
     "rounds_won",
+    "later_rounds",
     "box",
     "puzzle",
     "title",
@@ -290,6 +291,51 @@ def _rounds_won(reader: _Reader, teams: tuple[tuple[int, ...], ...]) -> list[int
     return [reader.integer(f"rounds_won[{i + 1}]", n, 0, 1) for i, n in enumerate(raw)]
 
 
+def _later_rounds(
+    reader: _Reader,
+    scope: Scope,
+    catalogue: Catalogue,
+    teams: tuple[tuple[int, ...], ...],
+    box: list[int],
+    rules: OmensRules,
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The given deals of the rounds after this one (rules file 000, "End of a Round": every
+    card not in the box is dealt again). A hand may be smaller than a real deal's, to make a
+    smaller puzzle; never larger."""
+    raw = reader.data.get("later_rounds")
+    if raw is None:
+        return ()
+    if scope is not Scope.GAME:
+        raise reader.fail("later_rounds", 'deals of later rounds need scope = "game"')
+    if not isinstance(raw, list) or not raw:
+        raise reader.fail("later_rounds", "expected a list of rounds, each a list of hands")
+    players = sum(len(team) for team in teams)
+    sizes = deal_sizes(players, teams, first_round=False)
+    boxed = set() if rules.reshuffle_absolutes == "all" else set(box)
+    rounds = []
+    for number, hands in enumerate(raw, start=1):
+        key = f"later_rounds[{number}]"
+        if not isinstance(hands, list) or len(hands) != players:
+            raise reader.fail(key, f"expected {players} hands, one per seat in seat order")
+        dealt: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for seat, hand in enumerate(hands):
+            where = f"{key}[{seat + 1}]"
+            cards = reader.cards(where, hand, catalogue)
+            if not 1 <= len(cards) <= sizes[seat]:
+                raise reader.fail(where, f"seat {seat + 1} is dealt 1 to {sizes[seat]} cards "
+                                         f"(a real deal gives {sizes[seat]}), not {len(cards)}")
+            for card in cards:
+                if card in seen:
+                    raise reader.fail(where, f"card {card} is dealt twice")
+                if card in boxed:
+                    raise reader.fail(where, f"card {card} stays in the box")
+                seen.add(card)
+            dealt.append(tuple(sorted(cards)))
+        rounds.append(tuple(dealt))
+    return tuple(rounds)
+
+
 def _moves(
     reader: _Reader, state: OmensState
 ) -> tuple[OmensState, tuple[tuple[OmensAction, ...], ...]]:
@@ -344,7 +390,8 @@ def parse_position(
             f"{MAX_PLAYERS - players} Absolutes kept in the box",
         )
     discard = sorted(set(catalogue) - held - set(box))
-    table = Table(players, rules, catalogue, scope)
+    later = _later_rounds(reader, scope, catalogue, teams, box, rules)
+    table = Table(players, rules, catalogue, scope, later, sum(rounds_won) + 1)
     start = OmensState.start_of_bout(
         table, hands, teams, leader, rounds_won=rounds_won, out=discard, box=box
     )

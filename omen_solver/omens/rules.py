@@ -224,6 +224,9 @@ class OmensRules(RuleOptions):
         settings={
             "no": "the player who won the round starts the next one",
             "yes": "Pride's choice of leader also holds across the round end",
+            "unless_luck": "Pride's choice holds across the round end, unless a player "
+            "discarded a card from hand because of Luck in the bout that ended the round: then "
+            "the round winner starts (what the published digital adaptation does)",
         },
         reason="Printed: 'The player who won the round for their team begins the first bout'.",
         source=f"{_R}, 'End of a Round'; {_C}",
@@ -261,7 +264,7 @@ PRESETS: Final[Mapping[str, Mapping[str, str]]] = {
         "jealousy_own_card": "forbidden",
         "now_resolver": "position",
         "law_when_last": "skip",
-        "pride_next_round": "yes",
+        "pride_next_round": "unless_luck",
         "luck_chooser": "owner",
     },
 }

@@ -19,7 +19,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Final
 
+from omen_solver.core.enumeration.budget import Budget, Progress
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, TraceStep
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.errors import IllegalActionError
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
@@ -78,6 +80,8 @@ class BoutSummary:
     """The seat that leads next: the next bout, or the next round if this bout ended it."""
     round_winner: int | None
     """The seat that won the round at the end of this bout, if any."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Every hand at the end of the bout (before a new round's cards are shuffled)."""
 
 
 def derive_teams(absolute_of_seat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -861,6 +865,23 @@ class OmensState(GameState[OmensAction]):
         """Every team scores 0 or 1."""
         return Fraction(0), Fraction(1)
 
+    def kernel_solve(
+        self,
+        concept: Concept,
+        team: int,
+        *,
+        budget: Budget,
+        simultaneous: SimultaneousMode,
+        progress: Progress | None,
+    ) -> SolveResult:
+        """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
+        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply."""
+        from omen_solver.omens.kernel.solve import solve_with_kernel
+
+        return solve_with_kernel(
+            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress
+        )
+
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
         front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
@@ -1353,7 +1374,7 @@ def _stage_check(work: _Work) -> None:
     if work.luck_victim is not None:
         discarded.add(work.luck_victim[1])
     next_leader = outcome.next_leader
-    if winner is not None and not (outcome.pride and table.rules.pride_next_round == "yes"):
+    if winner is not None and not _pride_keeps_lead(table, outcome, work.luck_victim):
         next_leader = winner
     work.last = BoutSummary(
         work.bouts,
@@ -1362,6 +1383,7 @@ def _stage_check(work: _Work) -> None:
         tuple(sorted(discarded)),
         next_leader,
         winner,
+        tuple(tuple(hand) for hand in work.hands),
     )
     if table.scope is Scope.BOUT:
         work.phase = Phase.OVER
@@ -1383,6 +1405,19 @@ def _stage_check(work: _Work) -> None:
         return
     leader = next_leader
     _new_round(work, leader)
+
+
+def _pride_keeps_lead(
+    table: Table, outcome: BoutOutcome, luck_victim: tuple[int, int] | None
+) -> bool:
+    """Whether Pride's choice of leader holds across the round end (option
+    ``pride_next_round``; rules file 000, "End of a Round", says the round winner starts).
+    ``unless_luck``: it holds unless a card was discarded from hand because of Luck in the
+    bout that ended the round."""
+    setting = table.rules.pride_next_round
+    if not outcome.pride or setting == "no":
+        return False
+    return setting == "yes" or luck_victim is None
 
 
 def _next_bout(work: _Work, leader: int) -> None:
@@ -1409,10 +1444,15 @@ def _reset_bout(work: _Work, leader: int) -> None:
 
 def _new_round(work: _Work, leader: int) -> None:
     """A new round (rules file 000, "End of a Round"): every card is shuffled together (the
-    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again."""
+    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again; or, for a
+    game analysed with given deals (``Table.later_rounds``), the next given deal."""
     table = work.table
     if table.rules.reshuffle_absolutes == "all":
         work.box = ()
+    index = sum(work.rounds_won) - table.later_from
+    if 0 <= index < len(table.later_rounds):
+        _deal_given(work, leader, table.later_rounds[index])
+        return
     deck = tuple(sorted(set(table.catalogue) - set(work.box)))
     work.say(
         "round.new",
@@ -1425,6 +1465,20 @@ def _new_round(work: _Work, leader: int) -> None:
     work.phase = Phase.DEAL
     work.deck = ((), deck)
     work.deal_queue = _deal_queue(deal_sizes(table.players, work.teams, first_round=False))
+
+
+def _deal_given(work: _Work, leader: int, hands: tuple[tuple[int, ...], ...]) -> None:
+    """The next round with the hands the analysis was given (no chance node)."""
+    dealt = {card for hand in hands for card in hand}
+    work.say(
+        "round.new",
+        "a new round with the given deal: "
+        + ", ".join(f"seat {s + 1} {len(h)}" for s, h in enumerate(hands))
+        + f"; seat {leader + 1} leads",
+    )
+    _reset_bout(work, leader)
+    work.hands = [sorted(hand) for hand in hands]
+    work.out = tuple(sorted(set(work.table.catalogue) - dealt - set(work.box)))
 
 
 def _deal_queue(

@@ -192,9 +192,16 @@ def test_unknown_concept_is_an_option_error() -> None:
         solve(TeamNim(3), team=2)
 
 
-def test_maxn_refuses_several_teams_choosing_at_once() -> None:
-    with pytest.raises(ConceptError, match=r"several teams .* choose at once"):
-        solve(MatrixToy((PENNIES,)), concept="maxn")
+def test_maxn_plays_security_strategies_when_several_teams_choose_at_once() -> None:
+    """The stated rule of omen_solver/core/search/maxn.py: each team picks the choice whose worst
+    case is best for it. In matching pennies every choice risks -1, so (ties to the first) both
+    show heads and the row team gets 1; paranoid, each team guarantees only the mixed value 0."""
+    result = solve(MatrixToy((PENNIES,)), concept="maxn")
+    assert result.values == (1, -1)
+    report = result.extra["maxn"]
+    assert report["tie_breaks"] == {"first": ["1", "-1"], "last": ["1", "-1"]}
+    assert report["paranoid"] == ["0", "0"] and report["forced_winner"] is None
+    assert naive_solve(MatrixToy((PENNIES,)), concept="maxn").values == (1, -1)
 
 
 def test_minimax_refuses_a_game_that_is_not_constant_sum() -> None:

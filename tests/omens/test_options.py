@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
-from omen_solver.omens.rules import OmensRules, option_specs
+from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 
@@ -238,6 +238,29 @@ def test_pride_next_round() -> None:
     assert no.leader == 1
     yes, _ = play(_game_state(pride_next_round="yes"), *moves)
     assert yes.rounds_won == (0, 1) and yes.leader == 2
+    unless_luck, _ = play(_game_state(pride_next_round="unless_luck"), *moves)
+    assert unless_luck.leader == 2  # no Luck in this bout: as "yes"
+
+
+@pytest.mark.rules("card.luck.discard", "round.end.luck_zero", "card.pride.next_leader")
+def test_pride_next_round_unless_luck() -> None:
+    """O13, the setting of the published digital adaptation (preset gamepark): Pride's choice
+    holds across the round end unless Luck's discard ended the round (rules file 000, "Luck":
+    0 cards through Luck wins the round; "End of a Round": the round winner begins)."""
+    table_hands = [[27, 31], [13, 9], [22, 5, 6], [2, 3, 4]]
+    # Winter (27) wins and discards Luck (13); seat 2 discards its last card (9) and wins the
+    # round with 0 cards; Pride (22, seat 3) names seat 4 as the next leader.
+    moves = ("1:27", "2:13", "3:22", "4:2", "2:discards 9")
+    leaders = {}
+    for setting in ("no", "yes", "unless_luck"):
+        table = Table(4, make_rules("rulebook", {"pride_next_round": setting}), scope=Scope.GAME)
+        start = OmensState.start_of_bout(
+            table, table_hands, [[0, 2], [1, 3]], 0, box=[34, 35]
+        )
+        state, trace = play(start, *moves)
+        assert state.rounds_won == (0, 1) and "round.end.luck_zero" in rules_of(trace)
+        leaders[setting] = state.leader + 1
+    assert leaders == {"no": 2, "yes": 4, "unless_luck": 2}
 
 
 def test_reshuffle_absolutes() -> None:
@@ -270,14 +293,15 @@ def test_presets_differ_as_documented() -> None:
     # "no pass-on for Fear; no replay after Wrath; Betrayal can't give back the taken card;
     # Jealousy only swaps with another player's card; the player the card lies in front of
     # resolves it; Law ... do nothing when ... no one is left to play; Pride also picks the
-    # next round's starter; Luck's player picks any card but Fear."
+    # next round's starter; Luck's player picks any card but Fear." Measured against that
+    # engine: Pride's choice holds across the round end unless Luck's discard ended it.
     assert gamepark.fear_pass_on == "no"
     assert gamepark.wrath_replay == "forbidden"
     assert gamepark.betrayal_give_back == "forbidden"
     assert gamepark.jealousy_own_card == "forbidden"
     assert gamepark.now_resolver == "position"
     assert gamepark.law_when_last == "skip"
-    assert gamepark.pride_next_round == "yes"
+    assert gamepark.pride_next_round == "unless_luck"
     assert gamepark.luck_chooser == "owner"
     assert set(gamepark.differences()) == {
         "betrayal_give_back",

@@ -1,5 +1,6 @@
-"""The regression vectors in ``data/vectors.toml``: one test loops over them and reports the
-vector, its line, what the rules require and what the engine did (style guide: python-chess's
+"""The hand-written Omens examples (``omen_solver/vectors/data/omens-examples.toml``, the source
+of ``vectors/omens/examples.json``): one test loops over them and reports the vector, its line,
+what the rules require and what the engine did (style guide: python-chess's
 ``data/endgame.epd``)."""
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import omen_solver.vectors
 from omen_solver.omens.cli import play_report
 from omen_solver.omens.position import parse_position
 
-VECTORS = Path(__file__).parent / "data" / "vectors.toml"
-_POSITION_KEYS = ("players", "teams", "preset", "rules")
+VECTORS = Path(omen_solver.vectors.__file__).parent / "data" / "omens-examples.toml"
+_POSITION_KEYS = ("players", "teams", "preset", "rules", "scope", "box")
 
 
 def _lines() -> dict[str, int]:
@@ -34,11 +36,15 @@ def _position(vector: dict[str, Any]) -> dict[str, Any]:
 
 def _actual(vector: dict[str, Any]) -> dict[str, Any]:
     position = parse_position(_position(vector), f"vector {vector['id']}")
-    _, report = play_report(position, list(vector["moves"]))
+    state, report = play_report(position, list(vector["moves"]))
+    hands = report["hands"]
+    if state.last_bout is not None and report["bout_winner"] is not None:
+        # the hands at the end of the bout, before a new round is dealt
+        hands = {str(seat + 1): list(hand) for seat, hand in enumerate(state.last_bout.hands)}
     return {
         "bout_winner": report["bout_winner"] or 0,
         "discarded": report["discarded"],
-        "hands": report["hands"],
+        "hands": hands,
         "next_leader": report["next_leader"] or 0,
         "round_winner_team": report["round_winner_team"] or [],
         "legal": report["legal"],

@@ -13,7 +13,13 @@ import pytest
 from omen_solver.cli import main
 from omen_solver.omens.position import load_position
 from omen_solver.omens.rules import option_specs
-from omen_solver.omens.smt.witness import find_witness, observe, read_summary, witness_table
+from omen_solver.omens.smt.witness import (
+    find_witness,
+    observe,
+    read_summary,
+    setting_pairs,
+    witness_table,
+)
 
 FOLDER = Path(__file__).resolve().parents[2] / "proofs" / "witnesses"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "omens-option-witnesses.md"
@@ -21,21 +27,26 @@ SUMMARY: list[dict[str, Any]] = json.loads((FOLDER / "summary.json").read_text(e
 FOUND = [item for item in SUMMARY if item["found"]]
 
 
-def test_every_option_has_a_recorded_search() -> None:
-    specs = {spec.name: spec for spec in option_specs()}
-    assert sorted(item["option"] for item in SUMMARY) == sorted(specs)
-    for item in SUMMARY:
-        assert item["settings"] == list(specs[item["option"]].settings)
+def test_every_pair_of_settings_has_a_recorded_search() -> None:
+    """One search per option and pair of its settings (one pair for most options; three for
+    pride_next_round, whose third setting reproduces the published digital adaptation)."""
+    recorded = sorted((item["option"], *item["settings"]) for item in SUMMARY)
+    expected = sorted(
+        (spec.name, *pair) for spec in option_specs() for pair in setting_pairs(spec.name)
+    )
+    assert recorded == expected
 
 
-@pytest.mark.parametrize("item", FOUND, ids=[item["option"] for item in FOUND])
+@pytest.mark.parametrize(
+    "item", FOUND, ids=["-".join([item["option"], *item["settings"]]) for item in FOUND]
+)
 def test_witness_pair_plays_differently(item: dict[str, Any]) -> None:
     """Replay both files: the same moves, and the state reached differs (who acts, the legal
     moves, or the outcome)."""
     option = item["option"]
     states = []
-    for setting in item["settings"]:
-        position = load_position(FOLDER / f"{option}--{setting}.toml")
+    for setting, name in zip(item["settings"], item["files"], strict=True):
+        position = load_position(FOLDER / name)
         assert getattr(position.table.rules, option) == setting
         for name, value in item["companions"].items():
             assert getattr(position.table.rules, name) == value
@@ -50,7 +61,7 @@ def test_no_difference_is_recorded_with_its_bounds() -> None:
     for item in SUMMARY:
         if not item["found"]:
             assert item["deals"] > 0 and item["searched"]
-            assert not (FOLDER / f"{item['option']}--{item['settings'][0]}.toml").exists()
+            assert not list(FOLDER.glob(f"{item['option']}--*.toml"))
 
 
 def test_the_search_is_deterministic_and_the_files_are_current() -> None:
@@ -58,6 +69,10 @@ def test_the_search_is_deterministic_and_the_files_are_current() -> None:
     for option in ("law_binds", "fear_pass_on", "card_owner"):
         recorded = next(item for item in SUMMARY if item["option"] == option)
         assert find_witness(option).to_json() == recorded
+    for item in SUMMARY:
+        if item["option"] == "pride_next_round":
+            pair = (item["settings"][0], item["settings"][1])
+            assert find_witness("pride_next_round", pair=pair).to_json() == item
 
 
 def test_the_docs_table_is_current() -> None:

@@ -8,8 +8,10 @@ two-sided and no concept is assumed: ``maxn`` or ``paranoid`` must be asked for,
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from time import perf_counter
 from typing import Any
 
 from omen_solver.core.enumeration.budget import (
@@ -23,7 +25,7 @@ from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
-from omen_solver.core.search.maxn import MaxnSearch, first_best, simultaneous_team
+from omen_solver.core.search.maxn import MaxnSearch, TieBreak, Vector, pick
 from omen_solver.core.search.result import (
     Concept,
     ConceptError,
@@ -32,8 +34,24 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
+from omen_solver.errors import OmenSolverError
 
-__all__ = ["MAX_LINE", "default_team", "resolve_concept", "solve"]
+__all__ = ["MAX_LINE", "Engine", "KernelRefused", "default_team", "resolve_concept", "solve"]
+
+
+class Engine(enum.Enum):
+    """Which search answers a solve."""
+
+    AUTO = "auto"
+    """The game's search kernel where it applies, else the reference search."""
+    KERNEL = "kernel"
+    """The game's search kernel, or an error saying why it does not apply."""
+    REFERENCE = "reference"
+    """The reference search over the explaining engine (slow, but it runs on any game)."""
+
+
+class KernelRefused(OmenSolverError):
+    """A game's search kernel does not play a position (says what and why)."""
 
 MAX_LINE = 100_000
 """The longest principal variation followed (a guard against a game that loops)."""
@@ -99,6 +117,7 @@ def solve(
     ordering: bool = True,
     bounds: tuple[Fraction, Fraction] | None = None,
     progress: Progress | None = None,
+    engine: Engine | str = Engine.AUTO,
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
@@ -106,9 +125,82 @@ def solve(
     ``paranoid`` the team that plays against all the others. ``bounds`` overrides the game's
     ``return_bounds`` hook. When the budget runs out the result is ``UNKNOWN`` with the
     bounds proven so far.
+
+    ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
+    ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
+    it, ``reference`` never uses it. Every answer says which one ran (``extra["engine"]``).
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
+    choice = _as_engine(engine)
+    if choice is not Engine.REFERENCE:
+        fast = _kernel(state, chosen, team, budget, simultaneous, progress, choice, bounds,
+                       transpositions, ordering)
+        if isinstance(fast, SolveResult):
+            return fast
+        note = fast
+    else:
+        note = None
+    result = _reference(state, chosen, team, budget, simultaneous, transpositions, ordering,
+                        bounds, progress)
+    result.extra["engine"] = "reference"
+    if note:
+        result.extra["kernel_refused"] = note
+    return result
+
+
+def _as_engine(engine: Engine | str) -> Engine:
+    if isinstance(engine, Engine):
+        return engine
+    try:
+        return Engine(engine)
+    except ValueError:
+        known = ", ".join(e.value for e in Engine)
+        raise ChoiceError(f"engine {engine!r}: unknown; choose one of {known}") from None
+
+
+def _kernel(
+    state: GameState[Any],
+    concept: Concept,
+    team: int,
+    budget: Budget,
+    simultaneous: SimultaneousMode,
+    progress: Progress | None,
+    engine: Engine,
+    bounds: tuple[Fraction, Fraction] | None,
+    transpositions: bool,
+    ordering: bool,
+) -> SolveResult | str | None:
+    """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
+    hook = getattr(state, "kernel_solve", None)
+    reason: str | None = None
+    if hook is None:
+        reason = f"{type(state).__name__} has no search kernel"
+    elif bounds is not None or not transpositions or not ordering:
+        reason = "the kernel always uses its table, its ordering and the game's bounds"
+    else:
+        try:
+            result: SolveResult = hook(concept, team, budget=budget, simultaneous=simultaneous,
+                                       progress=progress)
+            return result
+        except KernelRefused as refused:
+            reason = str(refused)
+    if engine is Engine.KERNEL:
+        raise ChoiceError(f"engine 'kernel': {reason}")
+    return reason
+
+
+def _reference(
+    state: GameState[Any],
+    chosen: Concept,
+    team: int,
+    budget: Budget,
+    simultaneous: SimultaneousMode,
+    transpositions: bool,
+    ordering: bool,
+    bounds: tuple[Fraction, Fraction] | None,
+    progress: Progress | None,
+) -> SolveResult:
     with deep_recursion():
         if chosen is Concept.MAXN:
             return _solve_maxn(state, team, budget, transpositions, progress)
@@ -159,6 +251,8 @@ class _TwoSided:
             line = principal_variation(search, self.root, value)
         except BudgetExceeded as exceeded:
             return self._unknown(value, exceeded)
+        except RecursionError:
+            return self._unknown(value, too_deep(search.nodes, search.elapsed()))
         pure_lower, pure_upper, note = self._pure_values(value)
         return SolveResult(
             Status.SOLVED, self.concept, self.root.teams(), self.team, value,
@@ -233,6 +327,15 @@ class _TwoSided:
             Status.UNKNOWN, self.concept, self.root.teams(), self.team, None, None, lower,
             upper, (), (), exceeded.nodes, search.states, exceeded.seconds, note=note,
         )
+
+
+def too_deep(nodes: int, seconds: float) -> BudgetExceeded:
+    """Play that went deeper than Python's frames allow: it can repeat for ever under the
+    position's rules (e.g. Omens with ``wrath_replay = "allowed"``), so the answer is unknown."""
+    return BudgetExceeded(
+        "play went deeper than the search can follow without ending: under these rules it can "
+        "repeat for ever", nodes, seconds,
+    )
 
 
 def _sides(search: TwoSidedSearch, state: GameState[Any]) -> set[bool]:
@@ -345,32 +448,115 @@ def _solve_maxn(
     budget: Budget,
     transpositions: bool,
     progress: Progress | None,
+    paranoid: Callable[[int, Budget], SolveResult] | None = None,
+    make: Callable[[TieBreak, Budget], MaxnSearch] | None = None,
 ) -> SolveResult:
-    search = MaxnSearch(root, transpositions=transpositions, budget=budget, progress=progress)
+    """Max-n told straight: the value under each tie-break (:class:`TieBreak`), and each
+    team's paranoid guarantee (what it can force whatever all the others do). The reported
+    value, best actions and line are those of the ``first`` tie-break; ``extra["maxn"]`` says
+    whether the outcome depends on the tie-break and whether some team can force a win."""
+    started = perf_counter()
+    build = make or (lambda tie, left: MaxnSearch(
+        root, transpositions=transpositions, budget=left, progress=progress, tie_break=tie
+    ))
+    spent = 0
+    vectors: dict[TieBreak, Vector] = {}
+    best: list[str] = []
+    line: tuple[str, ...] = ()
+    states = 0
     try:
-        vector = search.search(root)
-        best = _maxn_best(search, root)
-        line = _maxn_line(search, root)
+        for tie in TieBreak:
+            search = build(tie, budget.remaining(spent, perf_counter() - started))
+            try:
+                try:
+                    vectors[tie] = search.search(root)
+                    if tie is TieBreak.FIRST:
+                        best = _maxn_best(search, root)
+                        line = _maxn_line(search, root)
+                except RecursionError:
+                    raise too_deep(search.nodes, search.elapsed()) from None
+            finally:
+                spent += search.nodes
+                states += search.states
+        guarantees = []
+        for index in range(len(root.teams())):
+            left = budget.remaining(spent, perf_counter() - started)
+            found = (paranoid or _paranoid_of(root, progress))(index, left)
+            spent += found.nodes
+            if not found.solved:
+                raise BudgetExceeded(found.note or "budget", spent, perf_counter() - started)
+            guarantees.append(found.value)
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, Concept.MAXN, root.teams(), team, None, None, None, None, (), (),
-            exceeded.nodes, search.states, exceeded.seconds, note=exceeded.reason,
+            spent, states, perf_counter() - started, note=exceeded.reason,
         )
+    vector = vectors[TieBreak.FIRST]
+    report = _maxn_report(root, vectors, guarantees)
     return SolveResult(
         Status.SOLVED, Concept.MAXN, root.teams(), team, vector[team], vector, vector[team],
-        vector[team], tuple(best), line, search.nodes, search.states, search.elapsed(),
+        vector[team], tuple(best), line, spent, states, perf_counter() - started,
+        note=report["summary"], extra={"maxn": report},
     )
+
+
+def _paranoid_of(
+    root: GameState[Any], progress: Progress | None
+) -> Callable[[int, Budget], SolveResult]:
+    def run(team: int, left: Budget) -> SolveResult:
+        return _TwoSided(
+            root, Concept.PARANOID, team, left, SimultaneousMode.MIXED, True, True,
+            return_bounds(root), progress,
+        ).run()
+
+    return run
+
+
+def _maxn_report(
+    root: GameState[Any], vectors: dict[TieBreak, Vector], guarantees: list[Fraction | None]
+) -> dict[str, Any]:
+    teams = root.teams()
+
+    def seats(index: int) -> str:
+        return ", ".join(str(p + 1) for p in teams[index])
+
+    forced = [i for i, g in enumerate(guarantees) if g is not None and g == 1]
+    outcomes = {tie.value: [str(v) for v in vector] for tie, vector in vectors.items()}
+    depends = len({vector for vector in vectors.values()}) > 1
+    parts = []
+    if forced:
+        parts.append(f"seats {seats(forced[0])} can force a win whatever the others do")
+    else:
+        shown = "; ".join(f"seats {seats(i)}: {g}" for i, g in enumerate(guarantees))
+        parts.append(f"no team can force a win (each team's paranoid guarantee: {shown})")
+    if depends:
+        ties = "; ".join(
+            f"ties to the {tie.value} action: " + ", ".join(str(v) for v in vector)
+            for tie, vector in vectors.items()
+        )
+        parts.append(f"max-n's outcome depends on how ties are broken ({ties})")
+    else:
+        parts.append("max-n gives the same outcome whichever way ties are broken")
+    return {
+        "tie_breaks": outcomes,
+        "depends_on_tie_break": depends,
+        "paranoid": [None if g is None else str(g) for g in guarantees],
+        "forced_winner": [p + 1 for p in teams[forced[0]]] if forced else None,
+        "summary": "; ".join(parts),
+    }
 
 
 def _maxn_options(
     search: MaxnSearch, state: GameState[Any]
 ) -> tuple[Sequence[Any], Callable[[Any], Any], Callable[[Any], str], int] | None:
+    """The options of the one team choosing at ``state`` (a cross-team exchange: None)."""
     player = state.current_player()
     if player >= 0:
         return state.legal_actions(), state.child, state.action_to_string, search.team_of[player]
     if player == SIMULTANEOUS:
-        team = simultaneous_team(state, search.team_of)
-        return joint_actions(state), state.joint_child, state.joint_to_string, team
+        teams = {search.team_of[p] for p in state.acting_players()}
+        if len(teams) == 1:
+            return joint_actions(state), state.joint_child, state.joint_to_string, teams.pop()
     return None
 
 
@@ -385,7 +571,8 @@ def _maxn_best(search: MaxnSearch, root: GameState[Any]) -> list[str]:
 
 
 def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
-    """The line max-n play follows (first best by the tie-break), up to a chance node."""
+    """The line max-n play follows (the tie-break's choice), up to a chance node or a
+    cross-team exchange."""
     line: list[str] = []
     state = root
     while len(line) < MAX_LINE:
@@ -394,7 +581,7 @@ def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
             break
         choices, make, text, team = options
         children = [make(c) for c in choices]
-        index = first_best([search.search(child) for child in children], team)
+        index = pick([search.search(child) for child in children], team, search.tie_break)
         line.append(text(choices[index]))
         state = children[index]
     return tuple(line)

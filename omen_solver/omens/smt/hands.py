@@ -349,7 +349,13 @@ class _Hands:
         for s in reversed(self.seats):
             winner = z3.If(wins[s], s, winner)
         end = self.end
-        keep_pride = z3.And(end.pride, self.rules.is_("pride_next_round", "yes"))
+        keep_pride = z3.And(
+            end.pride,
+            z3.Or(
+                self.rules.is_("pride_next_round", "yes"),
+                z3.And(self.rules.is_("pride_next_round", "unless_luck"), z3.Not(discards)),
+            ),
+        )
         next_leader = z3.If(z3.And(over, z3.Not(keep_pride)), winner, end.next_leader)
         return RoundEnd(
             items=tuple(items),

@@ -1,25 +1,28 @@
 """Witnesses for the rule options: a smallest position and moves where the settings differ.
 
-For each rule option of the engine, with its two settings, the search walks small deals in a
-fixed order (4 players, 2 cards in every hand, then 3; the cards the option is about plus a
-few plain ones), playing both settings in lockstep: the same moves from the same position,
-one engine per setting. At every state it compares what a player can observe: who acts and
-how (a decision, a chance draw, a simultaneous exchange), the legal moves, and at the end the
-outcome (winner, discards, hands, who leads next, who wins the round). The first difference
-is the witness: the moves that lead to it, and what differs. Chance draws follow their first
-outcome only (the options are about decisions and rules, not luck).
+For each rule option of the engine and each pair of its settings, the search walks small
+deals in a fixed order (4 players, 2 cards in every hand, then 3; the cards the option is
+about plus a few plain ones), playing both settings in lockstep: the same moves from the
+same position, one engine per setting. At every state it compares what a player can
+observe: who acts and how (a decision, a chance draw, a simultaneous exchange), the legal
+moves, and at the end the outcome (winner, discards, hands, who leads next, who wins the
+round). The first difference is the witness: the moves that lead to it, and what differs.
+Chance draws follow their first outcome only (the options are about decisions and rules, not
+luck).
 
 If no deal of the space shows a difference with the other options at their defaults, the
 option changes nothing there, which is recorded as such; the search then tries the other
 options' non-default settings one at a time ("companions") to show where it does matter.
 
 ``omen-solver witnesses`` runs the search and writes one position file per setting
-(``proofs/witnesses/<option>--<setting>.toml``), a summary (``proofs/witnesses/summary.json``)
-and the table ``docs/omens-option-witnesses.md``.
+(``proofs/witnesses/<option>--<setting>.toml``; for an option with more than two settings, one
+per setting and pair, ``<option>--<setting>--vs-<other>.toml``), a summary
+(``proofs/witnesses/summary.json``) and the table ``docs/omens-option-witnesses.md``.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,12 +38,16 @@ from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 
 __all__ = [
+    "PAIR_SEARCHES",
     "SEARCHES",
     "Search",
     "Witness",
     "find_witness",
+    "find_witnesses",
     "observe",
     "read_summary",
+    "setting_pairs",
+    "witness_file",
     "witness_table",
     "write_witnesses",
 ]
@@ -131,6 +138,29 @@ SEARCHES: Mapping[str, Search] = {
 }
 """One search per option, over the cards the option is about."""
 
+PAIR_SEARCHES: Mapping[tuple[str, str, str], Search] = {
+    ("pride_next_round", "yes", "unless_luck"): Search(
+        {0: [22], 2: [13]}, _PLAIN, scope=Scope.ROUND
+    ),
+}
+"""Searches for one pair of settings of an option with more than two (option, setting,
+setting): the cards that pair is about (``unless_luck`` differs from ``yes`` only when Luck's
+discard ends the round, and Pride names someone other than the round winner)."""
+
+
+def setting_pairs(option: str) -> list[tuple[str, str]]:
+    """Every pair of the option's settings, in declaration order."""
+    spec = {s.name: s for s in option_specs()}[option]
+    return list(itertools.combinations(spec.settings, 2))
+
+
+def witness_file(option: str, setting: str, other: str) -> str:
+    """The witness file of ``setting`` against ``other``: ``<option>--<setting>.toml`` for an
+    option with two settings, ``<option>--<setting>--vs-<other>.toml`` with more."""
+    if len(setting_pairs(option)) == 1:
+        return f"{option}--{setting}.toml"
+    return f"{option}--{setting}--vs-{other}.toml"
+
 
 @dataclass(frozen=True)
 class Witness:
@@ -151,6 +181,11 @@ class Witness:
     scope: Scope = Scope.BOUT
     box: tuple[int, ...] = ()
 
+    def file(self, setting: str) -> str:
+        """The witness file of one of the two settings."""
+        first, second = self.settings
+        return witness_file(self.option, setting, second if setting == first else first)
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "option": self.option,
@@ -168,7 +203,7 @@ class Witness:
                     "difference": self.difference,
                     "scope": self.scope.value,
                     "box": list(self.box),
-                    "files": [f"{self.option}--{s}.toml" for s in self.settings],
+                    "files": [self.file(s) for s in self.settings],
                 }
             )
         return data
@@ -277,12 +312,19 @@ def _start(deal: Deal, rules: OmensRules, search: Search) -> OmensState:
     )
 
 
-def find_witness(option: str, *, max_nodes: int = 200_000) -> Witness:
-    """Search the option's space (:data:`SEARCHES`) for the first deal where its two settings
-    play differently; companions are tried only if nothing differs without them."""
-    spec = {s.name: s for s in option_specs()}[option]
-    first, second = tuple(spec.settings)
-    search = SEARCHES[option]
+def find_witnesses(option: str, *, max_nodes: int = 200_000) -> list[Witness]:
+    """A witness search for every pair of the option's settings."""
+    return [find_witness(option, pair=pair, max_nodes=max_nodes) for pair in setting_pairs(option)]
+
+
+def find_witness(
+    option: str, *, pair: tuple[str, str] | None = None, max_nodes: int = 200_000
+) -> Witness:
+    """Search the option's space (:data:`SEARCHES`, or :data:`PAIR_SEARCHES` for the pair) for
+    the first deal where two of its settings (by default its first two) play differently;
+    companions are tried only if nothing differs without them."""
+    first, second = pair or setting_pairs(option)[0]
+    search = PAIR_SEARCHES.get((option, first, second), SEARCHES[option])
     tried = 0
     for companion in ({}, *search.companions):
         for size in search.sizes:
@@ -322,6 +364,7 @@ def _position(witness: Witness, setting: str) -> str:
     first, second = witness.settings
     other = second if setting == first else first
     rules = {**witness.companions, witness.option: setting}
+    compare = witness.file(other)
     defaults = {s.name: s.default for s in option_specs()}
     example = Counterexample(
         deal.players,
@@ -331,7 +374,7 @@ def _position(witness: Witness, setting: str) -> str:
         moves=list(witness.moves),
         notes=[
             f"What differs: {witness.difference}.",
-            f"Compare with {witness.option}--{other}.toml (the same position and moves under "
+            f"Compare with {compare} (the same position and moves under "
             f"{witness.option} = {other}).",
         ],
     )
@@ -354,7 +397,7 @@ def write_witnesses(witnesses: Sequence[Witness], folder: Path, docs: Path | Non
         if not witness.found:
             continue
         for setting in witness.settings:
-            path = folder / f"{witness.option}--{setting}.toml"
+            path = folder / witness.file(setting)
             path.write_text(_position(witness, setting), encoding="utf-8")
             written.append(path)
     summary = folder / "summary.json"
@@ -378,8 +421,9 @@ def witness_table(witnesses: Sequence[Witness]) -> str:
         "Generated by `omen-solver witnesses` (`omen_solver/omens/smt/witness.py`); do not "
         "edit by hand.",
         "",
-        "For every rule option of the engine (see [omens-options.md](omens-options.md)) the "
-        "search plays small deals under both settings in lockstep, the same moves from the "
+        "For every rule option of the engine (see [omens-options.md](omens-options.md)) and "
+        "every pair of its settings the search plays small deals under the two settings in "
+        "lockstep, the same moves from the "
         "same position, and stops at the first state where they differ: who acts and how, the "
         "legal moves, or the outcome. Deals are tried in a fixed order: 4 players (the fewest "
         "the game allows), 2 cards in every hand (the fewest a bout starts with), the cards the "
@@ -411,7 +455,7 @@ def witness_table(witnesses: Sequence[Witness]) -> str:
         if w.companions:
             shown = ", ".join(f"`{k} = {v}`" for k, v in w.companions.items())
             needs = f"No difference with the other options at their defaults; with {shown}: "
-        files = ", ".join(f"[{s}](../proofs/witnesses/{w.option}--{s}.toml)" for s in w.settings)
+        files = ", ".join(f"[{s}](../proofs/witnesses/{w.file(s)})" for s in w.settings)
         moves = " ".join(f"`{m}`" for m in w.moves) or "(no move)"
         difference = w.difference.replace("|", "\\|")
         lines.append(
@@ -423,8 +467,15 @@ def witness_table(witnesses: Sequence[Witness]) -> str:
         "Search spaces (the cards each option is about, then plain cards):",
         "",
     ]
-    lines += [f"- `{w.option}`: {w.searched}." for w in witnesses]
+    lines += [f"- `{w.option}`{_pair_label(w)}: {w.searched}." for w in witnesses]
     return "\n".join(lines) + "\n"
+
+
+def _pair_label(witness: Witness) -> str:
+    """`` (`a` / `b`)`` for an option with more than two settings, else nothing."""
+    if len(setting_pairs(witness.option)) == 1:
+        return ""
+    return " (" + " / ".join(f"`{s}`" for s in witness.settings) + ")"
 
 
 def read_summary(path: Path) -> list[Witness]:

@@ -1,0 +1,1 @@
+"""The Omens search kernel: the same rules as the explaining engine on a compact state."""

@@ -1,0 +1,1053 @@
+/* The compiled Omens search kernel: the rules (_ckernel_machine.h) and the search of
+ * omen_solver/omens/kernel/search.py, in C, for CPython.
+ *
+ * Module omen_solver.omens.kernel._ckernel:
+ *   legal(spec, state, player) -> list of actions      (the machine, for differential tests)
+ *   child(spec, state, action) -> state
+ *   joint_child(spec, state, a, b) -> state
+ *   Search(spec, maximising, constant_sum, mode, max_nodes, max_seconds, table_limit,
+ *          progress, matrix_value, payoff)
+ *     .search(state, alpha, beta) -> int | Fraction      (fail-soft alpha-beta)
+ *     .entry(state) -> (low, high, best) | None           (the transposition table)
+ *     .nodes, .states, .table_bytes, .gap_seen, .stopped
+ * A state is the tuple of KState.key(); values cross as int or fractions.Fraction.
+ * Every value, best action and node count equals the Python kernel's (tests compare them).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "_ckernel_machine.h"
+
+/* ---------------------------------------------------------------- exact values */
+
+typedef struct { int64_t n, d; } Q;
+
+static const Q Q0 = {0, 1}, Q1 = {1, 1}, QNEG = {-1, 1}, QTWO = {2, 1};
+
+static int q_overflow = 0;
+
+static Q q_make(__int128 n, __int128 d) {
+    if (d < 0) { n = -n; d = -d; }
+    __int128 a = n < 0 ? -n : n, b = d;
+    while (b) { __int128 t = a % b; a = b; b = t; }
+    if (a > 1) { n /= a; d /= a; }
+    Q q;
+    if (n > INT64_MAX || n < INT64_MIN || d > INT64_MAX) { q_overflow = 1; q.n = 0; q.d = 1; return q; }
+    q.n = (int64_t)n; q.d = (int64_t)d;
+    return q;
+}
+static inline int q_cmp(Q a, Q b) {
+    if (a.d == b.d) return (a.n > b.n) - (a.n < b.n);
+    __int128 x = (__int128)a.n * b.d, y = (__int128)b.n * a.d;
+    return (x > y) - (x < y);
+}
+static inline int q_lt(Q a, Q b) { return q_cmp(a, b) < 0; }
+static inline int q_le(Q a, Q b) { return q_cmp(a, b) <= 0; }
+static inline int q_eq(Q a, Q b) { return a.n == b.n && a.d == b.d; }
+static Q q_add(Q a, Q b) { return q_make((__int128)a.n * b.d + (__int128)b.n * a.d, (__int128)a.d * b.d); }
+static Q q_sub(Q a, Q b) { return q_make((__int128)a.n * b.d - (__int128)b.n * a.d, (__int128)a.d * b.d); }
+static Q q_mul(Q a, Q b) { return q_make((__int128)a.n * b.n, (__int128)a.d * b.d); }
+static Q q_div(Q a, Q b) { return q_make((__int128)a.n * b.d, (__int128)a.d * b.n); }
+
+static PyObject *FractionType = NULL;
+
+static PyObject *q_to_py(Q q) {
+    if (q.d == 1) return PyLong_FromLongLong(q.n);
+    return PyObject_CallFunction(FractionType, "LL", (long long)q.n, (long long)q.d);
+}
+
+static int q_from_py(PyObject *o, Q *q) {
+    if (PyLong_Check(o)) {
+        q->n = PyLong_AsLongLong(o); q->d = 1;
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *n = PyObject_GetAttrString(o, "numerator");
+    PyObject *d = n ? PyObject_GetAttrString(o, "denominator") : NULL;
+    if (!n || !d) { Py_XDECREF(n); Py_XDECREF(d); return -1; }
+    long long nn = PyLong_AsLongLong(n), dd = PyLong_AsLongLong(d);
+    Py_DECREF(n); Py_DECREF(d);
+    if (PyErr_Occurred()) return -1;
+    q->n = nn; q->d = dd;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- spec and states from Python */
+
+static int get_ints(PyObject *seq, int *out, int count) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) < count) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "short sequence"); return -1; }
+    for (int i = 0; i < count; i++) {
+        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+    }
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int get_u64s(PyObject *seq, uint64_t *out, int count) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) < count) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "short sequence"); return -1; }
+    for (int i = 0; i < count; i++) out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* spec: (players, n, scope, effect, param_colour, param_highest, param_condition, param_effect,
+ *        colour_mask[5], effect_mask[16], now_mask, fear_mask, full, team_of, options[19]) */
+static int spec_from_py(PyObject *o, Spec *s) {
+    memset(s, 0, sizeof *s);
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 15) { PyErr_SetString(PyExc_TypeError, "bad spec tuple"); return -1; }
+    s->players = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
+    s->n = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    s->scope = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 2));
+    if (PyErr_Occurred()) return -1;
+    if (s->players < 1 || s->players > MAXP || s->n < 1 || s->n > 64) { PyErr_SetString(PyExc_ValueError, "spec out of range"); return -1; }
+    if (get_ints(PyTuple_GET_ITEM(o, 3), s->effect, s->n) < 0) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 4), s->param_colour, s->n) < 0) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 5), s->param_highest, s->n) < 0) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 6), s->param_condition, s->n) < 0) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 7), s->param_effect, s->n) < 0) return -1;
+    if (get_u64s(PyTuple_GET_ITEM(o, 8), s->colour_mask, 5) < 0) return -1;
+    if (get_u64s(PyTuple_GET_ITEM(o, 9), s->effect_mask, E_COUNT) < 0) return -1;
+    s->now_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, 10));
+    s->fear_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, 11));
+    s->full = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, 12));
+    if (PyErr_Occurred()) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 13), s->team_of, s->players) < 0) return -1;
+    int opt[19];
+    if (get_ints(PyTuple_GET_ITEM(o, 14), opt, 19) < 0) return -1;
+    s->absolute_end = opt[0]; s->exchange_open = opt[1]; s->law_turns_only = opt[2];
+    s->law_ends_on_jealousy = opt[3]; s->law_skip_when_last = opt[4]; s->wrath_replay_allowed = opt[5];
+    s->jealousy_own_forbidden = opt[6]; s->dream_plays_again = opt[7]; s->resolver_placer = opt[8];
+    s->give_back_forbidden = opt[9]; s->owner_placer = opt[10]; s->return_placer = opt[11];
+    s->sadness_no_winner = opt[12]; s->fear_pass_on = opt[13]; s->luck_random = opt[14];
+    s->luck_after_return = opt[15]; s->zero_any = opt[16]; s->pride_next_round = opt[17];
+    s->extreme_excludes_self = opt[18];
+    return 0;
+}
+
+static long item_long(PyObject *t, Py_ssize_t i) { return PyLong_AsLong(PyTuple_GET_ITEM(t, i)); }
+
+/* state: KState.key() = (phase, hands, front, played, leader, law, pending, stages,
+ *        outcome[1:] | None, victim, end_abs, won, winner) */
+static int state_from_py(const Spec *s, PyObject *o, KS *k) {
+    memset(k, 0, sizeof *k);
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 13) { PyErr_SetString(PyExc_TypeError, "bad state tuple"); return -1; }
+    k->phase = (uint8_t)item_long(o, 0);
+    PyObject *hands = PyTuple_GET_ITEM(o, 1), *front = PyTuple_GET_ITEM(o, 2);
+    PyObject *pending = PyTuple_GET_ITEM(o, 6), *stages = PyTuple_GET_ITEM(o, 7);
+    PyObject *outcome = PyTuple_GET_ITEM(o, 8), *end_abs = PyTuple_GET_ITEM(o, 10), *won = PyTuple_GET_ITEM(o, 11);
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != s->players || !PyTuple_Check(front)
+        || !PyTuple_Check(pending) || !PyTuple_Check(stages) || !PyTuple_Check(end_abs) || !PyTuple_Check(won)
+        || PyTuple_GET_SIZE(front) > MAXFRONT || PyTuple_GET_SIZE(pending) > MAXPEND
+        || PyTuple_GET_SIZE(stages) > MAXSTAGES || PyTuple_GET_SIZE(end_abs) > MAXFRONT
+        || PyTuple_GET_SIZE(won) > 3) {
+        PyErr_SetString(PyExc_ValueError, "state out of the compiled kernel's range");
+        return -1;
+    }
+    for (int i = 0; i < s->players; i++) k->hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, i));
+    k->nfront = (uint8_t)PyTuple_GET_SIZE(front);
+    for (int i = 0; i < k->nfront; i++) k->front[i] = (uint16_t)item_long(front, i);
+    k->played = (uint8_t)item_long(o, 3);
+    k->leader = (uint8_t)item_long(o, 4);
+    k->law = (int8_t)item_long(o, 5);
+    k->npending = (uint8_t)PyTuple_GET_SIZE(pending);
+    for (int i = 0; i < k->npending; i++) {
+        PyObject *p = PyTuple_GET_ITEM(pending, i);
+        if (!PyTuple_Check(p) || PyTuple_GET_SIZE(p) != 4) { PyErr_SetString(PyExc_ValueError, "bad pending"); return -1; }
+        k->pending[i].kind = (uint8_t)item_long(p, 0); k->pending[i].seat = (uint8_t)item_long(p, 1);
+        k->pending[i].a = (uint8_t)item_long(p, 2); k->pending[i].b = (uint8_t)item_long(p, 3);
+    }
+    k->nstages = (uint8_t)PyTuple_GET_SIZE(stages);
+    for (int i = 0; i < k->nstages; i++) k->stages[i] = (uint8_t)item_long(stages, i);
+    if (outcome != Py_None) {
+        if (!PyTuple_Check(outcome) || PyTuple_GET_SIZE(outcome) != 5) { PyErr_SetString(PyExc_ValueError, "bad outcome"); return -1; }
+        k->has_outcome = 1;
+        k->out_winning = -1;
+        k->out_winner = (int8_t)item_long(outcome, 0);
+        k->out_discarded = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(outcome, 1));
+        k->out_luck_seat = (int8_t)item_long(outcome, 2);
+        k->out_next_leader = (uint8_t)item_long(outcome, 3);
+        k->out_pride = (uint8_t)item_long(outcome, 4);
+    }
+    k->victim = (int16_t)item_long(o, 9);
+    k->n_end_abs = (uint8_t)PyTuple_GET_SIZE(end_abs);
+    for (int i = 0; i < k->n_end_abs; i++) {
+        PyObject *e = PyTuple_GET_ITEM(end_abs, i);
+        k->end_abs_card[i] = (uint8_t)item_long(e, 0);
+        k->end_abs_seat[i] = (uint8_t)item_long(e, 1);
+    }
+    for (int i = 0; i < PyTuple_GET_SIZE(won); i++) k->won[i] = (uint8_t)item_long(won, i);
+    k->winner = (int8_t)item_long(o, 12);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *state_to_py(const Spec *s, const KS *k, int nteams) {
+    PyObject *hands = PyTuple_New(s->players);
+    for (int i = 0; i < s->players; i++) PyTuple_SET_ITEM(hands, i, PyLong_FromUnsignedLongLong(k->hands[i]));
+    PyObject *front = PyTuple_New(k->nfront);
+    for (int i = 0; i < k->nfront; i++) PyTuple_SET_ITEM(front, i, PyLong_FromLong(k->front[i]));
+    PyObject *pending = PyTuple_New(k->npending);
+    for (int i = 0; i < k->npending; i++) {
+        const Pending *p = &k->pending[i];
+        PyTuple_SET_ITEM(pending, i, Py_BuildValue("(iiii)", p->kind, p->seat, p->a, p->b));
+    }
+    PyObject *stages = PyTuple_New(k->nstages);
+    for (int i = 0; i < k->nstages; i++) PyTuple_SET_ITEM(stages, i, PyLong_FromLong(k->stages[i]));
+    PyObject *outcome;
+    if (k->has_outcome) {
+        outcome = Py_BuildValue("(iKiii)", k->out_winner, (unsigned long long)k->out_discarded,
+                                k->out_luck_seat, k->out_next_leader, k->out_pride);
+    } else {
+        outcome = Py_None; Py_INCREF(outcome);
+    }
+    PyObject *end_abs = PyTuple_New(k->n_end_abs);
+    for (int i = 0; i < k->n_end_abs; i++)
+        PyTuple_SET_ITEM(end_abs, i, Py_BuildValue("(ii)", k->end_abs_card[i], k->end_abs_seat[i]));
+    PyObject *won = PyTuple_New(nteams);
+    for (int i = 0; i < nteams; i++) PyTuple_SET_ITEM(won, i, PyLong_FromLong(k->won[i]));
+    return Py_BuildValue("(iNNiiiNNNiNNi)", k->phase, hands, front, k->played, k->leader, k->law,
+                         pending, stages, outcome, k->victim, end_abs, won, k->winner);
+}
+
+/* ---------------------------------------------------------------- machine functions */
+
+static int parse_spec_state(PyObject *spec_o, PyObject *state_o, Spec *s, KS *k, int *nteams) {
+    if (spec_from_py(spec_o, s) < 0) return -1;
+    if (state_from_py(s, state_o, k) < 0) return -1;
+    *nteams = (int)PyTuple_GET_SIZE(PyTuple_GET_ITEM(state_o, 11));
+    return 0;
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o;
+    int player;
+    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, &player)) return NULL;
+    Spec s; KS k; int nteams;
+    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    int moves[MAXMOVES];
+    int n = legal(&s, &k, player, moves);
+    if (n < 0) { PyErr_SetString(PyExc_OverflowError, "too many legal actions for the compiled kernel"); return NULL; }
+    PyObject *list = PyList_New(n);
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    return list;
+}
+
+static PyObject *py_child(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o;
+    int move;
+    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, &move)) return NULL;
+    Spec s; KS k, out; int nteams;
+    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    child(&s, NULL, &k, move, &out);
+    if (out.error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return NULL; }
+    return state_to_py(&s, &out, nteams);
+}
+
+static PyObject *py_joint_child(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o;
+    int a, b;
+    if (!PyArg_ParseTuple(args, "OOii", &spec_o, &state_o, &a, &b)) return NULL;
+    Spec s; KS k, out; int nteams;
+    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    joint_child(&s, NULL, &k, a, b, &out);
+    if (out.error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return NULL; }
+    return state_to_py(&s, &out, nteams);
+}
+
+/* ---------------------------------------------------------------- the transposition table */
+
+#define KEYWORDS 64
+
+typedef struct {
+    uint64_t *hash;     /* 0 = empty slot */
+    uint32_t *offset;   /* into words */
+    uint8_t *length;
+    Q *low, *high;
+    int32_t *best;
+    size_t cap, size;
+    uint64_t *words;
+    size_t nwords, capwords;
+} Table;
+
+static uint64_t hash_words(const uint64_t *w, int n) {
+    uint64_t h = 0x84222325CBF29CE4ULL ^ (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        h ^= w[i];
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 31;
+    }
+    return h | 1;
+}
+
+static int table_grow(Table *t) {
+    size_t cap = t->cap ? t->cap * 2 : (1 << 16);
+    uint64_t *hash = calloc(cap, sizeof(uint64_t));
+    uint32_t *offset = malloc(cap * sizeof(uint32_t));
+    uint8_t *length = malloc(cap);
+    Q *low = malloc(cap * sizeof(Q)), *high = malloc(cap * sizeof(Q));
+    int32_t *best = malloc(cap * sizeof(int32_t));
+    if (!hash || !offset || !length || !low || !high || !best) {
+        free(hash); free(offset); free(length); free(low); free(high); free(best);
+        return 0;
+    }
+    for (size_t j = 0; j < t->cap; j++) {
+        if (!t->hash[j]) continue;
+        size_t i = (size_t)t->hash[j] & (cap - 1);
+        while (hash[i]) i = (i + 1) & (cap - 1);
+        hash[i] = t->hash[j]; offset[i] = t->offset[j]; length[i] = t->length[j];
+        low[i] = t->low[j]; high[i] = t->high[j]; best[i] = t->best[j];
+    }
+    free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
+    t->hash = hash; t->offset = offset; t->length = length; t->low = low; t->high = high;
+    t->best = best; t->cap = cap;
+    return 1;
+}
+
+static void table_free(Table *t) {
+    free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
+    free(t->words);
+    memset(t, 0, sizeof *t);
+}
+
+/* The slot of a key: found (returns 1) or where it would go (returns 0). */
+static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
+    if (!t->cap) { *slot = 0; return 0; }
+    size_t mask = t->cap - 1, i = (size_t)h & mask;
+    while (t->hash[i]) {
+        if (t->hash[i] == h && t->length[i] == n
+            && memcmp(t->words + t->offset[i], w, n * sizeof(uint64_t)) == 0) {
+            *slot = i;
+            return 1;
+        }
+        i = (i + 1) & mask;
+    }
+    *slot = i;
+    return 0;
+}
+
+static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best) {
+    if (!t->cap || (t->size + 1) * 2 > t->cap) {
+        if (!table_grow(t)) return 0;
+    }
+    size_t slot;
+    if (table_find(t, w, n, h, &slot)) {
+        t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+        return 1;
+    }
+    if (t->nwords + n > t->capwords) {
+        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 20);
+        while (capwords < t->nwords + n) capwords *= 2;
+        uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
+        if (!words) return 0;
+        t->words = words; t->capwords = capwords;
+    }
+    memcpy(t->words + t->nwords, w, n * sizeof(uint64_t));
+    t->hash[slot] = h; t->offset[slot] = (uint32_t)t->nwords; t->length[slot] = (uint8_t)n;
+    t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+    t->nwords += n;
+    t->size++;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY, STOP_DEPTH };
+#define MAX_DEPTH 1000 /* search.py: MAX_DEPTH */
+enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
+#define CHECK_INTERVAL 4096
+#define NO_MOVE (-1)
+
+typedef struct {
+    int legal[MAXMOVES], mine[MAXMOVES], theirs[MAXMOVES];
+    uint64_t key[KEYWORDS];
+    KS *kids;
+    int *moves;
+    int *order;
+    int *score;
+    uint64_t *keys;   /* KEYWORDS words per child */
+    int *keylen;
+    uint64_t *hashes;
+    int cap;
+} Frame;
+
+typedef struct {
+    PyObject_HEAD
+    Spec spec;
+    Memo memo;
+    Table table;
+    int maximising[MAXP];
+    int constant_sum, mode, total, gap_seen, has_payoff;
+    Q payoff[MAXP + 1][MAXP];  /* [winner + 1][next round leader] */
+    long long nodes, next_check, max_nodes, table_limit;
+    double started, deadline;
+    PyObject *progress, *matrix_value;
+    int stop;
+    long long stat_matrix, stat_lp, stat_joint, stat_decision, stat_lower_cut, stat_upper_cut;
+    Frame **frames; /* one allocation per depth: addresses stay put while deeper ones grow */
+    int nframes, depth;
+} Search;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void schedule(Search *S) {
+    long long following = S->nodes + CHECK_INTERVAL;
+    if (S->max_nodes > 0 && following > S->max_nodes + 1) following = S->max_nodes + 1;
+    S->next_check = following;
+}
+
+static int check_budget(Search *S) {
+    if (S->max_nodes > 0 && S->nodes > S->max_nodes) { S->nodes = S->max_nodes; S->stop = STOP_NODES; return -1; }
+    double now = now_seconds();
+    if (S->deadline > 0 && now > S->deadline) { S->stop = STOP_TIME; return -1; }
+    if (PyErr_CheckSignals() < 0) { S->stop = STOP_PYTHON; return -1; }
+    if (S->progress != Py_None) {
+        PyObject *r = PyObject_CallFunction(S->progress, "Ld", S->nodes, now - S->started);
+        if (!r) { S->stop = STOP_PYTHON; return -1; }
+        Py_DECREF(r);
+    }
+    schedule(S);
+    return 0;
+}
+
+static Frame *frame_at(Search *S, int depth, int need) {
+    if (depth >= S->nframes) {
+        int count = S->nframes ? S->nframes * 2 : 64;
+        while (count <= depth) count *= 2;
+        Frame **frames = realloc(S->frames, count * sizeof(Frame *));
+        if (!frames) return NULL;
+        memset(frames + S->nframes, 0, (count - S->nframes) * sizeof(Frame *));
+        S->frames = frames; S->nframes = count;
+    }
+    Frame *f = S->frames[depth];
+    if (!f) {
+        f = calloc(1, sizeof(Frame));
+        if (!f) return NULL;
+        S->frames[depth] = f;
+    }
+    if (f->cap < need) {
+        int cap = need < 64 ? 64 : need;
+        KS *kids = realloc(f->kids, cap * sizeof(KS));
+        if (!kids) return NULL;
+        f->kids = kids;
+        int *moves = realloc(f->moves, cap * sizeof(int));
+        if (!moves) return NULL;
+        f->moves = moves;
+        int *order = realloc(f->order, cap * sizeof(int));
+        if (!order) return NULL;
+        f->order = order;
+        int *score = realloc(f->score, cap * sizeof(int));
+        if (!score) return NULL;
+        f->score = score;
+        uint64_t *keys = realloc(f->keys, (size_t)cap * KEYWORDS * sizeof(uint64_t));
+        if (!keys) return NULL;
+        f->keys = keys;
+        int *keylen = realloc(f->keylen, cap * sizeof(int));
+        if (!keylen) return NULL;
+        f->keylen = keylen;
+        uint64_t *hashes = realloc(f->hashes, cap * sizeof(uint64_t));
+        if (!hashes) return NULL;
+        f->hashes = hashes;
+        f->cap = cap;
+    }
+    return f;
+}
+
+static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
+
+static int terminal(Search *S, const KS *k, Q *out) {
+    int winner = k->winner;
+    if (S->constant_sum) {
+        int total = winner < 0 ? 0 : 1;
+        if (S->total < 0) S->total = total;
+        else if (total != S->total) {
+            PyErr_SetString(PyExc_ArithmeticError, "not constant-sum");
+            S->stop = STOP_PYTHON;
+            return -1;
+        }
+    }
+    if (S->has_payoff) {
+        /* search.py: leaf_value; machine.py: next_round_leader */
+        int leader = winner < 0 ? 0 : winner;
+        int setting = S->spec.pride_next_round;
+        if (winner >= 0 && k->has_outcome && k->out_pride
+            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            leader = k->out_next_leader;
+        *out = S->payoff[winner + 1][leader];
+        return 0;
+    }
+    *out = (winner >= 0 && S->maximising[winner]) ? Q1 : Q0;
+    return 0;
+}
+
+static void skip_shows(Search *S, KS *k) {
+    int moves[MAXMOVES];
+    while (k->npending && k->pending[k->npending - 1].kind == P_SHOW && !k->error) {
+        int n = legal(&S->spec, k, -1, moves);
+        if (n <= 0) { k->error = 1; return; }
+        KS next;
+        child(&S->spec, &S->memo, k, moves[0], &next);
+        *k = next;
+    }
+}
+
+/* A static guess for move ordering (omen_solver/omens/kernel/search.py: evaluate). */
+static int evaluate(Search *S, const KS *k) {
+    const Spec *s = &S->spec;
+    if (k->phase == OVER) return (k->winner >= 0 && S->maximising[k->winner]) ? 1000 : -1000;
+    uint64_t hands[MAXP];
+    memcpy(hands, k->hands, sizeof hands);
+    if (k->nfront) {
+        Outcome o = memo_resolve(s, &S->memo, k->front, k->nfront, k->leader);
+        for (int i = 0; i < k->nfront; i++) {
+            int p = k->front[i], card = p & 63;
+            if (!(o.discarded >> card & 1)) {
+                int seat = s->return_placer ? (p >> 9 & 7) : (p >> 6 & 7);
+                hands[seat] |= ((uint64_t)1) << card;
+            }
+        }
+    }
+    int mine = 99, theirs = 99;
+    for (int seat = 0; seat < s->players; seat++) {
+        if (!hands[seat]) continue;
+        int distance = popcount(hands[seat]) - 1;
+        if (S->maximising[seat]) { if (distance < mine) mine = distance; }
+        else if (distance < theirs) theirs = distance;
+    }
+    return theirs - mine;
+}
+
+/* Make the distinct children of ``moves`` (the first action of each kept) into frame f.
+ * Returns the number kept, or -1 on a capacity error. */
+static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int n, int joint_from) {
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        KS *kid = &f->kids[kept];
+        if (joint_from >= 0) {
+            /* moves holds pairs */
+            joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
+        } else {
+            child(&S->spec, &S->memo, k, moves[i], kid);
+        }
+        skip_shows(S, kid);
+        if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
+        uint64_t *w = f->keys + (size_t)kept * KEYWORDS;
+        int len = pack_key(&S->spec, kid, w);
+        uint64_t h = hash_words(w, len);
+        int duplicate = 0;
+        for (int j = 0; j < kept; j++) {
+            if (f->hashes[j] == h && f->keylen[j] == len
+                && memcmp(f->keys + (size_t)j * KEYWORDS, w, len * sizeof(uint64_t)) == 0) {
+                duplicate = 1;
+                break;
+            }
+        }
+        if (duplicate) continue;
+        f->keylen[kept] = len;
+        f->hashes[kept] = h;
+        f->moves[kept] = joint_from >= 0 ? i : moves[i];
+        kept++;
+    }
+    return kept;
+}
+
+static int choose(Search *S, Frame *f, int count, Q alpha, Q beta, int best, int maximising,
+                  Q *value_out, int *best_out) {
+    int *order = f->order;
+    for (int i = 0; i < count; i++) order[i] = i;
+    if (count > 1) {
+        /* enhanced transposition cut-off: a child the table already proves good enough */
+        for (int i = 0; i < count; i++) {
+            size_t slot;
+            if (!table_find(&S->table, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &slot))
+                continue;
+            if (maximising && q_le(beta, S->table.low[slot])) {
+                *value_out = S->table.low[slot]; *best_out = f->moves[i]; return 0;
+            }
+            if (!maximising && q_le(S->table.high[slot], alpha)) {
+                *value_out = S->table.high[slot]; *best_out = f->moves[i]; return 0;
+            }
+        }
+        /* then by static evaluation, best for the side to move first (stable) */
+        int sign = maximising ? 1 : -1;
+        for (int i = 0; i < count; i++) f->score[i] = -sign * evaluate(S, &f->kids[i]);
+        for (int i = 1; i < count; i++) {
+            int x = order[i], j = i - 1;
+            while (j >= 0 && f->score[order[j]] > f->score[x]) { order[j + 1] = order[j]; j--; }
+            order[j + 1] = x;
+        }
+    }
+    if (best != NO_MOVE) {
+        for (int i = 0; i < count; i++) {
+            if (f->moves[order[i]] == best) {
+                int x = order[i];
+                memmove(order + 1, order, i * sizeof(int));
+                order[0] = x;
+                break;
+            }
+        }
+    }
+    int best_move = best;
+    Q best_value = maximising ? QNEG : QTWO;
+    for (int i = 0; i < count; i++) {
+        int x = order[i];
+        Q value;
+        S->depth++;
+        int r = search(S, &f->kids[x], alpha, beta, &value);
+        S->depth--;
+        if (r < 0) return -1;
+        if (maximising) {
+            if (q_lt(best_value, value)) {
+                best_value = value;
+                best_move = f->moves[x];
+                if (q_lt(alpha, value)) {
+                    if (q_le(beta, value)) break;
+                    alpha = value;
+                }
+            }
+        } else {
+            if (q_lt(value, best_value)) {
+                best_value = value;
+                best_move = f->moves[x];
+                if (q_lt(value, beta)) {
+                    if (q_le(value, alpha)) break;
+                    beta = value;
+                }
+            }
+        }
+    }
+    *value_out = best_value;
+    *best_out = best_move;
+    return 0;
+}
+
+static int decision(Search *S, const KS *k, int player, Q alpha, Q beta, int best, Q *value, int *best_out) {
+    Frame *f = frame_at(S, S->depth, 0);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    int n = legal(&S->spec, k, player, f->legal);
+    if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+    f = frame_at(S, S->depth, n);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    int count = make_children(S, f, k, f->legal, n, -1);
+    if (count < 0) return -1;
+    return choose(S, f, count, alpha, beta, best, S->maximising[player], value, best_out);
+}
+
+static Q clamp_low(Q x) { return q_lt(Q0, x) ? x : Q0; }
+static Q clamp_high(Q x) { return q_lt(x, Q1) ? x : Q1; }
+
+static int chance(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
+    Frame *f = frame_at(S, S->depth, 1);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    int *moves = f->legal;
+    int n = legal(&S->spec, k, -1, moves);
+    if (n <= 0) { S->stop = STOP_CAPACITY; return -1; }
+    Q probability = {1, n};
+    Q done = Q0, remaining = Q1;
+    for (int i = 0; i < n; i++) {
+        remaining = q_sub(remaining, probability);
+        Q child_alpha = q_div(q_sub(q_sub(alpha, done), remaining), probability);
+        Q child_beta = q_div(q_sub(beta, done), probability);
+        Q window_low = clamp_low(child_alpha), window_high = clamp_high(child_beta);
+        if (q_le(window_high, window_low)) {
+            Q edge = q_le(Q1, child_alpha) ? Q1 : Q0;
+            *out = q_add(done, q_mul(q_add(probability, remaining), edge));
+            return 0;
+        }
+        KS *kid = &f->kids[0];
+        child(&S->spec, &S->memo, k, moves[i], kid);
+        skip_shows(S, kid);
+        if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
+        Q value;
+        S->depth++;
+        int r = search(S, kid, window_low, window_high, &value);
+        S->depth--;
+        if (r < 0) return -1;
+        if (q_le(value, child_alpha)) { *out = q_add(q_add(done, q_mul(probability, value)), remaining); return 0; }
+        if (q_le(child_beta, value)) { *out = q_add(done, q_mul(probability, value)); return 0; }
+        done = q_add(done, q_mul(probability, value));
+    }
+    *out = done;
+    return 0;
+}
+
+typedef struct {
+    Search *S;
+    const KS *state;
+    const int *rows, *columns;
+    int height, width, player_rows;
+    KS *kids;
+    uint8_t *made;
+} Matrix;
+
+static KS *matrix_child(Matrix *M, int r, int c) {
+    int index = r * M->width + c;
+    KS *kid = &M->kids[index];
+    if (!M->made[index]) {
+        int a = M->player_rows ? M->rows[r] : M->columns[c];
+        int b = M->player_rows ? M->columns[c] : M->rows[r];
+        joint_child(&M->S->spec, &M->S->memo, M->state, a, b, kid);
+        skip_shows(M->S, kid);
+        M->made[index] = 1;
+    }
+    return kid;
+}
+
+static int two_ply(Matrix *M, int rows_first, int maximising, Q alpha, Q beta, Q *out) {
+    Search *S = M->S;
+    int first = rows_first ? M->height : M->width, second = rows_first ? M->width : M->height;
+    Q best = maximising ? QNEG : QTWO;
+    for (int i = 0; i < first; i++) {
+        Q answer = maximising ? QTWO : QNEG;
+        Q a = alpha, b = beta;
+        for (int j = 0; j < second; j++) {
+            KS *kid = rows_first ? matrix_child(M, i, j) : matrix_child(M, j, i);
+            if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
+            Q value;
+            S->depth++;
+            int r = search(S, kid, a, b, &value);
+            S->depth--;
+            if (r < 0) return -1;
+            if (maximising) {
+                if (q_lt(value, answer)) {
+                    answer = value;
+                    if (q_le(value, a)) break;
+                    if (q_lt(value, b)) b = value;
+                }
+            } else {
+                if (q_lt(answer, value)) {
+                    answer = value;
+                    if (q_le(b, value)) break;
+                    if (q_lt(a, value)) a = value;
+                }
+            }
+        }
+        if (maximising) {
+            if (q_lt(best, answer)) {
+                best = answer;
+                if (q_le(beta, answer)) break;
+                if (q_lt(alpha, answer)) alpha = answer;
+            }
+        } else {
+            if (q_lt(answer, best)) {
+                best = answer;
+                if (q_le(answer, alpha)) break;
+                if (q_lt(answer, beta)) beta = answer;
+            }
+        }
+    }
+    *out = best;
+    return 0;
+}
+
+static int matrix_value(Search *S, Matrix *M, Q *out) {
+    int h = M->height, w = M->width;
+    Q *entries = malloc((size_t)h * w * sizeof(Q));
+    if (!entries) { S->stop = STOP_MEMORY; return -1; }
+    for (int r = 0; r < h; r++) {
+        for (int c = 0; c < w; c++) {
+            KS *kid = matrix_child(M, r, c);
+            if (kid->error) { free(entries); S->stop = STOP_CAPACITY; return -1; }
+            S->depth++;
+            int res = search(S, kid, Q0, Q1, &entries[r * w + c]);
+            S->depth--;
+            if (res < 0) { free(entries); return -1; }
+        }
+    }
+    Q lower = QNEG, upper = QTWO;
+    for (int r = 0; r < h; r++) {
+        Q row_min = QTWO;
+        for (int c = 0; c < w; c++) if (q_lt(entries[r * w + c], row_min)) row_min = entries[r * w + c];
+        if (q_lt(lower, row_min)) lower = row_min;
+    }
+    for (int c = 0; c < w; c++) {
+        Q col_max = QNEG;
+        for (int r = 0; r < h; r++) if (q_lt(col_max, entries[r * w + c])) col_max = entries[r * w + c];
+        if (q_lt(col_max, upper)) upper = col_max;
+    }
+    if (S->mode == MODE_LOWER) { *out = lower; free(entries); return 0; }
+    if (S->mode == MODE_UPPER) { *out = upper; free(entries); return 0; }
+    if (q_eq(lower, upper)) { *out = lower; free(entries); return 0; }
+    S->gap_seen = 1;
+    S->stat_lp++;
+    PyObject *matrix = PyList_New(h);
+    for (int r = 0; r < h; r++) {
+        PyObject *row = PyList_New(w);
+        for (int c = 0; c < w; c++) PyList_SET_ITEM(row, c, q_to_py(entries[r * w + c]));
+        PyList_SET_ITEM(matrix, r, row);
+    }
+    free(entries);
+    PyObject *value = PyObject_CallFunctionObjArgs(S->matrix_value, matrix, NULL);
+    Py_DECREF(matrix);
+    if (!value) { S->stop = STOP_PYTHON; return -1; }
+    int r = q_from_py(value, out);
+    Py_DECREF(value);
+    if (r < 0) { S->stop = STOP_PYTHON; return -1; }
+    return 0;
+}
+
+static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *value, int *best_out) {
+    const Pending *top = &k->pending[k->npending - 1];
+    int player = top->seat, target = top->a;
+    Frame *frame = frame_at(S, S->depth, 0);
+    if (!frame) { S->stop = STOP_MEMORY; return -1; }
+    int *mine = frame->mine, *theirs = frame->theirs;
+    int nm = legal(&S->spec, k, player, mine), nt = legal(&S->spec, k, target, theirs);
+    if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
+    if (S->maximising[player] == S->maximising[target]) {
+        S->stat_joint++;
+        int count = nm * nt;
+        int *pairs = malloc(2 * (size_t)count * sizeof(int));
+        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
+        for (int i = 0; i < nm; i++)
+            for (int j = 0; j < nt; j++) { pairs[2 * (i * nt + j)] = mine[i]; pairs[2 * (i * nt + j) + 1] = theirs[j]; }
+        Frame *f = frame_at(S, S->depth, count);
+        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
+        int kept = make_children(S, f, k, pairs, count, 0);
+        free(pairs);
+        if (kept < 0) return -1;
+        return choose(S, f, kept, alpha, beta, best, S->maximising[player], value, best_out);
+    }
+    S->stat_matrix++;
+    Matrix M;
+    M.S = S; M.state = k;
+    M.player_rows = S->maximising[player];
+    M.rows = M.player_rows ? mine : theirs;
+    M.columns = M.player_rows ? theirs : mine;
+    M.height = M.player_rows ? nm : nt;
+    M.width = M.player_rows ? nt : nm;
+    M.kids = malloc((size_t)M.height * M.width * sizeof(KS));
+    M.made = calloc((size_t)M.height * M.width, 1);
+    *best_out = NO_MOVE;
+    if (!M.kids || !M.made) { free(M.kids); free(M.made); S->stop = STOP_MEMORY; return -1; }
+    int r;
+    Q lower, upper;
+    r = two_ply(&M, 1, 1, alpha, beta, &lower);
+    if (r == 0 && (q_le(beta, lower) || S->mode == MODE_LOWER)) { S->stat_lower_cut++; *value = lower; goto done; }
+    if (r == 0) r = two_ply(&M, 0, 0, alpha, beta, &upper);
+    if (r == 0 && (q_le(upper, alpha) || S->mode == MODE_UPPER)) { S->stat_upper_cut++; *value = upper; goto done; }
+    if (r == 0) r = matrix_value(S, &M, value);
+done:
+    free(M.kids); free(M.made);
+    return r;
+}
+
+static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
+    S->nodes++;
+    if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
+    if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
+    int player = current_player(&S->spec, k);
+    if (player == TERMINAL) return terminal(S, k, out);
+    Frame *frame = frame_at(S, S->depth, 0);
+    if (!frame) { S->stop = STOP_MEMORY; return -1; }
+    uint64_t *w = frame->key;
+    int len = pack_key(&S->spec, k, w);
+    uint64_t h = hash_words(w, len);
+    size_t slot;
+    int found = table_find(&S->table, w, len, h, &slot);
+    Q low = Q0, high = Q1;
+    int best = NO_MOVE;
+    if (found) {
+        low = S->table.low[slot]; high = S->table.high[slot]; best = S->table.best[slot];
+        if (q_le(beta, low)) { *out = low; return 0; }
+        if (q_le(high, alpha)) { *out = high; return 0; }
+        if (q_eq(low, high)) { *out = low; return 0; }
+    }
+    if (q_lt(alpha, low)) alpha = low;
+    if (q_lt(high, beta)) beta = high;
+    Q value;
+    int r;
+    if (player >= 0) r = decision(S, k, player, alpha, beta, best, &value, &best);
+    else if (player == CHANCE) r = chance(S, k, alpha, beta, &value);
+    else r = simultaneous(S, k, alpha, beta, best, &value, &best);
+    if (r < 0) return -1;
+    if (q_overflow) { S->stop = STOP_CAPACITY; return -1; }
+    if (q_le(value, alpha)) {
+        if (q_lt(value, high)) high = value;
+    } else if (q_le(beta, value)) {
+        if (q_lt(low, value)) low = value;
+    } else {
+        low = high = value;
+    }
+    if (found || (long long)S->table.size < S->table_limit) {
+        if (!table_insert(&S->table, w, len, h, low, high, best)) { S->stop = STOP_MEMORY; return -1; }
+    }
+    *out = value;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the Search type */
+
+static void Search_dealloc(Search *S) {
+    table_free(&S->table);
+    free(S->memo.keys); free(S->memo.values);
+    for (int i = 0; i < S->nframes; i++) {
+        Frame *f = S->frames[i];
+        if (!f) continue;
+        free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
+        free(f->keylen); free(f->hashes); free(f);
+    }
+    free(S->frames);
+    Py_XDECREF(S->progress);
+    Py_XDECREF(S->matrix_value);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"spec", "maximising", "constant_sum", "mode", "max_nodes",
+                             "max_seconds", "table_limit", "progress", "matrix_value", "payoff", NULL};
+    PyObject *spec_o, *maximising, *progress, *matrix, *payoff;
+    int constant_sum, mode;
+    long long max_nodes, table_limit;
+    double max_seconds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOO", kwlist, &spec_o, &maximising,
+                                     &constant_sum, &mode, &max_nodes, &max_seconds, &table_limit,
+                                     &progress, &matrix, &payoff))
+        return -1;
+    if (spec_from_py(spec_o, &S->spec) < 0) return -1;
+    if (get_ints(maximising, S->maximising, S->spec.players) < 0) return -1;
+    S->constant_sum = constant_sum;
+    S->mode = mode;
+    S->total = -1;
+    S->max_nodes = max_nodes;
+    S->table_limit = table_limit;
+    S->started = now_seconds();
+    S->deadline = max_seconds > 0 ? S->started + max_seconds : 0;
+    Py_INCREF(progress); S->progress = progress;
+    Py_INCREF(matrix); S->matrix_value = matrix;
+    S->has_payoff = payoff != Py_None;
+    if (S->has_payoff) {
+        /* payoff: sequence of players + 1 rows (winner -1, 0, ...), each players values */
+        PyObject *rows = PySequence_Fast(payoff, "payoff must be a sequence");
+        if (!rows) return -1;
+        if (PySequence_Fast_GET_SIZE(rows) != S->spec.players + 1) { Py_DECREF(rows); PyErr_SetString(PyExc_ValueError, "payoff rows"); return -1; }
+        for (int i = 0; i <= S->spec.players; i++) {
+            PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, i), "payoff row");
+            if (!row) { Py_DECREF(rows); return -1; }
+            for (int j = 0; j < S->spec.players; j++) {
+                if (q_from_py(PySequence_Fast_GET_ITEM(row, j), &S->payoff[i][j]) < 0) { Py_DECREF(row); Py_DECREF(rows); return -1; }
+            }
+            Py_DECREF(row);
+        }
+        Py_DECREF(rows);
+    }
+    schedule(S);
+    return 0;
+}
+
+static PyObject *Search_search(Search *S, PyObject *args) {
+    PyObject *state_o, *alpha_o, *beta_o;
+    if (!PyArg_ParseTuple(args, "OOO", &state_o, &alpha_o, &beta_o)) return NULL;
+    KS k;
+    Q alpha, beta, value;
+    if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
+    if (q_from_py(alpha_o, &alpha) < 0 || q_from_py(beta_o, &beta) < 0) return NULL;
+    S->stop = STOP_NONE;
+    S->depth = 0;
+    q_overflow = 0;
+    if (search(S, &k, alpha, beta, &value) < 0) {
+        if (S->stop == STOP_PYTHON) return NULL;
+        return Py_BuildValue("(Os)", Py_None,
+                             S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
+                             : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
+                             : "capacity");
+    }
+    return Py_BuildValue("(Ns)", q_to_py(value), "");
+}
+
+static PyObject *Search_entry(Search *S, PyObject *args) {
+    PyObject *state_o;
+    if (!PyArg_ParseTuple(args, "O", &state_o)) return NULL;
+    KS k;
+    if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
+    uint64_t w[KEYWORDS];
+    int len = pack_key(&S->spec, &k, w);
+    size_t slot;
+    if (!table_find(&S->table, w, len, hash_words(w, len), &slot)) Py_RETURN_NONE;
+    return Py_BuildValue("(NNi)", q_to_py(S->table.low[slot]), q_to_py(S->table.high[slot]),
+                         S->table.best[slot]);
+}
+
+static PyObject *Search_get_nodes(Search *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
+static int Search_set_nodes(Search *S, PyObject *value, void *closure) {
+    S->nodes = PyLong_AsLongLong(value);
+    schedule(S);
+    return PyErr_Occurred() ? -1 : 0;
+}
+static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table.size); }
+static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
+static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
+static PyObject *Search_get_bytes(Search *S, void *closure) {
+    size_t per = sizeof(uint64_t) + sizeof(uint32_t) + 1 + 2 * sizeof(Q) + sizeof(int32_t);
+    return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
+                             + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
+}
+static PyObject *Search_get_stats(Search *S, void *closure) {
+    return Py_BuildValue("{sLsLsLsLsL}", "matrix", S->stat_matrix, "lp", S->stat_lp, "joint", S->stat_joint,
+                         "lower_cut", S->stat_lower_cut, "upper_cut", S->stat_upper_cut);
+}
+static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
+
+static PyMethodDef Search_methods[] = {
+    {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
+    {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},
+    {NULL}
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "nodes searched", NULL},
+    {"states", (getter)Search_get_states, NULL, "entries in the transposition table", NULL},
+    {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
+    {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
+    {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
+    {"stats", (getter)Search_get_stats, NULL, "counters", NULL},
+    {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
+    {NULL}
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "omen_solver.omens.kernel._ckernel.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Alpha-beta on the compiled kernel (see omen_solver/omens/kernel/search.py).",
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+    .tp_init = (initproc)Search_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyMethodDef module_methods[] = {
+    {"legal", py_legal, METH_VARARGS, "legal(spec, state, player) -> sorted actions"},
+    {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
+    {"joint_child", py_joint_child, METH_VARARGS, "joint_child(spec, state, a, b) -> state"},
+    {NULL}
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_ckernel", "The compiled Omens search kernel.", -1, module_methods
+};
+
+PyMODINIT_FUNC PyInit__ckernel(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *fractions = PyImport_ImportModule("fractions");
+    if (!fractions) return NULL;
+    FractionType = PyObject_GetAttrString(fractions, "Fraction");
+    Py_DECREF(fractions);
+    if (!FractionType) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&SearchType);
+    PyModule_AddObject(m, "Search", (PyObject *)&SearchType);
+    PyModule_AddIntConstant(m, "MAXFRONT", MAXFRONT);
+    PyModule_AddIntConstant(m, "MAXPEND", MAXPEND);
+    return m;
+}

@@ -1,0 +1,290 @@
+"""A table compiled for the search kernel: cards as bit positions, rule options as constants.
+
+The kernel plays exactly the rules of :mod:`omen_solver.omens.state` (the explaining engine),
+on integers. Cards are numbered by rank (0 for the lowest value of the catalogue, 1 for the
+next, ...), so a hand is an ``int`` bit set and "higher than" is "a higher bit"; every rule that
+compares cards compares values, and ranks keep their order. Rule options become small integer
+constants, checked once here: a setting the kernel does not know is refused with
+:class:`KernelUnsupported` (the caller then uses the explaining engine), never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from omen_solver.core.search.solver import KernelRefused
+from omen_solver.omens.cards import COLOURS
+from omen_solver.omens.table import Scope, Table
+
+__all__ = ["EFFECT_CODES", "MAX_CARDS", "KernelUnsupported", "Spec", "compile_table"]
+
+MAX_CARDS: Final = 64
+"""Hands are 64-bit sets in the compiled kernel."""
+
+# Effect codes (the catalogue's keywords).
+E_NONE, E_EXTREME, E_ALL, E_SELF_IF, E_FEAR, E_LUCK, E_MIRROR, E_SADNESS, E_PRIDE = range(9)
+E_LAW, E_DREAM, E_JEALOUSY, E_SECRET, E_WRATH, E_BETRAYAL, E_ABSOLUTE = range(9, 16)
+
+EFFECT_CODES: Final[Mapping[str, int]] = {
+    "none": E_NONE,
+    "discard_extreme": E_EXTREME,
+    "discard_all": E_ALL,
+    "discard_self_if": E_SELF_IF,
+    "fear": E_FEAR,
+    "luck": E_LUCK,
+    "mirror": E_MIRROR,
+    "sadness": E_SADNESS,
+    "pride": E_PRIDE,
+    "law": E_LAW,
+    "dream": E_DREAM,
+    "jealousy": E_JEALOUSY,
+    "secret": E_SECRET,
+    "wrath": E_WRATH,
+    "betrayal": E_BETRAYAL,
+    "absolute": E_ABSOLUTE,
+}
+
+# discard_self_if conditions.
+C_OTHER_OF_COLOUR, C_NO_OTHER_OF_COLOUR, C_LOWEST, C_EFFECT_IN_PLAY = range(4)
+_CONDITIONS: Final = {
+    "other_of_colour": C_OTHER_OF_COLOUR,
+    "no_other_of_colour": C_NO_OTHER_OF_COLOUR,
+    "lowest_in_play": C_LOWEST,
+    "effect_in_play": C_EFFECT_IN_PLAY,
+}
+
+SCOPE_BOUT, SCOPE_ROUND, SCOPE_GAME = range(3)
+_SCOPES: Final = {Scope.BOUT: SCOPE_BOUT, Scope.ROUND: SCOPE_ROUND, Scope.GAME: SCOPE_GAME}
+
+# Each option the kernel plays, and the settings it knows, in code order (0, 1, ...).
+OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
+    "absolute_timing": ("now", "end"),
+    "absolute_exchange": ("secret", "open"),
+    "law_binds": ("every_placement", "turns_only"),
+    "law_after_jealousy": ("stays", "ends"),
+    "law_when_last": ("choose", "skip"),
+    "wrath_replay": ("forbidden", "allowed"),
+    "jealousy_own_card": ("allowed", "forbidden"),
+    "dream_target_turn": ("placement_is_turn", "plays_again"),
+    "now_resolver": ("position", "placer"),
+    "betrayal_give_back": ("allowed", "forbidden"),
+    "card_owner": ("position", "placer"),
+    "return_to": ("position", "placer"),
+    "sadness_lone_card": ("wins", "discarded_no_winner"),
+    "fear_pass_on": ("no", "yes"),
+    "luck_chooser": ("owner", "random"),
+    "luck_timing": ("before_return", "after_return"),
+    "zero_cards": ("luck_only", "any"),
+    "pride_next_round": ("no", "yes", "unless_luck"),
+    "reshuffle_absolutes": ("used_only", "all"),
+    "extreme_includes_self": ("yes", "no"),
+}
+"""The settings of every Omens rule option, in the order of their kernel codes."""
+
+
+class KernelUnsupported(KernelRefused):
+    """A table or position the search kernel does not play (says what and why)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Spec:
+    """Everything the kernel needs about a game, as integers."""
+
+    table: Table
+    players: int
+    n: int
+    """Number of cards in the catalogue."""
+    values: tuple[int, ...]
+    """Card value of each rank."""
+    rank: Mapping[int, int]
+    """Rank of each card value."""
+    effect: tuple[int, ...]
+    """Effect code of each rank."""
+    colour_of: tuple[int, ...]
+    """Colour bits of each rank (bit k: colour ``COLOURS[k]``)."""
+    colour_mask: tuple[int, ...]
+    """Per colour index (0-3, and 4 for "any"): the bit set of the ranks of that colour."""
+    param_colour: tuple[int, ...]
+    """Per rank: the colour index its effect names (4 for "any"), or -1."""
+    param_highest: tuple[bool, ...]
+    """Per rank: ``discard_extreme`` picks the highest (else the lowest)."""
+    param_condition: tuple[int, ...]
+    param_effect: tuple[int, ...]
+    """Per rank: the effect code ``effect_in_play`` looks for, or -1."""
+    now_mask: int
+    """Ranks of the cards resolved when played (The Absolute only with ``absolute_timing=now``)."""
+    fear_mask: int
+    effect_mask: tuple[int, ...]
+    """Per effect code: the bit set of its ranks."""
+    full: int
+    teams: tuple[tuple[int, ...], ...]
+    team_of: tuple[int, ...]
+    scope: int
+    options: Mapping[str, int]
+    # The options, one attribute each (read on every move).
+    absolute_end: bool
+    exchange_open: bool
+    law_turns_only: bool
+    law_ends_on_jealousy: bool
+    law_skip_when_last: bool
+    wrath_replay_allowed: bool
+    jealousy_own_forbidden: bool
+    dream_plays_again: bool
+    resolver_placer: bool
+    give_back_forbidden: bool
+    owner_placer: bool
+    return_placer: bool
+    sadness_no_winner: bool
+    fear_pass_on: bool
+    luck_random: bool
+    luck_after_return: bool
+    zero_any: bool
+    pride_next_round: int
+    extreme_excludes_self: bool
+
+    def as_tuple(self) -> tuple[object, ...]:
+        """The spec as the compiled kernel reads it (``_ckernel.c``: ``spec_from_py``)."""
+        options = (
+            self.absolute_end, self.exchange_open, self.law_turns_only,
+            self.law_ends_on_jealousy, self.law_skip_when_last, self.wrath_replay_allowed,
+            self.jealousy_own_forbidden, self.dream_plays_again, self.resolver_placer,
+            self.give_back_forbidden, self.owner_placer, self.return_placer,
+            self.sadness_no_winner, self.fear_pass_on, self.luck_random, self.luck_after_return,
+            self.zero_any, self.pride_next_round, self.extreme_excludes_self,
+        )
+        return (
+            self.players, self.n, self.scope, self.effect,
+            tuple(max(c, 0) for c in self.param_colour), tuple(map(int, self.param_highest)),
+            tuple(max(c, 0) for c in self.param_condition),
+            tuple(max(c, 0) for c in self.param_effect), self.colour_mask, self.effect_mask,
+            self.now_mask, self.fear_mask, self.full, self.team_of,
+            tuple(int(option) for option in options),
+        )
+
+    def above(self, rank: int) -> int:
+        """The ranks higher than ``rank``."""
+        return self.full & ~((2 << rank) - 1)
+
+    def below(self, rank: int) -> int:
+        """The ranks lower than ``rank``."""
+        return (1 << rank) - 1
+
+    def mask_of(self, values: object) -> int:
+        """The bit set of some card values."""
+        mask = 0
+        for value in values:  # type: ignore[attr-defined]
+            mask |= 1 << self.rank[value]
+        return mask
+
+    def values_of(self, mask: int) -> tuple[int, ...]:
+        """The card values of a bit set, ascending."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.values[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+
+def _option_codes(table: Table) -> dict[str, int]:
+    codes: dict[str, int] = {}
+    for name, settings in OPTION_SETTINGS.items():
+        setting = getattr(table.rules, name, None)
+        if setting not in settings:
+            raise KernelUnsupported(
+                f"the search kernel does not play rule option {name} = {setting!r} "
+                f"(it plays {', '.join(settings)})"
+            )
+        codes[name] = settings.index(setting)
+    for field in type(table.rules).__dataclass_fields__:
+        if field not in OPTION_SETTINGS:
+            raise KernelUnsupported(f"the search kernel does not know rule option {field!r}")
+    return codes
+
+
+def compile_table(table: Table, teams: tuple[tuple[int, ...], ...]) -> Spec:
+    """Compile a table (and the teams of a position) for the kernel."""
+    catalogue = table.catalogue
+    values = tuple(sorted(catalogue))
+    if len(values) > MAX_CARDS:
+        raise KernelUnsupported(
+            f"the search kernel plays catalogues of at most {MAX_CARDS} cards, "
+            f"not {len(values)}"
+        )
+    rank = {value: index for index, value in enumerate(values)}
+    colour_index = {colour: index for index, colour in enumerate(COLOURS)}
+    effect, colour_of, param_colour, param_highest, param_condition, param_effect = (
+        [], [], [], [], [], []
+    )
+    for value in values:
+        card = catalogue[value]
+        effect.append(EFFECT_CODES[card.effect])
+        bits = 0
+        for colour in card.colours:
+            bits |= 1 << colour_index[colour]
+        colour_of.append(bits)
+        params = card.params
+        param_colour.append(colour_index.get(params["colour"], 4) if "colour" in params else -1)
+        param_highest.append(params.get("which") == "highest")
+        condition = params.get("condition")
+        param_condition.append(_CONDITIONS[condition] if condition is not None else -1)
+        wanted = params.get("effect")
+        param_effect.append(EFFECT_CODES[wanted] if wanted is not None else -1)
+    full = (1 << len(values)) - 1
+    colour_mask = [
+        sum(1 << r for r in range(len(values)) if colour_of[r] >> k & 1) for k in range(4)
+    ]
+    colour_mask.append(full)
+    effect_mask = tuple(
+        sum(1 << r for r in range(len(values)) if effect[r] == code)
+        for code in range(len(EFFECT_CODES))
+    )
+    codes = _option_codes(table)
+    now_mask = sum(1 << rank[value] for value in table.now)
+    team_of = [0] * table.players
+    for index, team in enumerate(teams):
+        for seat in team:
+            team_of[seat] = index
+    return Spec(
+        table=table,
+        players=table.players,
+        n=len(values),
+        values=values,
+        rank=rank,
+        effect=tuple(effect),
+        colour_of=tuple(colour_of),
+        colour_mask=tuple(colour_mask),
+        param_colour=tuple(param_colour),
+        param_highest=tuple(param_highest),
+        param_condition=tuple(param_condition),
+        param_effect=tuple(param_effect),
+        now_mask=now_mask,
+        fear_mask=effect_mask[E_FEAR],
+        effect_mask=effect_mask,
+        full=full,
+        teams=teams,
+        team_of=tuple(team_of),
+        scope=_SCOPES[table.scope],
+        options=codes,
+        absolute_end=codes["absolute_timing"] == 1,
+        exchange_open=codes["absolute_exchange"] == 1,
+        law_turns_only=codes["law_binds"] == 1,
+        law_ends_on_jealousy=codes["law_after_jealousy"] == 1,
+        law_skip_when_last=codes["law_when_last"] == 1,
+        wrath_replay_allowed=codes["wrath_replay"] == 1,
+        jealousy_own_forbidden=codes["jealousy_own_card"] == 1,
+        dream_plays_again=codes["dream_target_turn"] == 1,
+        resolver_placer=codes["now_resolver"] == 1,
+        give_back_forbidden=codes["betrayal_give_back"] == 1,
+        owner_placer=codes["card_owner"] == 1,
+        return_placer=codes["return_to"] == 1,
+        sadness_no_winner=codes["sadness_lone_card"] == 1,
+        fear_pass_on=codes["fear_pass_on"] == 1,
+        luck_random=codes["luck_chooser"] == 1,
+        luck_after_return=codes["luck_timing"] == 1,
+        zero_any=codes["zero_cards"] == 1,
+        pride_next_round=codes["pride_next_round"],
+        extreme_excludes_self=codes["extreme_includes_self"] == 1,
+    )

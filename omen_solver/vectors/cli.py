@@ -1,0 +1,199 @@
+"""``omen-solver vectors ...``: export the conformance vectors, check an engine against them,
+and serve this library's engine over the vector protocol (docs/vectors.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from omen_solver.errors import OmenSolverError
+from omen_solver.vectors.engine import serve
+from omen_solver.vectors.export import GAMES, SETS, check_docs, export, update_docs
+from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
+
+__all__ = ["register"]
+
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "vectors",
+        help="conformance vectors for other engines: export them, check an engine",
+        description="Conformance vectors (docs/vectors.md): positions, action sequences and "
+        "what the rules require after every step, for Omens and Omen.",
+    )
+    commands = parser.add_subparsers(dest="vectors_command", metavar="COMMAND", required=True)
+
+    exp = commands.add_parser(
+        "export",
+        help="mine and write a game's vectors, perft suite, coverage report and reference",
+        description="Mine the vectors (printed examples, option witnesses, and for Omens a "
+        "systematic enumeration of small positions kept only where they cover something new), "
+        "count the perft suite, and write OUT/GAME/*.json and OUT/schema/*.json. The same "
+        "version writes byte-identical files.",
+    )
+    exp.add_argument("--game", required=True, choices=GAMES, help="which game")
+    exp.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="the folder to write (the shipped set is vectors/)")
+    exp.add_argument("--witnesses", type=Path, default=Path("proofs/witnesses"), metavar="DIR",
+                     help="the Omens option witnesses to mine (default: proofs/witnesses)")
+    exp.add_argument("--only", action="append", default=[], metavar="SET",
+                     help="write only this set (repeatable): "
+                     + "; ".join(f"{g}: {', '.join(s)}" for g, s in SETS.items()))
+    exp.add_argument("--docs", type=Path, metavar="FILE",
+                     help="also rewrite the coverage section of this page (docs/vectors.md)")
+    exp.add_argument("--json", action="store_true", help="print the coverage report as JSON")
+    exp.set_defaults(handler=_export)
+
+    check = commands.add_parser(
+        "check",
+        help="run an engine through the vectors over the JSON-lines protocol",
+        description="Start COMMAND as a child process speaking the vector protocol "
+        "(docs/vectors.md), play every vector of DIR through it and compare who acts, the "
+        "legal actions and the states. Exit status: 0 every vector passed (or was skipped as "
+        "unsupported), 1 mismatches, 2 bad input (a bad vector file, a command that does not "
+        "start or answer), 130 interrupted.",
+    )
+    check.add_argument("dir", type=Path, metavar="DIR", help="a vector folder or file")
+    check.add_argument("--engine", required=True, metavar="COMMAND",
+                       help="the engine's command line, e.g. \"node my-adapter.js\"")
+    check.add_argument("--game", action="append", default=[], choices=GAMES,
+                       help="only this game's vectors (repeatable)")
+    check.add_argument("--match", metavar="TEXT", help="only vectors whose id contains TEXT")
+    check.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                       help="seconds the engine has to answer each request (default 10)")
+    check.add_argument("--max-failures", type=int, metavar="N",
+                       help="stop after N failed vectors")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.set_defaults(handler=_check)
+
+    engine = commands.add_parser(
+        "engine",
+        help="this library's engine behind the vector protocol (stdin/stdout)",
+        description="Answer vector-protocol requests on stdin, one JSON object per line, with "
+        "this library's engine; give it to 'vectors check --engine'.",
+    )
+    engine.set_defaults(handler=lambda _: serve())
+
+
+@contextmanager
+def _status(console: Console, quiet: bool) -> Iterator[Any]:
+    if quiet or not console.is_terminal:
+        yield lambda text: None
+        return
+    with console.status("") as status:
+        yield lambda text: status.update(escape(text))
+
+
+def _export(args: argparse.Namespace) -> int:
+    if args.docs is not None:
+        check_docs(args.docs, args.game)
+    console = Console(stderr=True)
+    with _status(console, args.json) as say:
+        result = export(args.game, args.out, witnesses=args.witnesses, only=args.only,
+                        progress=say)
+    report = result.coverage
+    if args.docs is not None:
+        if report is None:
+            raise OmenSolverError("--docs needs the coverage report: do not leave 'coverage' "
+                                  "out of --only")
+        update_docs(args.docs, args.game, report)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return EXIT_OK
+    out = Console(highlight=False, soft_wrap=True)
+    counts = ", ".join(f"{count} {name}" for name, count in result.counts.items())
+    out.print(f"{args.game}: {counts}; {len(result.files)} files under {escape(str(args.out))}")
+    if report is None:
+        return EXIT_OK
+    for name, entry in report["dimensions"].items():
+        total, missing = entry["total"], entry["missing"]
+        covered = f"{entry['covered']}" if total is None else f"{entry['covered']}/{total}"
+        shown = ", ".join(m.split(":", 1)[1] for m in missing[:4])
+        more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+        out.print(f"  {name:<10} {covered:>9}" + (f"  not covered: {escape(shown)}{more}"
+                                                   if missing else ""))
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise OmenSolverError(f"--timeout must be positive, not {args.timeout}")
+    if args.max_failures is not None and args.max_failures <= 0:
+        raise OmenSolverError(f"--max-failures must be positive, not {args.max_failures}")
+    files = load_vector_files(args.dir)
+    console = Console(stderr=True)
+    out = Console(highlight=False, soft_wrap=True)
+
+    def shown(result: VectorResult) -> None:
+        if args.json or result.status != "failed":
+            return
+        out.print(f"[red]FAIL[/] {escape(result.vector)}"
+                  + (f": {escape(result.message)}" if result.message else ""))
+        for mismatch in result.mismatches:
+            out.print(escape("  " + mismatch.describe()))
+
+    with _progress(console, quiet=args.json) as progress:
+        report = check_vectors(
+            files, args.engine, timeout=args.timeout, games=args.game, match=args.match,
+            max_failures=args.max_failures, progress=progress, on_result=shown,
+        )
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+    else:
+        _summary(out, report)
+    return EXIT_OK if report.ok() else EXIT_MISMATCH
+
+
+@contextmanager
+def _progress(console: Console, quiet: bool) -> Iterator[Any]:
+    if quiet or not console.is_terminal:
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("vectors", total=None)
+
+        def update(done: int, total: int, vector: str) -> None:
+            bar.update(task, completed=done, total=total, description=escape(vector[:40]))
+
+        yield update
+
+
+def _summary(out: Console, report: CheckReport) -> None:
+    counts = report.counts()
+    rules = report.by_rule()
+    failing = {rule: c for rule, c in rules.items() if c["failed"]}
+    if failing:
+        table = Table("rule id", "passed", "failed", "skipped", title="failures by rule id")
+        for rule, c in failing.items():
+            table.add_row(rule, str(c["passed"]), str(c["failed"]), str(c["skipped"]))
+        out.print(table)
+    skipped = [r for r in report.results if r.status == "skipped"]
+    if skipped:
+        reasons: dict[str, int] = {}
+        for result in skipped:
+            reasons[result.message] = reasons.get(result.message, 0) + 1
+        for reason, count in sorted(reasons.items(), key=lambda item: -item[1])[:5]:
+            out.print(f"skipped {count}: {escape(reason)}")
+    if report.stopped:
+        out.print(f"[yellow]stopped[/]: {escape(report.stopped)}")
+    out.print(
+        f"{len(report.results)} vectors, {len(rules)} rule ids: {counts['passed']} passed, "
+        f"{counts['failed']} failed, {counts['skipped']} skipped "
+        f"(engine {escape(report.engine)})"
+    )
+    sys.stdout.flush()

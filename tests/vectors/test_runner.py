@@ -1,0 +1,231 @@
+"""``omen-solver vectors check``: the shipped set passes through this library's own adapter;
+the example Node.js engine passes what it supports; mismatches, dead, slow and garbled engines
+and bad input are reported as the docs say (docs/vectors.md), with the exit codes of the
+brief (0 pass, 1 mismatches, 2 bad input)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from omen_solver.cli import main
+from omen_solver.vectors.engine import Adapter, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "vectors"
+EXAMPLE_ENGINE = SHIPPED / "adapters" / "example-omens-engine.js"
+SELF = f"{shlex.quote(sys.executable)} -m omen_solver vectors engine"
+
+
+def _fake(tmp_path: Path, body: str) -> str:
+    """An engine written in Python for one test: ``body`` answers a parsed request ``r``."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "sys.path.insert(0, " + repr(str(ROOT)) + ")\n"
+        "from omen_solver.vectors.engine import Adapter\n"
+        "real = Adapter()\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    answer = {'id': r['id'], 'ok': True, **real.handle(r)}\n"
+        + "".join(f"    {row}\n" for row in body.strip().splitlines())
+        + "    print(json.dumps(answer), flush=True)\n",
+        encoding="utf-8",
+    )
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+
+
+def _one_set(tmp_path: Path, game: str = "omens", name: str = "examples", count: int = 3
+             ) -> Path:
+    data = json.loads((SHIPPED / game / f"{name}.json").read_text(encoding="utf-8"))
+    data["vectors"] = data["vectors"][:count]
+    folder = tmp_path / "vectors"
+    folder.mkdir()
+    (folder / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    return folder
+
+
+def test_the_shipped_set_passes_through_this_librarys_adapter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["vectors", "check", str(SHIPPED), "--engine", SELF, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0, report["failures"][:3]
+    assert report["failed"] == report["skipped"] == 0
+    assert report["passed"] > 400
+    assert "card.pride.next_leader" in report["by_rule"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_example_node_engine_passes_what_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    command = f"node {shlex.quote(str(EXAMPLE_ENGINE))}"
+    status = main(["vectors", "check", str(SHIPPED), "--engine", command, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0, report["failures"][:3]
+    assert report["passed"] >= 40 and report["skipped"] > 0
+    reasons = {item["reason"] for item in report["skipped_vectors"]}
+    assert "the engine does not play omen" in reasons
+
+
+def test_a_wrong_legal_list_is_reported_with_vector_step_and_rule_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine that forgets the last legal action of every list."""
+    engine = _fake(tmp_path, """
+if r['cmd'] == 'legal' and len(answer['legal']) > 1:
+    answer['legal'] = answer['legal'][:-1]
+""")
+    folder = _one_set(tmp_path)
+    status = main(["vectors", "check", str(folder), "--engine", engine])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "FAIL omens.example.worked-example" in out
+    assert "after the setup: legal actions:" in out
+    assert "missing from the engine" in out
+    assert "failures by rule id" in out and "bout.turn" in out
+    assert "3 vectors, " in out and "0 passed, 3 failed" in out
+
+
+def test_a_wrong_state_is_reported_field_by_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine that gets the next leader wrong (rules 000, "Game Sequence": the bout's
+    winner leads the next bout)."""
+    engine = _fake(tmp_path, """
+if r['cmd'] == 'state':
+    answer['state']['next_leader'] = 1
+""")
+    folder = _one_set(tmp_path, count=2)
+    status = main(["vectors", "check", str(folder), "--engine", engine, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    first = report["failures"][0]
+    assert first["vector"] == "omens.example.worked-example"
+    mismatch = first["mismatches"][0]
+    assert (mismatch["step"], mismatch["action"], mismatch["what"]) == (7, "6:19",
+                                                                        "state.next_leader")
+    assert (mismatch["expected"], mismatch["actual"]) == (5, 1)
+
+
+def test_unsupported_setups_are_skipped_not_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = _fake(tmp_path, """
+if r['cmd'] == 'setup':
+    answer = {'id': r['id'], 'ok': False, 'unsupported': True, 'error': 'no Secret here'}
+""")
+    status = main(["vectors", "check", str(_one_set(tmp_path)), "--engine", engine])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "skipped 3: no Secret here" in out and "0 failed, 3 skipped" in out
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("if r['cmd'] == 'play':\n    sys.exit(3)", "the engine exited with status 3"),
+        ("if r['cmd'] == 'legal':\n    print('thinking...', flush=True)",
+         "a line that is not JSON: 'thinking...'"),
+        ("if r['cmd'] == 'legal':\n    answer['id'] = 99", "expected a JSON object with"),
+        ("if r['cmd'] == 'legal':\n    time.sleep(5)", "no answer to 'legal' within 0.5 s"),
+    ],
+    ids=["dies", "garbage", "wrong-id", "hangs"],
+)
+def test_engine_failures_are_named_and_the_engine_restarted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+) -> None:
+    engine = _fake(tmp_path, body)
+    folder = _one_set(tmp_path, count=2)
+    status = main(["vectors", "check", str(folder), "--engine", engine, "--timeout", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert message in out
+    assert "2 failed" in out  # the second vector ran on a restarted engine
+
+
+def test_the_engine_stderr_is_shown_when_it_dies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = _fake(tmp_path, "if r['cmd'] == 'play':\n    raise RuntimeError('out of cheese')")
+    assert main(["vectors", "check", str(_one_set(tmp_path, count=1)), "--engine", engine]) == 1
+    assert "RuntimeError: out of cheese" in capsys.readouterr().out
+
+
+def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _one_set(tmp_path, count=1)
+    assert main(["vectors", "check", str(folder), "--engine", "no-such-engine-here"]) == 2
+    assert "cannot start 'no-such-engine-here'" in capsys.readouterr().err
+    refuses = _fake(tmp_path, "answer = {'id': r['id'], 'ok': False, 'error': 'go away'}")
+    assert main(["vectors", "check", str(folder), "--engine", refuses]) == 2
+    assert "refused 'hello': 'go away'" in capsys.readouterr().err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "set.json").write_text('{"format": "omen-solver-vectors", "version": 1,\n',
+                                     encoding="utf-8")
+    assert main(["vectors", "check", str(broken), "--engine", SELF]) == 2
+    assert "set.json: line 2, column 1: not valid JSON" in capsys.readouterr().err
+    data = json.loads((folder / "examples.json").read_text(encoding="utf-8"))
+    data["vectors"][0]["steps"][0]["legal"] = "1:24"
+    (folder / "examples.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["vectors", "check", str(folder), "--engine", SELF]) == 2
+    assert "$.vectors[0].steps[0].legal" in capsys.readouterr().err
+    assert main(["vectors", "check", str(tmp_path / "none"), "--engine", SELF]) == 2
+    assert main(["vectors", "check", str(SHIPPED), "--engine", SELF, "--match", "zzz"]) == 2
+    assert main(["vectors", "check", str(SHIPPED), "--engine", SELF, "--timeout", "0"]) == 2
+
+
+def test_the_selection_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["vectors", "check", str(SHIPPED / "omen" / "witnesses.json"), "--engine",
+                   SELF, "--game", "omen", "--match", "war_trigger", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["passed"] == 6
+    engine = _fake(tmp_path, "if r['cmd'] == 'legal':\n    answer['to_act'] = 9")
+    status = main(["vectors", "check", str(_one_set(tmp_path, count=5)), "--engine", engine,
+                   "--max-failures", "2", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1 and report["failed"] == 2
+    assert report["stopped"] == "2 failure(s) reached (--max-failures)"
+
+
+def test_the_adapter_answers_bad_requests_with_errors() -> None:
+    adapter = Adapter()
+    lines = [
+        "not json",
+        json.dumps({"id": 1, "cmd": "legal"}),
+        json.dumps({"id": 2, "cmd": "dance"}),
+        json.dumps({"id": 3, "cmd": "setup", "game": "chess", "options": {}, "position": {}}),
+        json.dumps({"id": 4, "cmd": "setup", "game": "omens", "options": {"settings": {}},
+                    "position": {"players": 9}}),
+        json.dumps({"id": 5, "cmd": "hello", "protocol": 7}),
+        json.dumps({"id": 6, "cmd": "quit"}),
+        json.dumps({"id": 7, "cmd": "hello"}),
+    ]
+
+    class Lines:
+        def __init__(self) -> None:
+            self.written: list[dict[str, Any]] = []
+
+        def write(self, text: str) -> None:
+            self.written.append(json.loads(text))
+
+        def flush(self) -> None:
+            pass
+
+    out = Lines()
+    assert serve(iter(line + "\n" for line in lines), out) == 0  # type: ignore[arg-type]
+    answers = out.written
+    assert len(answers) == 7  # nothing after quit
+    assert [a["ok"] for a in answers] == [False] * 6 + [True]
+    assert "not JSON" in answers[0]["error"]
+    assert "send 'setup' first" in answers[1]["error"]
+    assert "unknown cmd 'dance'" in answers[2]["error"]
+    assert "unknown game 'chess'" in answers[3]["error"]
+    assert "'teams'" in answers[4]["error"]
+    assert "protocol 7" in answers[5]["error"]
+    assert adapter.state is None
