@@ -219,7 +219,8 @@ class EndgameView(GameState[Action]):
 
     def _make_child(self, action: Action) -> EndgameView:
         following = self.state.child(action)  # the engine checks the action (or outcome)
-        marker = None if self.is_root else _marker(self.state, action)
+        marker = None if self.is_root or not self.rules.reductions else _marker(self.state,
+                                                                                action)
         view = EndgameView(following, self.rules, marker)
         goal = self.rules.goal
         if goal is not None:
