@@ -3,14 +3,16 @@
 Prints, in one run and on the same positions (bundled puzzles of ``puzzles/omen``, searched
 over the number of turns given), the nodes, distinct states and seconds of:
 
-* the endgame search (``omen_solver.omen.endgame``): alpha-beta with a transposition table,
-  Star2 at chance nodes bounded by the victory points still reachable, and the within-turn
-  reductions (commuting plays in one order, kept units in one order, dominated choices);
-* the same search without the reductions (transposition table and Star1 only);
+* the endgame search (``omen_solver.omen.endgame``) as it runs by default: alpha-beta with a
+  transposition table, Star1 at chance nodes, and the default reductions (kept units in one
+  order, states decided by the victory points still reachable);
+* the same search with every reduction (also commuting plays in one order, choices reaching
+  the same table, Star2 probing);
+* the same search without any reduction (transposition table and Star1 only);
 * a plain expectimax: the naive reference walk (``omen_solver.core.search.naive_solve``) over
   the same game, no table, no pruning, no reductions;
 
-and the time ratios of the last two over the first. Every search runs under the same time
+and the time ratios of the last three over the first. Every search runs under the same time
 budget; one that runs out says "unknown", and a ratio "> n" is then a lower bound.
 
 Usage::
@@ -34,7 +36,15 @@ from pathlib import Path
 
 from omen_solver.core.enumeration.budget import Budget, Status, deep_recursion
 from omen_solver.core.search import naive_solve
-from omen_solver.omen.endgame import Draws, EndgameView, Objective, _rules, solve_endgame
+from omen_solver.omen.endgame import (
+    ALL_REDUCTIONS,
+    Draws,
+    EndgameView,
+    Objective,
+    Reduction,
+    _rules,
+    solve_endgame,
+)
 from omen_solver.omen.position import load_position
 from omen_solver.omen.state import OmenState
 
@@ -70,10 +80,10 @@ def _seat(state: OmenState) -> int:
     return state.active if player < 0 else player
 
 
-def endgame(state: OmenState, turns: int, reductions: bool, budget: Budget) -> Row:
+def endgame(state: OmenState, turns: int, reductions: bool | frozenset[Reduction], name: str,
+            budget: Budget) -> Row:
     result = solve_endgame(state, seat=_seat(state) + 1, turns=turns, margin=False,
                            reductions=reductions, budget=budget)
-    name = "endgame search" if reductions else "without reductions"
     return Row(name, result.status.value, result.nodes, result.states, result.seconds,
                result.value)
 
@@ -102,8 +112,11 @@ def run(seconds: float) -> list[list[str]]:
     for turns, name, what in POSITIONS:
         state = load_position(PUZZLES / name)
         label = f"{turns} turn{'s' if turns > 1 else ''}: {name.removesuffix('.toml')} ({what})"
-        fast = endgame(state, turns, True, Budget(max_seconds=seconds))
-        found = [fast, endgame(state, turns, False, Budget(max_seconds=seconds)),
+        fast = endgame(state, turns, True, "endgame search", Budget(max_seconds=seconds))
+        found = [fast,
+                 endgame(state, turns, ALL_REDUCTIONS, "all reductions",
+                         Budget(max_seconds=seconds)),
+                 endgame(state, turns, False, "without reductions", Budget(max_seconds=seconds)),
                  plain(state, turns, Budget(max_seconds=seconds))]
         values = {row.value for row in found if row.status == Status.SOLVED.value}
         if len(values) > 1:

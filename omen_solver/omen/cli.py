@@ -16,7 +16,12 @@ from omen_solver.errors import CatalogueError, OmenSolverError, PositionError
 from omen_solver.omen import scoring
 from omen_solver.omen.arithmetic import ask, cross_check
 from omen_solver.omen.cards import default_catalogue, load_catalogue
-from omen_solver.omen.endgame import EndgameSettings, solve_endgame
+from omen_solver.omen.endgame import (
+    DEFAULT_REDUCTIONS,
+    EndgameSettings,
+    Reduction,
+    solve_endgame,
+)
 from omen_solver.omen.position import state_from_data
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.state import OmenState
@@ -202,6 +207,11 @@ def _register_endgame(commands: Any) -> None:
     endgame.add_argument("--no-margin", action="store_true", help="skip the VP margin search")
     endgame.add_argument("--no-reductions", action="store_true",
                          help="search without the reductions (a check, and a baseline)")
+    endgame.add_argument("--reduce", action="append", metavar="NAME",
+                         choices=[r.value for r in Reduction],
+                         help="use exactly these reductions (repeatable): "
+                         + ", ".join(r.value for r in Reduction) + " (default: "
+                         + ", ".join(sorted(r.value for r in DEFAULT_REDUCTIONS)) + ")")
     endgame.add_argument("--json", action="store_true", help="print JSON")
     _add_budget(endgame)
     endgame.set_defaults(handler=_endgame)
@@ -240,9 +250,13 @@ def _endgame(args: argparse.Namespace) -> int:
     settings = state.search or EndgameSettings()
     turns = args.turns if "turns" in args else settings.turns
     draws = args.draws or settings.draws
+    reductions: frozenset[Reduction] | list[str] = settings.reductions
+    if args.reduce:
+        reductions = args.reduce
+    if args.no_reductions:
+        reductions = []
     result = solve_endgame(state, seat=args.seat, turns=turns, draws=draws,
-                           margin=not args.no_margin,
-                           reductions=settings.reductions and not args.no_reductions,
+                           margin=not args.no_margin, reductions=reductions,
                            budget=_budget(args))
     if args.json:
         print(json.dumps({"file": str(args.file), **result.to_json()}, indent=1))

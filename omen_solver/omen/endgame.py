@@ -21,23 +21,23 @@ counting the turn in progress; a line still going on after the last of them is s
 stands (the rulebooks' scoring and tie-breaks applied to the table at that moment), and the
 answer says that some line was cut there (``horizon_reached``).
 
-**Reductions that keep the value** (``reductions=True``; each is switched off by
-``reductions=False``, which the benchmark uses as the plain baseline):
+**Reductions that keep the value** (:class:`Reduction`; the default set
+:data:`DEFAULT_REDUCTIONS` is what the benchmark found never costs more nodes):
 
 * Transpositions: a state reached by several orders is searched once (the transposition table
-  keyed by the state: hands and city sides are sorted multisets).
-* Plays that commute are tried in one order: two consecutive plays of units with no entry
-  ability (no DEPLOY, no Spirit choice, no passive modifier) while no Priestess is on the table
-  reach the same state in either order, so after such a play only plays of such units that
-  sort after it are tried.
-* Keeping units after a war: the kept units are chosen in sorted order, so each set of kept
-  units is reached once.
-* Dominated choices: two choices leading to the same table where one leaves the chooser with
-  fewer coins (and the opponent with no fewer) are not both tried, when no card still in play
-  reads coins (no ``coins`` condition, no ``steal_coins``, no 003 extra Wealth actions): then
-  more coins never hurt their owner. Choices reaching the very same state are tried once.
-* A state whose outcome is decided (one seat's guaranteed points exceed everything the other
-  can still score) is not searched further.
+  keyed by the state: hands and city sides are sorted multisets). Always on.
+* ``keep-orders``: keeping units after a war in sorted order, so each set of kept units is
+  reached once.
+* ``vp-bounds``: a state whose outcome is decided (one seat's guaranteed points exceed
+  everything the other can still score) is not searched further.
+* ``commuting-plays``: two consecutive plays of units with no entry ability (no DEPLOY, no
+  Spirit choice, no passive modifier) while no Priestess is on the table reach the same state
+  in either order, so after such a play only plays of such units that sort after it are tried.
+* ``same-state``: choices leading to the same state are tried once, and of two leading to the
+  same table the one leaving the chooser fewer coins (and the opponent no fewer) is dropped
+  when no card still in play reads coins (no ``coins`` condition, no ``steal_coins``, no 003
+  extra Wealth actions): then more coins never hurt their owner.
+* ``star2``: Star2 probing at chance nodes (Star1 is always on).
 
 The root's every legal action is tried, so the optimal first actions are complete.
 """
@@ -45,7 +45,7 @@ The root's every legal action is tried, so the optimal first actions are complet
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -69,8 +69,9 @@ from omen_solver.omen.notation import Action, parse_action, parse_unit_ref
 from omen_solver.omen.state import OmenState, quick_replace
 from omen_solver.omen.war import Keep
 
-__all__ = ["Draws", "EndgameSettings", "EndgameView", "Goal", "Objective", "Restriction",
-           "Run", "details", "goal_search", "kernel_solve", "solve_endgame"]
+__all__ = ["ALL_REDUCTIONS", "DEFAULT_REDUCTIONS", "Draws", "EndgameSettings", "EndgameView",
+           "Goal", "Objective", "Reduction", "Restriction", "Run", "details", "goal_search",
+           "kernel_solve", "reductions_of", "solve_endgame"]
 
 Marker = tuple[str, ...] | None
 KEEP_MARKER = ("keep",)
@@ -97,6 +98,47 @@ class Objective(enum.Enum):
     arithmetic questions' cross-check, ``arithmetic.py``)."""
 
 
+class Reduction(enum.Enum):
+    """The ways the search keeps the tree small without changing the value."""
+
+    KEEP_ORDERS = "keep-orders"
+    """After a war the kept units are chosen in sorted order: each set of units once."""
+    COMMUTING_PLAYS = "commuting-plays"
+    """Consecutive plays of units with no entry ability are tried in one order."""
+    SAME_STATE = "same-state"
+    """Choices reaching the same state, or the same table with fewer coins for the chooser
+    (when no card in play reads coins), are tried once."""
+    VP_BOUNDS = "vp-bounds"
+    """A state whose outcome the victory points still reachable decide is not searched."""
+    STAR2 = "star2"
+    """Star2 probing at chance nodes (Star1 is always on)."""
+
+
+DEFAULT_REDUCTIONS = frozenset({Reduction.KEEP_ORDERS, Reduction.VP_BOUNDS})
+"""The reductions on by default: those that never cost more nodes on the benchmark positions
+(docs/benchmarks.md). The others are sound too, and pay off on some positions only."""
+
+ALL_REDUCTIONS = frozenset(Reduction)
+
+
+def reductions_of(value: bool | Iterable[Reduction | str]) -> frozenset[Reduction]:
+    """``True``: the default set; ``False``: none; else the named ones."""
+    if value is True:
+        return DEFAULT_REDUCTIONS
+    if value is False:
+        return frozenset()
+    if isinstance(value, str | Reduction):
+        value = [value]
+    chosen = set()
+    for item in value:
+        try:
+            chosen.add(item if isinstance(item, Reduction) else Reduction(item))
+        except ValueError:
+            known = ", ".join(r.value for r in Reduction)
+            raise OptionError(f"reduction {item!r}: unknown; known: {known}") from None
+    return frozenset(chosen)
+
+
 @dataclass(frozen=True)
 class EndgameSettings:
     """How an endgame is searched (a position file's ``[search]`` table, docs/omen.md)."""
@@ -106,7 +148,7 @@ class EndgameSettings:
     draws: Draws = Draws.EXPECTED
     margin: bool = False
     """Also find the best VP margin (a second search; ``omen endgame`` always does)."""
-    reductions: bool = True
+    reductions: frozenset[Reduction] = DEFAULT_REDUCTIONS
 
 
 @dataclass
@@ -117,7 +159,7 @@ class _Rules:
     draws: Draws
     asked: int
     last_turn: int | None
-    reductions: bool
+    reductions: frozenset[Reduction]
     coins_monotone: bool
     margin_bounds: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
     horizon_leaves: int = 0
@@ -207,6 +249,9 @@ class EndgameView(GameState[Action]):
             return actions
         return self._reduced(actions)
 
+    def _on(self, reduction: Reduction) -> bool:
+        return reduction in self.rules.reductions
+
     def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
         if self.current_player() != CHANCE:
             return ()
@@ -219,8 +264,7 @@ class EndgameView(GameState[Action]):
 
     def _make_child(self, action: Action) -> EndgameView:
         following = self.state.child(action)  # the engine checks the action (or outcome)
-        marker = None if self.is_root or not self.rules.reductions else _marker(self.state,
-                                                                                action)
+        marker = None if self.is_root else _marker(self.state, action, self.rules.reductions)
         view = EndgameView(following, self.rules, marker)
         goal = self.rules.goal
         if goal is not None:
@@ -284,7 +328,7 @@ class EndgameView(GameState[Action]):
             ordered = tuple(a for a in kept if not _before_marker(self.state, a, self.marker))
             self.rules.pruned["commuting plays"] += len(kept) - len(ordered)
             kept = ordered
-        return self._undominated(kept)
+        return self._undominated(kept) if self._on(Reduction.SAME_STATE) else kept
 
     def _undominated(self, actions: tuple[Action, ...]) -> tuple[Action, ...]:
         """Drop choices whose state another choice reaches too, or reaches with more coins
@@ -362,10 +406,11 @@ def _plain(state: OmenState, card_id: str) -> bool:
     return not state.has_unit(state.catalogue.with_rituals)
 
 
-def _marker(state: OmenState, action: Action) -> Marker:
+def _marker(state: OmenState, action: Action, reductions: frozenset[Reduction]) -> Marker:
     if action.verb == "keep":
-        return KEEP_MARKER
-    if action.verb == "play" and state.turn.step == "surge" and _plain(state, action.args[0]):
+        return KEEP_MARKER if Reduction.KEEP_ORDERS in reductions else None
+    if (Reduction.COMMUTING_PLAYS in reductions and action.verb == "play"
+            and state.turn.step == "surge" and _plain(state, action.args[0])):
         return ("play", action.args[0], action.args[1])
     return None
 
@@ -464,10 +509,11 @@ class Run:
 
 
 def _rules(state: OmenState, team: int, objective: Objective, draws: Draws, turns: int | None,
-           reductions: bool) -> _Rules:
+           reductions: bool | Iterable[Reduction | str]) -> _Rules:
     last = None if turns is None else state.turn.number + turns - 1
-    rules = _Rules(objective, draws, team, last, reductions,
-                   reductions and coins_monotone(state))
+    chosen = reductions_of(reductions)
+    rules = _Rules(objective, draws, team, last, chosen,
+                   Reduction.SAME_STATE in chosen and coins_monotone(state))
     if objective is Objective.MARGIN:
         # |seat 1's points - seat 2's| never exceeds the larger of the two upper bounds.
         spread = Fraction(max(high for _, high in vp_bounds(state)))
@@ -479,11 +525,11 @@ def _search(state: OmenState, rules: _Rules, budget: Budget, progress: Progress 
             ) -> Run:
     team = rules.asked
     root = EndgameView(state, rules, is_root=True)
-    bounded = rules.reductions and rules.objective is not Objective.GOAL
+    bounded = Reduction.VP_BOUNDS in rules.reductions and rules.objective is not Objective.GOAL
     search = StarSearch(root, (team,), constant_sum=True, bounds=root.return_bounds(),
                         budget=budget, progress=progress,
                         value_bounds=_value_bounds(team, rules.objective) if bounded else None,
-                        probing=rules.reductions)
+                        probing=Reduction.STAR2 in rules.reductions)
     value: Fraction | None = None
     try:
         value = exact(search.search(root, search.low, search.high))
@@ -499,7 +545,7 @@ def goal_search(state: OmenState, goal: Goal, allowed: Restriction, *, asked: in
     """Whether ``goal.player`` wins ``goal.city``'s war in turn ``goal.turn`` with the actions
     ``allowed`` leaves: the value for ``asked`` (1 when the goal is reached if ``asked`` is
     the goal's player, 1 when it is not otherwise); worst-case draws go against ``asked``."""
-    rules = _Rules(Objective.GOAL, draws, asked, goal.turn, True, coins_monotone(state),
+    rules = _Rules(Objective.GOAL, draws, asked, goal.turn, DEFAULT_REDUCTIONS, False,
                    goal=goal, allowed=allowed)
     with deep_recursion():
         return _search(state, rules, budget or Budget(), None)
@@ -561,7 +607,7 @@ def solve_endgame(
     turns: int | None = None,
     draws: Draws | str = Draws.EXPECTED,
     margin: bool = True,
-    reductions: bool = True,
+    reductions: bool | Iterable[Reduction | str] = True,
     budget: Budget | None = None,
     progress: Progress | None = None,
 ) -> SolveResult:
@@ -589,7 +635,7 @@ def solve_endgame(
     with deep_recursion():
         rules = _rules(state, team, Objective.RESULT, draws, turns, reductions)
         run = _search(state, rules, budget, progress)
-        extra = _extra(run, state, draws, turns, reductions)
+        extra = _extra(run, state, draws, turns)
         if run.value is not None and run.exceeded is None and margin:
             spent = budget.remaining(run.search.nodes, run.search.elapsed())
             extra["margin"] = _margin(state, team, draws, turns, reductions, spent, progress)
@@ -622,7 +668,8 @@ def _draws(draws: Draws | str) -> Draws:
         raise OptionError(f"draws {draws!r}: choose one of {known}") from None
 
 
-def _margin(state: OmenState, team: int, draws: Draws, turns: int | None, reductions: bool,
+def _margin(state: OmenState, team: int, draws: Draws, turns: int | None,
+            reductions: bool | Iterable[Reduction | str],
             budget: Budget, progress: Progress | None) -> dict[str, Any]:
     run = _search(state, _rules(state, team, Objective.MARGIN, draws, turns, reductions),
                   budget, progress)
@@ -637,14 +684,13 @@ def _margin(state: OmenState, team: int, draws: Draws, turns: int | None, reduct
             "nodes": run.search.nodes, "states": run.search.states}
 
 
-def _extra(run: Run, state: OmenState, draws: Draws, turns: int | None,
-           reductions: bool) -> dict[str, Any]:
+def _extra(run: Run, state: OmenState, draws: Draws, turns: int | None) -> dict[str, Any]:
     rules = run.view.rules
     extra: dict[str, Any] = {
         "draws": draws.value,
         "turns": "end" if turns is None else turns,
         "last_turn": rules.last_turn,
-        "reductions": reductions,
+        "reductions": sorted(r.value for r in rules.reductions),
         "coins_monotone": rules.coins_monotone,
         "horizon_reached": rules.horizon_leaves > 0,
         "pruned": dict(rules.pruned),
@@ -685,7 +731,7 @@ def details(extra: dict[str, Any], seat: int) -> list[str]:
         lines.append("then chance decides: " + "; ".join(
             f"{b['outcome']} ({b['probability']}): {b['value']}" for b in extra["chance"]))
     pruned = ", ".join(f"{count} {what}" for what, count in extra["pruned"].items() if count)
-    lines.append(f"reductions: {'on' if extra['reductions'] else 'off'}"
+    lines.append(f"reductions: {', '.join(extra['reductions']) or 'none'}"
                  + (f" (pruned: {pruned})" if pruned else ""))
     return lines
 

@@ -17,7 +17,7 @@ from omen_solver.core.game import TraceStep
 from omen_solver.core.positions import read_toml
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
-from omen_solver.omen.endgame import Draws, EndgameSettings
+from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
@@ -432,10 +432,17 @@ def _search_settings(r: _Reader, value: Any) -> EndgameSettings | None:
     if draws not in {d.value for d in Draws}:
         raise r.fail("search.draws", f"{draws!r}: choose one of "
                      f"{', '.join(d.value for d in Draws)}")
+    chosen = table.get("reductions", True)
+    if not isinstance(chosen, bool) and not (
+            isinstance(chosen, list) and all(isinstance(name, str) for name in chosen)):
+        raise r.fail("search.reductions", f"true, false or a list of reductions; got {chosen!r}")
+    try:
+        reductions = reductions_of(chosen)
+    except OptionError as error:
+        raise r.fail("search.reductions", str(error)) from None
     return EndgameSettings(turns=None if turns == "end" else int(turns), draws=Draws(draws),
                            margin=r.boolean(table.get("margin"), "search.margin", False),
-                           reductions=r.boolean(table.get("reductions"), "search.reductions",
-                                                True))
+                           reductions=reductions)
 
 
 def _apply_moves(r: _Reader, state: OmenState, value: Any) -> OmenState:

@@ -20,6 +20,7 @@ from omen_solver.cli import main
 from omen_solver.core.search import Budget, Status, naive_solve
 from omen_solver.core.search.star import StarSearch
 from omen_solver.omen.endgame import (
+    ALL_REDUCTIONS,
     Draws,
     EndgameView,
     Objective,
@@ -115,7 +116,7 @@ def test_commuting_plays_are_tried_in_one_order() -> None:
     same table: the search tries one order, and finds the same answer."""
     state = _last_city(["hoplite"], ["veteran", "herald", "hoplite"],
                        seat1={"hand": ["hoplite", "hoplite", "veteran", "cyclops"], "coins": 9})
-    fast = solve_endgame(state, margin=False)
+    fast = solve_endgame(state, margin=False, reductions=["commuting-plays"])
     slow = solve_endgame(state, margin=False, reductions=False)
     assert (fast.value, fast.best_actions) == (slow.value, slow.best_actions)
     assert fast.extra["endgame"]["pruned"]["commuting plays"] > 0
@@ -138,7 +139,7 @@ def test_a_choice_with_fewer_coins_for_the_same_table_is_dominated() -> None:
                        seat1={"hand": ["tithe-collector", "hoplite", "hoplite"], "coins": 3},
                        cards=[str(DATA / "endgame-cards.toml")],
                        pool={"feats": ["oracle-in-every-city"]})
-    fast = solve_endgame(state, margin=False)
+    fast = solve_endgame(state, margin=False, reductions=ALL_REDUCTIONS)
     assert fast.extra["endgame"]["coins_monotone"]
     assert fast.extra["endgame"]["pruned"]["fewer coins"] > 0
     slow = solve_endgame(state, margin=False, reductions=False)
@@ -146,7 +147,8 @@ def test_a_choice_with_fewer_coins_for_the_same_table_is_dominated() -> None:
     hoard = _last_city(["hoplite"], ["veteran", "herald"],
                        seat1={"hand": ["tithe-collector"], "coins": 3},
                        cards=[str(DATA / "endgame-cards.toml")])
-    assert not solve_endgame(hoard, margin=False).extra["endgame"]["coins_monotone"]
+    assert not solve_endgame(hoard, margin=False,
+                             reductions=ALL_REDUCTIONS).extra["endgame"]["coins_monotone"]
 
 
 def _naive_value(state: OmenState, turns: int, draws: Draws) -> Fraction | None:
@@ -166,6 +168,7 @@ def _compare_random(profile: str, seeds: range) -> tuple[int, int]:
                                deck_rest=2 if seed % 3 else 0, hand=3, rewards_left=2)
         for turns, draws in ((1, Draws.EXPECTED), (2, Draws.WORST_CASE)):
             fast = solve_endgame(state, turns=turns, draws=draws, margin=False,
+                                 reductions=ALL_REDUCTIONS if seed % 2 else True,
                                  budget=Budget(max_nodes=1500))
             if not fast.solved:
                 continue
@@ -186,7 +189,8 @@ def _compare_random(profile: str, seeds: range) -> tuple[int, int]:
                                      "fires-in-the-east+reign-of-war"])
 def test_random_endgames_agree_with_and_without_reductions(profile: str) -> None:
     """Seeded random positions near the end of a game (``tests/omen/endgames.py``): the
-    reduced search, the search without reductions and the naive expectimax give one value."""
+    reduced search (the default reductions, or all of them), the search without reductions
+    and the naive expectimax give one value."""
     compared, _ = _compare_random(profile, range(3))
     assert compared >= 2
 
