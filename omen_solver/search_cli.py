@@ -495,6 +495,8 @@ def _show_solved(solved: _Solved) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    for line in result.extra.get("details", ()):
+        out.print(escape(line))
     engine = result.extra.get("engine")
     memory = result.extra.get("table_bytes")
     tail = f"  engine: {engine}" if engine else ""

@@ -12,6 +12,7 @@ from pathlib import Path
 from omen_solver.core.files import Source, read_source
 from omen_solver.errors import PositionError
 from omen_solver.omen.cards import Card, Catalogue, default_catalogue, load_catalogue
+from omen_solver.omen.endgame import Draws, EndgameSettings, solve_endgame
 from omen_solver.omen.notation import Action, parse_action
 from omen_solver.omen.position import load_position, load_state
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
@@ -24,6 +25,8 @@ __all__ = [
     "Action",
     "Card",
     "Catalogue",
+    "Draws",
+    "EndgameSettings",
     "OmenRules",
     "OmenState",
     "default_catalogue",
@@ -33,6 +36,7 @@ __all__ = [
     "make_rules",
     "new_game",
     "parse_action",
+    "solve_endgame",
 ]
 
 

@@ -80,6 +80,9 @@ _ARG_KINDS: Mapping[str, tuple[str, ...]] = {
     "draw": ("card",),
     "reshuffle": ("card",),
     "reveal": ("card",),
+    "recall": ("unit",),
+    "swap": ("unit",),
+    "with": ("unit",),
 }
 
 VERBS: Mapping[str, str] = {
@@ -114,6 +117,9 @@ VERBS: Mapping[str, str] = {
     "draw": "draw CARD (chance): the card drawn from the shuffled deck",
     "reshuffle": "reshuffle CARD (chance): the discard pile becomes the deck; CARD is drawn",
     "reveal": "reveal CARD (chance): the face-down Reward turned up",
+    "recall": "recall UNIT: the unit an ability returns to its owner's hand",
+    "swap": "swap UNIT: the first unit an ability makes exchange cities (then 'with UNIT')",
+    "with": "with UNIT: the unit the first one exchanges cities with",
 }
 """Every verb of the notation and what it means."""
 

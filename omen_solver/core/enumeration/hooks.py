@@ -19,8 +19,7 @@ The game protocol (:mod:`omen_solver.core.game`) is all a walk needs. A game can
     Bounds ``(low, high)`` that every team return of every terminal state lies within (for
     example ``(0, 1)`` for win or lose). The zero-sum solver then starts from that window, so a
     winning line cuts its siblings at once, and prunes below chance nodes (Star1). Terminal
-    returns outside the bounds are reported as an error, never silently used.
-"""
+    returns outside the bounds are reported as an error, never silently used."""
 
 from __future__ import annotations
 
