@@ -53,7 +53,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/omens_search.py
+	$(BIN)/python benchmarks/omens_search.py --deals 5 --seconds 5 --ratio-seconds 20
 	$(BIN)/python benchmarks/omen_endgames.py
 
 clean:

@@ -325,7 +325,8 @@ def markdown(args: argparse.Namespace, deals: list[list[str]], ratios: list[list
     machine = (f"{platform.python_implementation()} {platform.python_version()}, "
                f"{platform.machine()}, {os.cpu_count()} cores")
     return "\n".join([
-        "# Benchmarks",
+        BEGIN,
+        "## Omens: exact solving",
         "",
         f"Measured by `python benchmarks/omens_search.py --deals {args.deals} --seconds "
         f"{args.seconds:g} --write docs/benchmarks.md` on {machine}, on "
@@ -360,8 +361,25 @@ def markdown(args: argparse.Namespace, deals: list[list[str]], ratios: list[list
         "the team of seat 1.",
         "",
         *table(["game", "engine", "status", "value", "nodes", "seconds"], games),
-        "",
+        END,
     ])
+
+
+BEGIN = "<!-- omens-search:begin -->"
+END = "<!-- omens-search:end -->"
+
+
+def write_section(path: Path, section: str) -> None:
+    """Put the Omens section into ``path``, keeping the other sections (Omen endgames...)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+    else:
+        # the first run replaces what stands before the other sections
+        cut = text.find("<!--")
+        head, tail = "# Benchmarks\n\n", "\n" + (text[cut:] if cut >= 0 else "")
+    path.write_text(head + section + tail, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(args, deals, ratios, games)
     print(text)
     if args.write:
-        args.write.write_text(text, encoding="utf-8")
+        write_section(args.write, text)
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
 
