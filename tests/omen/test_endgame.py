@@ -155,7 +155,7 @@ def _naive_value(state: OmenState, turns: int, draws: Draws) -> Fraction | None:
     seat = state.active if state.current_player() < 0 else state.current_player()
     rules = _rules(state, seat, Objective.RESULT, draws, turns, False)
     root = EndgameView(state, rules, is_root=True)
-    result = naive_solve(root, team=seat, budget=Budget(max_nodes=5_000))
+    result = naive_solve(root, team=seat + 1, budget=Budget(max_nodes=5_000))
     return result.value
 
 

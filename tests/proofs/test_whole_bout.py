@@ -91,9 +91,9 @@ def _pin(bout: Any, observed: Any) -> z3.ModelRef:
         hand = start.hands[seat] if seat < players else ()
         model.update_value(var, o.card(sum(1 << c for c in hand)))
     chosen = bout.rules.as_dict()
-    for name, var in b.options.vars.items():
-        setting = b.options.is_(name, chosen[name])
-        model.update_value(var, z3.BoolVal(not z3.is_not(setting), b.ctx))
+    for name in b.options.ladders:
+        for var, value in b.options.assignment(name, chosen[name]):
+            model.update_value(var, z3.BoolVal(value, b.ctx))
     for var in b.options.broken_vars.values():
         model.update_value(var, z3.BoolVal(False, b.ctx))
     for key, var in b.choices.made.items():

@@ -23,7 +23,7 @@ import z3
 
 from omen_solver.core.smt import Outcome, SolverSettings, check, make_solver, prove
 from omen_solver.omens.rules import OmensRules, make_rules
-from omen_solver.omens.smt.counterexample import Counterexample
+from omen_solver.omens.smt.counterexample import Counterexample, top_up
 from omen_solver.omens.smt.deck import bits, cards_of
 from omen_solver.omens.smt.observe import observe_bout
 from omen_solver.omens.smt.steps import StepModel, build_steps
@@ -352,6 +352,8 @@ def _state_example(m: StepModel, model: Any) -> Counterexample:
     leader = bits(_value(model, m.inputs.leader))[0]
     state = m.states[0]
     hands = [cards_of(_value(model, h)) for h in state.hands[:players]]
+    in_play = {c for f in state.front[:players] for c in cards_of(_value(model, f))}
+    top_up(hands, [c for c in m.deck.catalogue if c not in in_play])
     front = ", ".join(
         f"seat {s + 1}: {cards_of(_value(model, f))}"
         for s, f in enumerate(state.front[:players])

@@ -831,7 +831,16 @@ class Machine:
         round_winner = o.If(
             luck_zero, luck_seat, o.If(zero_wins, o.first_from(empty, next_leader), best)
         )
-        keep_pride = o.And(pride, o.Or(opt("pride_next_round", "yes"), self.bk("pride-over-round")))
+        # option pride_next_round (O13): ``unless_luck`` keeps Pride's choice unless Luck made
+        # a player discard a card from hand in this bout
+        keep_pride = o.And(
+            pride,
+            o.Or(
+                opt("pride_next_round", "yes"),
+                o.And(opt("pride_next_round", "unless_luck"), pick == 0),
+                self.bk("pride-over-round"),
+            ),
+        )
         next_round_leader = o.If(
             o.And(round_winner != 0, o.Not(keep_pride)), round_winner, next_leader
         )

@@ -10,7 +10,7 @@ it symbolically.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -162,19 +162,48 @@ class SymbolicChoices(Choices):
 
 
 class SymbolicOptions(Options):
-    """Each two-setting option is a z3 boolean (true: its second setting); each broken rule a
-    z3 boolean (true: broken)."""
+    """Each option is a ladder of z3 booleans, one fewer than its settings: setting ``k`` is the
+    first ``k`` true and the next one false (a two-setting option is one boolean, true for its
+    second setting). Every assignment of the booleans names one setting, so no domain fact is
+    needed. Each broken rule is a z3 boolean (true: broken)."""
 
     def __init__(self, o: Symbolic) -> None:
-        self.vars = {name: o.flag_var(f"rule.{name}") for name in _OPTIONS}
+        self.ladders = {
+            name: tuple(
+                o.flag_var(f"rule.{name}" if len(settings) == 2 else f"rule.{name}.{k}")
+                for k in range(1, len(settings))
+            )
+            for name, settings in _OPTIONS.items()
+        }
         self.broken_vars = {name: o.flag_var(f"broken.{name}") for name in BROKEN_RULES}
         self.used: set[str] = set()
+
+    @property
+    def vars(self) -> dict[str, Any]:
+        """Every boolean of every option, by a name (the option's, then ``.k`` past two)."""
+        out: dict[str, Any] = {}
+        for name, ladder in self.ladders.items():
+            if len(ladder) == 1:
+                out[name] = ladder[0]
+            else:
+                out.update({f"{name}.{k}": var for k, var in enumerate(ladder, 1)})
+        return out
 
     def is_(self, name: str, setting: str) -> Any:
         _check_setting(name, setting)
         self.used.add(name)
-        var = self.vars[name]
-        return var if _OPTIONS[name].index(setting) == 1 else z3.Not(var)
+        ladder = self.ladders[name]
+        index = _OPTIONS[name].index(setting)
+        parts = list(ladder[:index])
+        if index < len(ladder):
+            parts.append(z3.Not(ladder[index]))
+        return parts[0] if len(parts) == 1 else z3.And(*parts)
+
+    def assignment(self, name: str, setting: str) -> list[tuple[Any, bool]]:
+        """The booleans' values that name ``setting`` of option ``name``."""
+        _check_setting(name, setting)
+        index = _OPTIONS[name].index(setting)
+        return [(var, k < index) for k, var in enumerate(self.ladders[name])]
 
     def broken(self, name: str) -> Any:
         if name not in BROKEN_RULES:
@@ -188,13 +217,22 @@ class SymbolicOptions(Options):
     def read(self, model: Any) -> OmensRules:
         """The settings of a z3 model (options left free read as their defaults)."""
         chosen = {}
-        for name, var in self.vars.items():
-            value = model.eval(var, model_completion=False)
-            if z3.is_true(value):
-                chosen[name] = _OPTIONS[name][1]
-            elif z3.is_false(value):
-                chosen[name] = _OPTIONS[name][0]
+        for name, ladder in self.ladders.items():
+            setting = _read_ladder(model, ladder)
+            if setting is not None:
+                chosen[name] = _OPTIONS[name][setting]
         return make_rules(None, chosen)
+
+
+def _read_ladder(model: Any, ladder: Sequence[Any]) -> int | None:
+    """The setting a model gives a ladder of booleans (None: the model leaves it open)."""
+    for index, var in enumerate(ladder):
+        value = model.eval(var, model_completion=False)
+        if z3.is_false(value):
+            return index
+        if not z3.is_true(value):
+            return None
+    return len(ladder)
 
 
 @dataclass
