@@ -13,23 +13,27 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.files import read_toml
 from omen_solver.errors import CatalogueError
 
 __all__ = [
     "CONDITION_TESTS",
     "DATA_DIR",
     "EFFECT_OPS",
+    "MODIFIER_OPS",
+    "PER_COUNTS",
     "UNIT_TYPES",
     "Card",
     "Catalogue",
     "Condition",
     "Effect",
+    "Modifier",
+    "Per",
     "Step",
     "default_catalogue",
     "load_catalogue",
@@ -59,6 +63,52 @@ ORIGINS = ("printed", "invented")
 KEYWORDS = ("COLOSSAL", "TREASURED", "BARTER")
 """Flag keywords; the ability keywords (DEPLOY, DIRGE, INVOKE, RITUAL, SCORNED) are implied by
 the effect fields a card has."""
+
+TYPE_KEYWORDS: Mapping[str, frozenset[str]] = {
+    "Beast": frozenset({"COLOSSAL"}),
+    "Sphinx": frozenset({"COLOSSAL", "TREASURED"}),
+    "Hero": frozenset({"TREASURED"}),
+    "Merchant": frozenset({"BARTER"}),
+}
+"""The flag keywords a unit has by its type, whatever its card file says, and the only types
+that have them (004 Keyword Glossary: Colossal "Beast, ... Sphinx", Treasured "Hero, ...
+Sphinx", Barter "Merchant"; 004 Sphinxes: "Units that are COLOSSAL and have the keyword
+TREASURED"; 004 Merchants: "Units with the keyword BARTER"; 001 Heroes: "Hero cards in a
+player's hand: 1 victory point each")."""
+
+KEYWORD_SOURCES: Mapping[str, str] = {
+    "COLOSSAL": "004 Keyword Glossary (Colossal: Beast, Sphinx); 001 Beasts count as 2 Units",
+    "TREASURED": "004 Keyword Glossary (Treasured: Hero, Sphinx); 001 Heroes, End of the Game",
+    "BARTER": "004 Keyword Glossary (Barter: Merchant); 004 Merchants",
+}
+
+SLOT_TYPES: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "deploy": (("Soldier", "Warrior", "Spirit"), "004 Keyword Glossary (Deploy: Soldier, "
+               "Spirit, Warrior)"),
+    "deploy_alt": (("Spirit",), "001 Spirits (two card effects)"),
+    "invoke_cost": (("Spirit",), "001 Spirits; 004 Keyword Glossary (Invoke: Spirit)"),
+    "dirge": (("Beast",), "004 Keyword Glossary (Dirge: Beast); 001 Discarding Beasts"),
+    "portent": (("Oracle",), "003 Step 3: Portent; 001 Phase 3 (Oracles)"),
+    "end_of_surge": (("Merchant",), "004 Merchants"),
+    "ritual": (("Priestess",), "004 Priestesses"),
+    "scorned": (("Priestess",), "004 Priestesses"),
+    "hero": (("Hero",), "001 Heroes"),
+}
+"""Which unit types may carry each ability field, and the rulebook line that says so. The
+project's own vocabulary (``passive``, ``at_war``) is open to every type."""
+
+REQUIRED_SLOTS: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "Spirit": (("deploy", "deploy_alt", "invoke_cost"), "001 Spirits: \"two different card "
+               "effects ... In addition, each card has a Summoning cost\""),
+    "Priestess": (("ritual", "scorned"), "004 Priestesses: \"Units with the keywords RITUAL "
+                  "and SCORNED\""),
+    "Hero": (("hero",), "001 Heroes: \"Heroes are discarded from a player's hand in order to "
+             "use their card effects\""),
+}
+"""Ability fields a unit of the type must have."""
+
+HERO_COST = 0
+"""001 Heroes: "All Heroes cost 0 coins"."""
 
 SIDES = ("own", "opponent", "any")
 PLACES = ("here", "other", "any")
@@ -106,8 +156,37 @@ EFFECT_OPS: Mapping[str, str] = {
     "return_from_discard": "take `amount` cards (of `type`) from the discard pile into your "
     "hand (`to = 'hand'`) or onto your side of a city (`to`: here or any)",
     "require": "stop the ability here unless the condition `if` holds",
+    "reveal_hand": "a hand is shown to both players (`side`: own or opponent)",
+    "return_to_hand": "return `amount` units (`side`, `where`, `type`, `max_strength`) of "
+    "your choice from their city to their owner's hand",
+    "swap": "two units (`side`, `where`, `type`) of your choice in different cities exchange "
+    "cities (each enters the other's city: DEPLOY resolves)",
+    "cost_change": "units you play into a city for the rest of this turn cost `amount` more "
+    "(a negative `amount`: less; never below 0)",
 }
 """The effect primitives. Every card ability is a list of these steps."""
+
+PER_COUNTS: Mapping[str, str] = {
+    "units": "units (`type`) on the `side`'s side of the cities (`where`: here or any)",
+    "cities": "cities where the `side` has units",
+    "rewards": "Rewards the `side` has (in hand or play area, used or not)",
+    "hand": "cards in the `side`'s hand",
+    "feats": "Feats the `side` has achieved",
+    "discard_pile": "cards in the discard pile",
+}
+"""What ``per`` can count: a step with ``per`` does ``amount`` times the count."""
+
+PER_OPS = frozenset({"gain_coins", "draw", "opponent_loses_coins", "steal_coins",
+                     "opponent_discards"})
+"""The steps whose ``amount`` may scale with a count (``per``)."""
+
+MODIFIER_OPS: Mapping[str, str] = {
+    "strength": "matching units (`side`, `where`, `type`; `others`: not this unit) have "
+    "`amount` more Strength (negative: less; never below 0)",
+    "cost": "matching units (`side`, `type`) played into a matching city (`where`) cost "
+    "`amount` more (negative: less; never below 0)",
+}
+"""Passive modifiers: in force while their unit is in a city and not Enraged."""
 
 _OP_PARAMS: Mapping[str, frozenset[str]] = {
     "gain_coins": frozenset({"amount"}),
@@ -124,8 +203,14 @@ _OP_PARAMS: Mapping[str, frozenset[str]] = {
     "enrage": frozenset({"amount", "side", "where"}),
     "return_from_discard": frozenset({"amount", "type", "to"}),
     "require": frozenset(),
+    "reveal_hand": frozenset({"side"}),
+    "return_to_hand": frozenset({"amount", "side", "where", "type", "max_strength"}),
+    "swap": frozenset({"side", "where", "type"}),
+    "cost_change": frozenset({"amount"}),
 }
 _COMMON_PARAMS = frozenset({"op", "may", "if"})
+_PER_KEYS = frozenset({"count", "type", "side", "where"})
+_MODIFIER_KEYS = frozenset({"op", "amount", "side", "where", "type", "others"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +227,20 @@ class Condition:
 
 
 @dataclass(frozen=True, slots=True)
+class Per:
+    """A count a step's ``amount`` is multiplied by (see :data:`PER_COUNTS`)."""
+
+    count: str
+    unit_type: str | None = None
+    side: str = "own"
+    where: str = "any"
+
+    def __str__(self) -> str:
+        typ = f" {self.unit_type}" if self.unit_type else ""
+        return f"{self.count}{typ} ({self.side}, {self.where})"
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One effect primitive with its parameters (see :data:`EFFECT_OPS`)."""
 
@@ -154,6 +253,19 @@ class Step:
     to: str = "hand"
     may: bool = False
     condition: tuple[Condition, ...] = ()
+    per: Per | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A passive modifier (see :data:`MODIFIER_OPS`), relative to its unit's owner and city."""
+
+    op: str
+    amount: int
+    side: str = "own"
+    where: str = "here"
+    unit_type: str | None = None
+    others: bool = False
 
 
 Effect = tuple[Step, ...]
@@ -196,6 +308,10 @@ class Card:
     ritual: tuple[Condition, ...] = ()
     scorned: Effect = ()
     hero: Effect = ()
+    at_war: Effect = ()
+    """Resolves when a war is fought in the unit's city, before Strength is compared."""
+    passive: tuple[Modifier, ...] = ()
+    """Modifiers in force while the unit is in a city and not Enraged."""
     effect: Effect = ()
     """The ability of a Reward (when used) or a Relic (when placed)."""
     condition: tuple[Condition, ...] = ()
@@ -216,6 +332,8 @@ class Card:
             "INVOKE": self.invoke_cost is not None,
             "RITUAL": bool(self.ritual),
             "SCORNED": bool(self.scorned),
+            "AT WAR": bool(self.at_war),
+            "PASSIVE": bool(self.passive),
         }
         return tuple(sorted(word for word, present in words.items() if present))
 
@@ -257,6 +375,16 @@ class Catalogue:
     def sets(self) -> tuple[str, ...]:
         return tuple(sorted({card.set for card in self.cards.values()}))
 
+    @functools.cached_property
+    def with_rituals(self) -> frozenset[str]:
+        """The units with a RITUAL (the only ones the state-based RITUAL check looks at)."""
+        return frozenset(cid for cid, card in self.cards.items() if card.ritual)
+
+    @functools.cached_property
+    def with_passives(self) -> frozenset[str]:
+        """The units whose passive modifiers must be looked for on the table."""
+        return frozenset(cid for cid, card in self.cards.items() if card.passive)
+
     def resolve(self, stat_colours: str) -> Catalogue:
         """Fix every unit's Offering value and Strength for the R14 setting ``stat_colours``.
 
@@ -280,6 +408,12 @@ class Catalogue:
                 )
             cards[card_id] = card
         return Catalogue(cards=cards)
+
+    def overridden_by(self, other: Catalogue) -> Catalogue:
+        """This catalogue with the cards of ``other`` added, and those whose id is already here
+        replacing the card of that id: ``other`` wins (docs/omen-cards.md, "Using your own
+        file")."""
+        return Catalogue(cards={**self.cards, **other.cards})
 
 
 def _resolve_stats(card: Card, stat_colours: str) -> Card:
@@ -398,15 +532,18 @@ class _Reader:
         op = table.get("op")
         if not isinstance(op, str) or op not in EFFECT_OPS:
             raise self.fail(f"{name}.op", f"unknown effect {op!r}; known: {', '.join(EFFECT_OPS)}")
-        allowed = _OP_PARAMS[op] | _COMMON_PARAMS
+        allowed = _OP_PARAMS[op] | _COMMON_PARAMS | {"per"}
         for key in table:
             if key not in allowed:
                 raise self.fail(f"{name}.{key}", f"not a parameter of {op!r}")
         values: dict[str, Any] = {"op": op}
-        amount = table.get("amount", 1)
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-            raise self.fail(f"{name}.amount", f"must be a whole number >= 1, got {amount!r}")
-        values["amount"] = amount
+        values["amount"] = self._amount(f"{name}.amount", table.get("amount", 1),
+                                        signed=op == "cost_change")
+        if "per" in table:
+            if op not in PER_OPS:
+                raise self.fail(f"{name}.per", f"{op!r} does not scale with a count; 'per' "
+                                f"goes with {', '.join(sorted(PER_OPS))}")
+            values["per"] = self._per(f"{name}.per", table["per"], city)
         values.update(self._step_places(name, op, table, city))
         if "type" in table:
             if table["type"] not in UNIT_TYPES:
@@ -427,12 +564,87 @@ class _Reader:
             raise self.fail(f"{name}.if", "'require' needs a condition")
         return Step(**values)
 
+    def _amount(self, name: str, value: Any, *, signed: bool = False) -> int:
+        if value is None:
+            raise self.fail(name, "missing")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(name, f"must be a whole number, got {value!r}")
+        if signed and value == 0:
+            raise self.fail(name, "must not be 0 (negative: cheaper or weaker, positive: "
+                            "dearer or stronger)")
+        if not signed and value < 1:
+            raise self.fail(name, f"must be a whole number >= 1, got {value!r}")
+        return value
+
+    def _per(self, name: str, value: Any, city: bool) -> Per:
+        if not isinstance(value, Mapping):
+            raise self.fail(name, f"must be a table such as {{ count = \"units\", type = "
+                            f"\"Oracle\" }}, got {value!r}")
+        for key in value:
+            if key not in _PER_KEYS:
+                raise self.fail(f"{name}.{key}",
+                                f"unknown; a count has {', '.join(sorted(_PER_KEYS))}")
+        count = value.get("count")
+        if count not in PER_COUNTS:
+            raise self.fail(f"{name}.count", f"must be one of {', '.join(PER_COUNTS)}, got "
+                            f"{count!r}")
+        side = value.get("side", "own")
+        if side not in ("own", "opponent"):
+            raise self.fail(f"{name}.side", "must be own or opponent")
+        where = value.get("where", "any")
+        if where not in ("here", "any") or (where == "here" and not city):
+            raise self.fail(f"{name}.where", "must be any, or here in an ability that has a city")
+        unit_type = value.get("type")
+        if unit_type is not None and (count != "units" or unit_type not in UNIT_TYPES):
+            raise self.fail(f"{name}.type", f"a unit type ({', '.join(UNIT_TYPES)}), only with "
+                            "count = \"units\"")
+        return Per(count=str(count), unit_type=unit_type, side=side, where=where)
+
+    def modifiers(self, name: str) -> tuple[Modifier, ...]:
+        value = self.get(name)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not value:
+            raise self.fail(name, "must be a non-empty list of modifier tables")
+        return tuple(self._modifier(f"{name}[{i}]", table) for i, table in enumerate(value))
+
+    def _modifier(self, name: str, table: Any) -> Modifier:
+        if not isinstance(table, Mapping):
+            raise self.fail(name, f"a modifier must be a table, got {table!r}")
+        for key in table:
+            if key not in _MODIFIER_KEYS:
+                raise self.fail(f"{name}.{key}", f"unknown; a modifier has "
+                                f"{', '.join(sorted(_MODIFIER_KEYS))}")
+        op = table.get("op")
+        if op not in MODIFIER_OPS:
+            raise self.fail(f"{name}.op", f"unknown modifier {op!r}; known: "
+                            f"{', '.join(MODIFIER_OPS)}")
+        amount = self._amount(f"{name}.amount", table.get("amount"), signed=True)
+        side = table.get("side", "own")
+        if side not in SIDES:
+            raise self.fail(f"{name}.side", f"must be one of {', '.join(SIDES)}")
+        where = table.get("where", "here")
+        if where not in ("here", "any"):
+            raise self.fail(f"{name}.where", "must be here or any")
+        unit_type = table.get("type")
+        if unit_type is not None and unit_type not in UNIT_TYPES:
+            raise self.fail(f"{name}.type", f"must be one of {', '.join(UNIT_TYPES)}")
+        others = table.get("others", False)
+        if not isinstance(others, bool) or (others and op != "strength"):
+            raise self.fail(f"{name}.others", "true or false, and only for 'strength'")
+        return Modifier(op=str(op), amount=amount, side=side, where=where,
+                        unit_type=unit_type, others=others)
+
     def _step_places(self, name: str, op: str, table: Mapping[str, Any], city: bool
                      ) -> dict[str, str]:
         values: dict[str, str] = {}
+        if op in ("swap", "reveal_hand") and "side" not in table:
+            values["side"] = "own" if op == "swap" else "opponent"
         if "side" in table:
             if table["side"] not in SIDES:
                 raise self.fail(f"{name}.side", f"must be one of {', '.join(SIDES)}")
+            if op == "reveal_hand" and table["side"] == "any":
+                raise self.fail(f"{name}.side", "whose hand: own or opponent")
             values["side"] = table["side"]
         places = {
             "destroy_all": ("here", "choose"),
@@ -455,22 +667,59 @@ class _Reader:
         return values
 
 
-_CITY_SLOTS = {"deploy": True, "portent": True, "end_of_surge": True, "dirge": False,
-               "scorned": False, "hero": False}
+_CITY_SLOTS = {"deploy": True, "portent": True, "end_of_surge": True, "at_war": True,
+               "dirge": False, "scorned": False, "hero": False}
+
+
+def _flag_keywords(r: _Reader, unit_type: str) -> frozenset[str]:
+    """The card's flag keywords: those of its type (004 Keyword Glossary); a keyword the type
+    does not have contradicts the rulebooks and is an error."""
+    words = r.get("keywords") or []
+    if not isinstance(words, list) or any(word not in KEYWORDS for word in words):
+        raise r.fail("keywords", f"must be a list of {', '.join(KEYWORDS)}, got {words!r}")
+    own = TYPE_KEYWORDS.get(unit_type, frozenset())
+    for word in words:
+        if word not in own:
+            types = ", ".join(t for t, kws in TYPE_KEYWORDS.items() if word in kws)
+            raise r.fail("keywords", f"{word} belongs to {types} ({KEYWORD_SOURCES[word]}); a "
+                         f"{unit_type} does not have it")
+    return own
+
+
+def _check_slots(r: _Reader, unit_type: str) -> None:
+    """Ability fields only on the types the rulebooks give them to, and the required ones."""
+    for slot, (types, source) in SLOT_TYPES.items():
+        if slot in r.table and unit_type not in types:
+            raise r.fail(slot, f"only a {' or '.join(types)} has this ability ({source}); "
+                         f"this card is a {unit_type}")
+    slots, source = REQUIRED_SLOTS.get(unit_type, ((), ""))
+    for slot in slots:
+        if slot not in r.table:
+            raise r.fail(slot, f"missing: a {unit_type} needs it ({source})")
+
+
+def _read_cost(r: _Reader, unit_type: str) -> int:
+    cost, yellow = r.integer("cost"), r.integer("yellow")
+    if cost is not None and yellow is not None:
+        raise r.fail("yellow", "give the cost once, as 'cost' or as 'yellow'")
+    given = cost if cost is not None else yellow
+    if unit_type == "Hero":
+        if given not in (None, HERO_COST):
+            raise r.fail("cost" if cost is not None else "yellow",
+                         f"{given}: all Heroes cost {HERO_COST} coins (001 Heroes)")
+        return HERO_COST
+    if given is None:
+        raise r.fail("cost", "missing (write 'cost' or its printed colour 'yellow')")
+    return given
 
 
 def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
     unit_type = r.string("type")
     if unit_type not in UNIT_TYPES:
         raise r.fail("type", f"must be one of {', '.join(UNIT_TYPES)}, got {unit_type!r}")
-    words = r.get("keywords") or []
-    if not isinstance(words, list) or any(word not in KEYWORDS for word in words):
-        raise r.fail("keywords", f"must be a list of {', '.join(KEYWORDS)}, got {words!r}")
-    cost, yellow = r.integer("cost"), r.integer("yellow")
-    if cost is None and yellow is None:
-        raise r.fail("cost", "missing (write 'cost' or its printed colour 'yellow')")
-    if cost is not None and yellow is not None:
-        raise r.fail("yellow", "give the cost once, as 'cost' or as 'yellow'")
+    words = _flag_keywords(r, unit_type)
+    _check_slots(r, unit_type)
+    cost = _read_cost(r, unit_type)
     offering, strength = r.integer("offering"), r.integer("strength")
     red, blue = r.integer("red"), r.integer("blue")
     named, coloured = (offering, strength), (red, blue)
@@ -480,32 +729,24 @@ def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
     if None not in named and any(value is not None for value in coloured):
         raise r.fail("red", "give the stats by name or by colour, not both")
     invoke_cost = r.integer("invoke_cost")
-    spirit = invoke_cost is not None
+    spirit = unit_type == "Spirit"
     effects = {
         slot: r.effect(slot, city=city and not (spirit and slot == "deploy"))
         for slot, city in _CITY_SLOTS.items()
     }
     deploy_alt = r.effect("deploy_alt", city=False)
-    if deploy_alt and not effects["deploy"]:
-        raise r.fail("deploy_alt", "a second DEPLOY choice needs a 'deploy' ability")
-    if spirit and not deploy_alt:
-        raise r.fail("invoke_cost", "INVOKE resolves both DEPLOY abilities: give 'deploy_alt'")
     ritual_value = r.get("ritual")
     ritual = () if ritual_value is None else r.conditions("ritual", ritual_value, city=True)
-    if unit_type == "Hero" and not effects["hero"]:
-        raise r.fail("hero", "a Hero needs the ability used when it is discarded")
-    if effects["hero"] and unit_type != "Hero":
-        raise r.fail("hero", "only a Hero has a discard ability")
     return Card(
         **common,
         unit_type=unit_type,
         copies=r.integer("copies", 1, minimum=1) or 1,
-        cost=cost if cost is not None else yellow or 0,
+        cost=cost,
         offering=offering,
         strength=strength,
         red=red,
         blue=blue,
-        colossal="COLOSSAL" in words or unit_type == "Beast",
+        colossal="COLOSSAL" in words,
         treasured="TREASURED" in words,
         barter="BARTER" in words,
         deploy=effects["deploy"],
@@ -517,6 +758,8 @@ def _read_unit(r: _Reader, common: dict[str, Any]) -> Card:
         ritual=ritual,
         scorned=effects["scorned"],
         hero=effects["hero"],
+        at_war=effects["at_war"],
+        passive=r.modifiers("passive"),
     )
 
 
@@ -555,19 +798,12 @@ def _read_card(path: Path, kind: str, index: int, table: Any, defaults: Mapping[
 
 
 def _valid_id(text: str) -> bool:
-    return bool(text) and all(ch.islower() or ch.isdigit() or ch == "-" for ch in text) and (
-        text[0].isalnum()
-    )
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    return bool(text) and set(text) <= allowed and text[0] != "-"
 
 
 def _read_file(path: Path) -> dict[str, Card]:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise CatalogueError(f"{path}: not valid TOML: {error}") from None
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such card file") from None
+    data = read_toml(path, CatalogueError)
     meta = data.get("meta", {})
     if not isinstance(meta, Mapping):
         raise CatalogueError(f"{path}: [meta] must be a table")
@@ -591,11 +827,16 @@ def _read_file(path: Path) -> dict[str, Card]:
 
 
 def load_catalogue(paths: Sequence[Path | str], base: Catalogue | None = None) -> Catalogue:
-    """Read card files (on top of ``base``); ids must be unique across all of them."""
-    catalogue = base if base is not None else Catalogue(cards={})
+    """Read card files, on top of ``base`` (usually :func:`default_catalogue`).
+
+    Which card wins: a card of the files whose id is also in ``base`` replaces that card of
+    ``base`` (your copy of a card wins over the shipped one); an id defined twice among the
+    files themselves is an error naming both files.
+    """
+    catalogue = Catalogue(cards={})
     for path in paths:
         catalogue = catalogue.merged(Catalogue(cards=_read_file(Path(path))))
-    return catalogue
+    return catalogue if base is None else base.overridden_by(catalogue)
 
 
 @functools.cache

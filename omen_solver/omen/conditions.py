@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from omen_solver.omen.cards import Condition
+from omen_solver.omen.cards import Condition, Per
+from omen_solver.omen.modifiers import side_strength
 from omen_solver.omen.state import OmenState
 
-__all__ = ["holds"]
+__all__ = ["count", "holds"]
 
 _Test = Callable[[OmenState, int, Condition, int | None], bool]
 
@@ -60,8 +61,7 @@ def _types_here(state: OmenState, player: int, cond: Condition, here: int | None
 def _strength_here(state: OmenState, player: int, cond: Condition, here: int | None) -> bool:
     if here is None:
         return False
-    total = sum(state.strength(unit) for unit in state.cities[here].sides[player])
-    return total >= cond.amount
+    return side_strength(state, here, player) >= cond.amount
 
 
 def _coins(state: OmenState, player: int, cond: Condition, here: int | None) -> bool:
@@ -107,3 +107,22 @@ def holds(state: OmenState, player: int, conditions: Iterable[Condition],
           here: int | None = None) -> bool:
     """Whether every condition holds for ``player`` (``here``: the ability's city)."""
     return all(_TESTS[cond.test](state, player, cond, here) for cond in conditions)
+
+
+def count(state: OmenState, player: int, per: Per, here: int | None) -> int:
+    """What a ``per`` counts for ``player`` (``docs/omen-cards.md``: effects that scale)."""
+    who = player if per.side == "own" else 1 - player
+    p = state.players[who]
+    if per.count == "units":
+        cities = range(3) if per.where == "any" else () if here is None else (here,)
+        return sum(1 for c in cities for unit in state.cities[c].sides[who]
+                   if per.unit_type is None or state.unit_type(unit) == per.unit_type)
+    if per.count == "cities":
+        return sum(1 for city in state.cities if city.sides[who])
+    if per.count == "rewards":
+        return len(p.rewards) + len(p.rewards_unused) + len(p.rewards_used)
+    if per.count == "hand":
+        return p.hand_size()
+    if per.count == "feats":
+        return p.achieved_feats()
+    return len(state.discard)

@@ -23,9 +23,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from omen_solver.omen.cards import Step
-from omen_solver.omen.conditions import holds
+from omen_solver.omen.conditions import count, holds
 from omen_solver.omen.draws import Draw, RevealReward
 from omen_solver.omen.frames import Frame, decide
+from omen_solver.omen.modifiers import unit_strength
 from omen_solver.omen.notation import Action, UnitRef, parse_unit_ref
 from omen_solver.omen.state import (
     CAPACITY,
@@ -151,7 +152,8 @@ def _targets(state: OmenState, controller: int, step: Step, here: int | None
             for unit in state.cities[city].sides[owner]:
                 if step.unit_type is not None and state.unit_type(unit) != step.unit_type:
                     continue
-                if step.max_strength is not None and state.strength(unit) > step.max_strength:
+                if step.max_strength is not None and (
+                        unit_strength(state, owner, city, unit) > step.max_strength):
                     continue
                 found.append((owner, city, unit))
     return found
@@ -180,10 +182,12 @@ def _recoverable(state: OmenState, controller: int, step: Step, here: int | None
 def _possible(state: OmenState, effect: Effect, step: Step) -> bool:
     """Whether an optional step could do anything (else it is skipped without asking)."""
     c = effect.controller
-    if step.op in ("destroy", "move", "enrage"):
+    if step.op in ("destroy", "move", "enrage", "return_to_hand", "swap"):
         targets = _targets(state, c, step, effect.here)
         if step.op == "move":
             return any(_movable(state, o, city, u) for o, city, u in targets)
+        if step.op == "swap":
+            return any(_partners(state, targets, t) for t in targets)
         if step.op == "enrage":
             return any(can_enrage(state, o, city, u) for o, city, u in targets)
         return bool(targets)
@@ -272,6 +276,15 @@ def _execute(state: OmenState, effect: Effect, step: Step, city: int | None) -> 
     """Carry out one step (the effect frame below has already advanced past it)."""
     c, amount, source = effect.controller, step.amount, effect.source
     opponent = 1 - c
+    if step.per is not None:
+        counted = count(state, c, step.per, effect.here)
+        amount *= counted
+        state = state.log("effect.per", f"{source}: {step.amount} x {counted} "
+                          f"({step.per}) = {amount}")
+        if amount <= 0:
+            return state
+    if step.op in _MORE_OPS:
+        return _MORE_OPS[step.op](state, effect, step, amount)
     if step.op == "gain_coins":
         state, gained = state.gain_coins(c, amount)
         return state.log("effect.gain_coins", f"{source}: {_seat(c)} gains {gained} coin(s)")
@@ -578,3 +591,121 @@ class DiscardCard(Frame):
         if self.card not in state.players[self.player].hand:
             return state.log(f"discard.{self.why}", f"{self.card} already left the hand").pop()
         return discard_from_hand(state.pop(), self.player, self.card, self.why)
+
+
+# -- the primitives a public description of Omen cards mentions (omen-public-cards.md) --------
+
+
+def _reveal_hand(state: OmenState, effect: Effect, step: Step, amount: int) -> OmenState:
+    """A hand shown to both players (every hand is open to the solver: the trace shows it)."""
+    who = effect.controller if step.side == "own" else 1 - effect.controller
+    hand = ", ".join(state.players[who].hand) or "no cards"
+    return state.log("effect.reveal_hand", f"{effect.source}: {_seat(who)} reveals {hand}")
+
+
+def _cost_change(state: OmenState, effect: Effect, step: Step, amount: int) -> OmenState:
+    """The controller's plays cost ``amount`` more (less) for the rest of the turn."""
+    change = list(state.turn.cost_change)
+    change[effect.controller] += amount
+    state = state.but(turn=replace(state.turn, cost_change=(change[0], change[1])))
+    word = "more" if amount > 0 else "less"
+    return state.log("effect.cost_change", f"{effect.source}: {_seat(effect.controller)}'s "
+                     f"units cost {abs(amount)} {word} to play this turn")
+
+
+def _return_to_hand(state: OmenState, effect: Effect, step: Step, amount: int) -> OmenState:
+    return state.push(Recall(effect.controller, step, effect.here, amount))
+
+
+def _swap(state: OmenState, effect: Effect, step: Step, amount: int) -> OmenState:
+    return state.push(Swap(effect.controller, step, effect.here))
+
+
+_MORE_OPS = {"reveal_hand": _reveal_hand, "cost_change": _cost_change,
+             "return_to_hand": _return_to_hand, "swap": _swap}
+
+
+@dataclass(frozen=True, slots=True)
+class Recall(Frame):
+    """Return ``remaining`` units of the controller's choice to their owners' hands."""
+
+    controller: int
+    step: Step
+    here: int | None
+    remaining: int
+
+    def prompt(self, state: OmenState) -> Prompt | None:
+        targets = _targets(state, self.controller, self.step, self.here)
+        if not targets:
+            return None
+        return decide(self.controller,
+                      [Action("recall", (str(state.ref(o, c, u)),)) for o, c, u in targets])
+
+    def run(self, state: OmenState) -> OmenState:
+        return state.log("effect.return_to_hand", "no unit to return to its owner's hand").pop()
+
+    def apply(self, state: OmenState, action: Action) -> OmenState:
+        ref = parse_unit_ref(action.args[0])
+        unit = state.find_unit(ref)
+        state = _next(state, self, self.remaining).remove_unit(ref.city, ref.owner, unit)
+        hand = add_card(state.players[ref.owner].hand, unit.card)
+        state = state.update_player(ref.owner, hand=hand)
+        return state.log("effect.return_to_hand", f"{ref} returns to {_seat(ref.owner)}'s hand "
+                         "(not destroyed, not discarded)")
+
+
+def _swapped_fits(state: OmenState, first: tuple[int, int, Unit], second: tuple[int, int, Unit]
+                  ) -> bool:
+    """Whether each unit fits on its owner's side of the other's city after the exchange."""
+    (o1, c1, u1), (o2, c2, u2) = first, second
+    if c1 == c2:
+        return False
+    size1, size2 = state.unit_size(u1), state.unit_size(u2)
+    into2 = state.side_size(c2, o1) + size1 - (size2 if o1 == o2 else 0)
+    into1 = state.side_size(c1, o2) + size2 - (size1 if o1 == o2 else 0)
+    return into2 <= CAPACITY and into1 <= CAPACITY
+
+
+def _partners(state: OmenState, targets: list[tuple[int, int, Unit]],
+              first: tuple[int, int, Unit]) -> list[tuple[int, int, Unit]]:
+    return [t for t in targets if _swapped_fits(state, first, t)]
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Frame):
+    """Two units of the controller's choice in different cities exchange cities (each stays
+    on its owner's side; both are moved, so their DEPLOY abilities resolve)."""
+
+    controller: int
+    step: Step
+    here: int | None
+    first: UnitRef | None = None
+
+    def prompt(self, state: OmenState) -> Prompt | None:
+        targets = _targets(state, self.controller, self.step, self.here)
+        if self.first is None:
+            firsts = [t for t in targets if _partners(state, targets, t)]
+            if not firsts:
+                return None
+            return decide(self.controller,
+                          [Action("swap", (str(state.ref(*t)),)) for t in firsts])
+        ref = self.first
+        first = (ref.owner, ref.city, state.find_unit(ref))
+        return decide(self.controller, [Action("with", (str(state.ref(*t)),))
+                                        for t in _partners(state, targets, first)])
+
+    def run(self, state: OmenState) -> OmenState:
+        return state.log("effect.swap", "no two units can exchange cities").pop()
+
+    def apply(self, state: OmenState, action: Action) -> OmenState:
+        if action.verb == "swap":
+            return state.swap(replace(self, first=parse_unit_ref(action.args[0])))
+        assert self.first is not None
+        one, two = self.first, parse_unit_ref(action.args[0])
+        unit1, unit2 = state.find_unit(one), state.find_unit(two)
+        state = state.pop().remove_unit(one.city, one.owner, unit1)
+        state = state.remove_unit(two.city, two.owner, unit2)
+        state = state.log("effect.swap", f"{one} and {two} exchange cities")
+        # Both are in place before either DEPLOY resolves; the first unit's resolves first.
+        state = place_unit(state, two.owner, one.city, unit2, "moves")
+        return place_unit(state, one.owner, two.city, unit1, "moves")

@@ -8,7 +8,9 @@
   says whether the cards and coins come at once or after the whole split is chosen.
 * Hand limit (R3, ``hand_limit``): the active player discards down to it at the end of the step;
   in 001 Rewards over the limit are played face down (``bury``, 1 VP, no ability).
-* Coin cap: the active player returns coins to the supply down to 10 (001, 003, 004).
+* Coin cap (option ``coin_cap``): the active player returns coins to the supply down to 10
+  (001 Phase 6: "until he has at most 10 coins left"; 004 Offering Step: "until they have a
+  maximum of 10 coins"); 003 states no cap, read like its silence on the hand limit (R3).
 * Enraged units turn back at the end of the step: the active player's (001; 004: "at the end
   of their OFFERING STEP") or all of them (003): R11, ``enraged_ends``.
 """
@@ -26,6 +28,7 @@ from omen_solver.omen.state import OmenState, Prompt, add_card, remove_card
 __all__ = ["COIN_CAP", "CoinCap", "EnragedEnd", "HandLimit", "OfferingStep", "OfferingTake"]
 
 COIN_CAP = 10
+"""The coin cap of 001 and 004 (``coin_cap = '10'``)."""
 
 
 def _tail() -> tuple[Frame, ...]:
@@ -133,12 +136,12 @@ class HandLimit(Frame):
 
 @dataclass(frozen=True, slots=True)
 class CoinCap(Frame):
-    """Return coins above 10 to the supply."""
+    """Return coins above 10 to the supply (``coin_cap = '10'``)."""
 
     def run(self, state: OmenState) -> OmenState:
         coins = state.players[state.active].coins
         state = state.pop()
-        if coins <= COIN_CAP:
+        if state.rules.coin_cap == "none" or coins <= COIN_CAP:
             return state
         state = state.pay_coins(state.active, coins - COIN_CAP)
         return state.log("offering.coin-cap", f"seat {state.active + 1} returns "

@@ -13,19 +13,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.game import TraceStep
 from omen_solver.core.positions import read_toml
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
+from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
-from omen_solver.omen.setup import VP_TOKENS
+from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import CAPACITY, HIDDEN, City, OmenState, Player, TurnInfo, Unit
 from omen_solver.omen.turn import BeginTurn, steps_of
 
 __all__ = ["load_position", "load_state", "state_from_data"]
 
-_TOP_KEYS = {"game", "profile", "cards", "replace_cards", "rules", "turn", "seat", "city",
-             "deck", "pool", "moves", "puzzle"}
+_TOP_KEYS = {"game", "profile", "cards", "replace_cards", "sets", "rules", "turn", "seat",
+             "city", "deck", "pool", "moves", "search", "puzzle"}
 """The keys of a position file; ``puzzle`` belongs to the game-agnostic puzzle format and is
 left to it (docs/puzzles.md)."""
 _PLAYER_KEYS = {"coins", "hand", "rewards", "rewards_unused", "rewards_used", "feats",
@@ -35,12 +37,20 @@ _PLAYER_KINDS = {"hand": "unit", "rewards": "reward", "rewards_unused": "reward"
                  "challenges": "challenge", "rituals": "unit"}
 
 
+DEFAULT_TURN_NUMBER = 2
+"""A position without ``turn.number`` is a turn of a game in progress, not the first player's
+first turn (which has 2 Wealth actions: write ``number = 1`` for it)."""
+
 class _Reader:
     """Typed access to the parsed TOML, naming ``file: key`` in every error."""
 
-    def __init__(self, path: Path, catalogue: Catalogue) -> None:
+    def __init__(self, path: Path, catalogue: Catalogue, sets: Sequence[str] = (),
+                 rules: OmenRules | None = None, profile: str = DEFAULT_PROFILE) -> None:
         self.path = path
         self.catalogue = catalogue
+        self.sets = tuple(sets)
+        self.rules = rules
+        self.profile = profile
 
     def fail(self, key: str, problem: str) -> PositionError:
         return PositionError(f"{self.path}: key {key!r}: {problem}")
@@ -91,6 +101,16 @@ class _Reader:
             raise self.fail(key, f"{card!r} is not in the card catalogue")
         if found.kind != kind:
             raise self.fail(key, f"{card!r} is a {found.kind}, not a {kind}")
+        if self.sets and found.set not in self.sets:
+            raise self.fail(key, f"{card!r} is a card of the set {found.set!r}, not of this "
+                            f"position's sets ({', '.join(self.sets)}: the profile "
+                            f"{self.profile!r}); add {found.set!r} to the top-level key 'sets' "
+                            "to combine them")
+        if (found.unit_type in OPTIONAL_TYPES and self.rules is not None
+                and self.rules.optional_units == "off"):
+            raise self.fail(key, f"{card!r} is a {found.unit_type}: Spirits and Heroes are "
+                            "removed from the game unless the players opt in (001 Setup, "
+                            "Optional Units); set optional_units = \"on\" under [rules]")
 
     def seat(self, value: Any, key: str) -> int:
         if value not in (1, 2) or isinstance(value, bool):
@@ -106,7 +126,11 @@ def _catalogue(path: Path, data: Mapping[str, Any], rules: OmenRules) -> Catalog
     if not isinstance(replace_only, bool):
         raise PositionError(f"{path}: key 'replace_cards': must be true or false")
     base = None if replace_only else default_catalogue()
-    catalogue = load_catalogue([path.parent / f for f in files], base=base)
+    try:
+        catalogue = load_catalogue([path.parent / f for f in files], base=base)
+    except CatalogueError as error:
+        # The card file's own message names it, the card and the field; name the key too.
+        raise PositionError(f"{path}: key 'cards': {error}") from None
     return catalogue.resolve(rules.stat_colours)
 
 
@@ -116,6 +140,10 @@ def _player(r: _Reader, data: Any, seat: int) -> Player:
     r.known(table, key, _PLAYER_KEYS)
     lists = {name: r.cards(table.get(name), f"{key}.{name}", kind)
              for name, kind in _PLAYER_KINDS.items()}
+    for index, card in enumerate(table.get("rituals") or []):
+        if not r.catalogue[card].ritual:
+            raise r.fail(f"{key}.rituals[{index}]", f"{card!r} has no RITUAL: only a Priestess "
+                         "leaves a city by her RITUAL (004 Priestesses)")
     return Player(
         coins=r.integer(table.get("coins"), f"{key}.coins", 0),
         vp_tokens=r.integer(table.get("vp_tokens"), f"{key}.vp_tokens", 0),
@@ -146,6 +174,10 @@ def _cities(r: _Reader, value: Any) -> tuple[City, City, City]:
         key = f"city[{index}]"
         table = r.table(data, key)
         r.known(table, key, {"rewards", "seat1", "seat2", "relic", "relic_seat"})
+        if "rewards" not in table:
+            raise r.fail(f"{key}.rewards", "missing: list the city's Reward stack, top first "
+                         "('?' for a face-down Reward not known yet), or write rewards = [] "
+                         "for a city with no Reward left")
         rewards = r.strings(table.get("rewards"), f"{key}.rewards")
         for i, card in enumerate(rewards):
             if card != HIDDEN:
@@ -166,7 +198,10 @@ def _rest(r: _Reader, key: str, kind: str, sets: Sequence[str], seen: Counter[st
           ) -> tuple[str, ...]:
     """The copies of the profile's cards of ``kind`` that are nowhere else."""
     rest: list[str] = []
+    removed = OPTIONAL_TYPES if r.rules is not None and r.rules.optional_units == "off" else ()
     for card in r.catalogue.of_kind(kind, sets):
+        if card.unit_type in removed:
+            continue
         left = card.copies - seen[card.id]
         if left < 0:
             raise r.fail(key, f"{card.id!r} appears {seen[card.id]} times but the catalogue has "
@@ -199,6 +234,23 @@ def _seen(players: Sequence[Player], cities: Sequence[City], *more: Sequence[str
     return seen
 
 
+def _sets(path: Path, data: Mapping[str, Any], profile: str, catalogue: Catalogue
+          ) -> tuple[str, ...]:
+    """The card sets of the position: the profile's, plus any named under ``sets`` ("all":
+    every set of the catalogue)."""
+    extra = data.get("sets", [])
+    if extra == "all":
+        return tuple(dict.fromkeys((*PROFILES[profile].sets, *catalogue.sets())))
+    if not isinstance(extra, list) or not all(isinstance(name, str) for name in extra):
+        raise PositionError(f"{path}: key 'sets': must be a list of card set names, or \"all\"")
+    known = catalogue.sets()
+    for index, name in enumerate(extra):
+        if name not in known:
+            raise PositionError(f"{path}: key 'sets[{index}]': no card of the set {name!r}; "
+                                f"the catalogue's sets: {', '.join(known)}")
+    return tuple(dict.fromkeys((*PROFILES[profile].sets, *extra)))
+
+
 def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     """Build the state a parsed position file describes (see ``docs/omen.md``)."""
     for name in data:
@@ -206,7 +258,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
             raise PositionError(f"{path}: key {name!r}: unknown key; expected one of "
                                 f"{', '.join(sorted(_TOP_KEYS))}")
     profile = data.get("profile", DEFAULT_PROFILE)
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         raise PositionError(f"{path}: key 'profile': unknown profile {profile!r}; choose one of "
                             f"{', '.join(PROFILES)}")
     overrides = data.get("rules", {})
@@ -217,8 +269,8 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     except OptionError as error:
         raise PositionError(f"{path}: key {error}") from None
     catalogue = _catalogue(path, data, rules)
-    sets = PROFILES[profile].sets
-    r = _Reader(path, catalogue)
+    sets = _sets(path, data, profile, catalogue)
+    r = _Reader(path, catalogue, sets, rules, profile)
 
     turn_table = r.table(data.get("turn"), "turn")
     r.known(turn_table, "turn", {"active", "step", "number", "first", "reward_used", "supply",
@@ -229,7 +281,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     if step not in steps:
         raise r.fail("turn.step", f"{step!r} is not a step of this profile; choose one of "
                      f"{', '.join(steps)}")
-    number = r.integer(turn_table.get("number"), "turn.number", 1, minimum=1)
+    number = r.integer(turn_table.get("number"), "turn.number", DEFAULT_TURN_NUMBER, minimum=1)
     first = r.boolean(turn_table.get("first"), "turn.first", number == 1)
     reward_used = r.boolean(turn_table.get("reward_used"), "turn.reward_used", False)
 
@@ -266,6 +318,9 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     if hidden > len(reward_pool):
         raise r.fail("pool.rewards", f"{hidden} face-down Rewards ('?') but only "
                      f"{len(reward_pool)} unseen Rewards to draw them from")
+    _check_copies(r, _zones(players, cities, top, shuffled, discard, reward_pool, relics,
+                            challenges, box))
+    _check_feats(r, players)
 
     total = int(rules.coin_supply)
     coins = players[0].coins + players[1].coins
@@ -297,8 +352,101 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
         active=active,
         turn=TurnInfo(number=number, first=first, step=step, reward_used=reward_used),
         stack=(BeginTurn(step),),
+        search=_search_settings(r, data.get("search")),
     )
-    return _apply_moves(r, settle(state), data.get("moves"))
+    return _apply_moves(r, _announce_load_rules(settle(state)), data.get("moves"))
+
+
+LOAD_RULES = {"deck.reshuffle": "the deck is empty, so the discard pile is shuffled into it",
+              "ritual": "a RITUAL condition holds, so the Priestess leaves with a VP token"}
+"""State-based rules that reading a position may apply at once (the file describes a table on
+which they are due); each is announced in the trace (rule ``position.load``)."""
+
+
+def _announce_load_rules(state: OmenState) -> OmenState:
+    """Say in the trace which rules reading the position applied before anyone acted."""
+    applied = [step for step in state.trace if step.rule in LOAD_RULES]
+    if not applied:
+        return state
+    lines = "; ".join(f"{LOAD_RULES[step.rule]} ({step.text})" for step in applied)
+    note = TraceStep("position.load", "the position as written is not settled; reading it "
+                     f"applied: {lines}")
+    return state.but(trace=(note, *state.trace))
+
+
+def _zones(players: Sequence[Player], cities: Sequence[City], top: Sequence[str],
+           shuffled: Sequence[str], discard: Sequence[str], reward_pool: Sequence[str],
+           relics: Sequence[str], challenges: Sequence[str], box: Sequence[str]
+           ) -> list[tuple[str, Sequence[str]]]:
+    """Every zone holding cards that exist once per copy, with its key (Feats excepted: each
+    player has the whole set)."""
+    zones: list[tuple[str, Sequence[str]]] = []
+    for seat, p in enumerate(players, start=1):
+        for name in _PLAYER_KINDS:
+            if name not in ("feats", "feats_rotated"):
+                zones.append((f"seat.{seat}.{name}", getattr(p, name)))
+    for index, city in enumerate(cities):
+        zones.append((f"city[{index}].rewards", [c for c in city.rewards if c != HIDDEN]))
+        for seat in (0, 1):
+            zones.append((f"city[{index}].seat{seat + 1}", [u.card for u in city.sides[seat]]))
+        if city.relic:
+            zones.append((f"city[{index}].relic", [city.relic]))
+    zones += [("deck.top", top), ("deck.shuffled", shuffled), ("deck.discard", discard),
+              ("pool.rewards", reward_pool), ("pool.relics", relics),
+              ("pool.challenges", challenges), ("pool.box", box)]
+    return zones
+
+
+def _check_copies(r: _Reader, zones: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """No card appears more often than the catalogue holds copies of it."""
+    counts: Counter[str] = Counter()
+    for key, cards in zones:
+        for card in cards:
+            counts[card] += 1
+            held = r.catalogue[card].copies
+            if counts[card] > held:
+                raise r.fail(key, f"{card!r} appears {counts[card]} times in the position "
+                             f"(hands, cities, deck, discard pile, pools) but the catalogue "
+                             f"holds {held} {'copy' if held == 1 else 'copies'} of it")
+
+
+def _check_feats(r: _Reader, players: Sequence[Player]) -> None:
+    for seat, p in enumerate(players, start=1):
+        done = Counter((*p.feats, *p.feats_rotated))
+        for feat, count in done.items():
+            if count > 1:
+                raise r.fail(f"seat.{seat}.feats", f"the Feat {feat!r} is achieved {count} "
+                             "times (face down or rotated): each player has one of each")
+
+
+_SEARCH_KEYS = {"turns", "draws", "margin", "reductions"}
+
+
+def _search_settings(r: _Reader, value: Any) -> EndgameSettings | None:
+    """The ``[search]`` table: how the endgame search treats this position (docs/omen.md)."""
+    if value is None:
+        return None
+    table = r.table(value, "search")
+    r.known(table, "search", _SEARCH_KEYS)
+    turns = table.get("turns", "end")
+    if turns != "end" and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 1):
+        raise r.fail("search.turns", f"a number of turns from 1 (the turn in progress counts), "
+                     f"or \"end\" for the end of the game; got {turns!r}")
+    draws = table.get("draws", Draws.EXPECTED.value)
+    if draws not in {d.value for d in Draws}:
+        raise r.fail("search.draws", f"{draws!r}: choose one of "
+                     f"{', '.join(d.value for d in Draws)}")
+    chosen = table.get("reductions", True)
+    if not isinstance(chosen, bool) and not (
+            isinstance(chosen, list) and all(isinstance(name, str) for name in chosen)):
+        raise r.fail("search.reductions", f"true, false or a list of reductions; got {chosen!r}")
+    try:
+        reductions = reductions_of(chosen)
+    except OptionError as error:
+        raise r.fail("search.reductions", str(error)) from None
+    return EndgameSettings(turns=None if turns == "end" else int(turns), draws=Draws(draws),
+                           margin=r.boolean(table.get("margin"), "search.margin", False),
+                           reductions=reductions)
 
 
 def _apply_moves(r: _Reader, state: OmenState, value: Any) -> OmenState:

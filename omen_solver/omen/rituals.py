@@ -17,10 +17,13 @@ __all__ = ["check_rituals"]
 
 
 def _due(state: OmenState, players: Iterable[int]) -> tuple[int, int, str] | None:
+    priestesses = state.catalogue.with_rituals
+    if not priestesses or not state.has_unit(priestesses):
+        return None
     for player in players:
         for owner, city, unit in state.units(player):
-            ritual = state.card(unit.card).ritual
-            if ritual and not unit.enraged and holds(state, owner, ritual, city):
+            if unit.card in priestesses and not unit.enraged and holds(
+                    state, owner, state.card(unit.card).ritual, city):
                 return owner, city, unit.card
     return None
 

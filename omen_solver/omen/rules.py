@@ -218,6 +218,32 @@ class OmenRules(RuleOptions):
 
     # -- points the books leave open or answer differently outside the table -----------------
 
+    coin_cap: str = option(
+        default="none",
+        question="coin cap",
+        summary="Coins the active player may keep at the end of the Offering step.",
+        settings={
+            "none": "no cap (003 states none, as it states no hand limit)",
+            "10": "return coins to the supply down to 10 (001 Phase 6; 004 Offering Step)",
+        },
+        reason="003's Offering step states no coin cap; its silence is read as for the hand "
+        "limit (R3).",
+        source="001 Phase 6: Offering (\"until he has at most 10 coins left\"); 004 Offering "
+        "Step (\"until they have a maximum of 10 coins\"); 003 Step 6: Offering (no cap)",
+    )
+    optional_units: str = option(
+        default="off",
+        question="Optional Units",
+        summary="Whether Spirits and Heroes are used (001's Optional Units).",
+        settings={
+            "off": "Spirits and Heroes are removed from the game (001 Setup, as printed)",
+            "on": "the players opt in: Spirits and Heroes are dealt and may be in a position",
+        },
+        reason="001 Setup: \"Remove all Spirit and Hero cards from the draw pile\"; 001 "
+        "Optional Units recommends them once the players know the three original types.",
+        source="001 Setup; 001 Optional Units",
+    )
+
     resource_commit: str = option(
         default="as-you-go",
         question="wealth and offering",
@@ -371,6 +397,7 @@ class Profile:
 _ROW: dict[str, str] = {}  # the option defaults are A Reign of War (003)
 
 _OMEGA: dict[str, str] = {
+    "coin_cap": "10",
     "war_trigger": "active",
     "hand_limit": "7",
     "coin_supply": "25",
@@ -385,6 +412,7 @@ _OMEGA: dict[str, str] = {
 }
 
 _FIRES: dict[str, str] = {
+    "coin_cap": "10",
     "war_trigger": "opposing",
     "war_tiebreak": "total-cost",
     "hand_limit": "5",

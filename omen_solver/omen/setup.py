@@ -1,6 +1,8 @@
 """A new game: the set-up of each rulebook, with the deal as chance events.
 
-* Units of the profile's sets are shuffled into the deck; Rewards are shuffled and dealt face
+* Units of the profile's sets are shuffled into the deck, without Spirits and Heroes unless
+  the players opt in (001 Setup: "Remove all Spirit and Hero cards from the draw pile"; 001
+  Optional Units; option ``optional_units``); Rewards are shuffled and dealt face
   down onto the three cities (4 each in 001 and 003, 2 each in 004); each player has the Feats,
   draws 4 Unit cards and takes 4 coins; the rest of the coins form the supply (R4) (001 Setup;
   003 Setup; 004 Set Up). Expansions: the 6 Challenges and 6 Relics lie face up beside the deck
@@ -26,11 +28,14 @@ __all__ = ["STARTING_CARDS", "STARTING_COINS", "new_game"]
 STARTING_CARDS = 4
 STARTING_COINS = 4
 VP_TOKENS = 6
+OPTIONAL_TYPES = ("Spirit", "Hero")
+"""001 Setup: "Remove all Spirit and Hero cards from the draw pile" (option optional_units)."""
 
 
-def _copies(cards: Catalogue, kind: str, sets: tuple[str, ...]) -> tuple[str, ...]:
+def _copies(cards: Catalogue, kind: str, sets: tuple[str, ...],
+            removed: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(sorted(card.id for card in cards.of_kind(kind, sets)
-                        for _ in range(card.copies)))
+                        if card.unit_type not in removed for _ in range(card.copies)))
 
 
 def new_game(
@@ -53,7 +58,8 @@ def new_game(
         catalogue=cards,
         players=(Player(coins=STARTING_COINS), Player(coins=STARTING_COINS)),
         cities=(city, city, city),
-        deck_rest=_copies(cards, "unit", prof.sets),
+        deck_rest=_copies(cards, "unit", prof.sets,
+                          OPTIONAL_TYPES if rules.optional_units == "off" else ()),
         supply=coins - 2 * STARTING_COINS,
         tokens=VP_TOKENS,
         reward_pool=rewards,

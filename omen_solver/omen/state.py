@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
-from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep
-from omen_solver.errors import IllegalActionError, OptionError
+from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
+from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
 from omen_solver.omen.cards import Card, Catalogue
 from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
 
 if TYPE_CHECKING:
+    from omen_solver.core.enumeration.budget import Budget, Progress
+    from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
+    from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
 
 __all__ = [
@@ -47,6 +50,36 @@ CAPACITY = 5
 
 HIDDEN = "?"
 """A face-down Reward whose identity is not known yet (revealed by a chance event)."""
+
+
+_T = TypeVar("_T")
+_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """A copy-with-changes function written for ``cls``'s fields (as ``dataclasses`` writes
+    ``__init__``), so no field list is walked per call."""
+    names = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+    lines = ["def replace(self, changes):", "    new = new_object(cls)"]
+    lines += [f"    set_field(new, {name!r}, self.{name})" for name in names]
+    lines += ["    for name, value in changes.items():", "        set_field(new, name, value)",
+              "    return new"]
+    scope: dict[str, Any] = {"new_object": object.__new__, "cls": cls,
+                             "set_field": object.__setattr__}
+    exec("\n".join(lines), scope)  # the code is built from the class's own field names
+    function: Callable[[Any, dict[str, Any]], Any] = scope["replace"]
+    return function
+
+
+def quick_replace(value: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for the frozen, slotted values of this module, without its
+    per-call introspection (the search builds millions of states)."""
+    cls = type(value)
+    replacer = _REPLACERS.get(cls)
+    if replacer is None:
+        replacer = _REPLACERS[cls] = _replacer(cls)
+    result: _T = replacer(value, changes)
+    return result
 
 
 def add_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -83,7 +116,7 @@ class City:
 
     def with_side(self, player: int, units: tuple[Unit, ...]) -> City:
         sides = (units, self.sides[1]) if player == 0 else (self.sides[0], units)
-        return replace(self, sides=sides)
+        return quick_replace(self, sides=sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +161,8 @@ class TurnInfo:
     forced: tuple[int, int] = (0, 0)
     """Cards each player's abilities made the opponent discard this turn."""
     challenge_done: bool = False
+    cost_change: tuple[int, int] = (0, 0)
+    """Each player's ``cost_change`` effects of this turn (added to the cost of every play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +208,8 @@ class OmenState(GameState[Action]):
     trace: tuple[TraceStep, ...] = field(default=(), compare=False)
     """The rule steps applied by the last action (and the automatic play after it)."""
     prompt: Prompt = field(default=_TERMINAL_PROMPT, compare=False)
+    search: EndgameSettings | None = field(default=None, compare=False)
+    """How the position asks to be solved (its file's ``[search]`` table), if it says."""
 
     # -- the game protocol ----------------------------------------------------------------
 
@@ -193,12 +230,37 @@ class OmenState(GameState[Action]):
             return ()
         return tuple(zip(self.prompt.actions, self.prompt.probabilities, strict=True))
 
-    def child(self, action: Action) -> Self:
+    def child(self, action: Action | str) -> Self:
+        """The state after ``action``, given as an :class:`Action` or its text."""
+        if isinstance(action, str):
+            action = self.string_to_action(action)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(str(action)))
         from omen_solver.omen.engine import apply
 
         return cast(Self, apply(self, action))
+
+    def explain(self, action: Action | str) -> tuple[OmenState, list[TraceStep]]:
+        """The successor after ``action`` (an action or its canonical text) and the rule steps
+        it caused, each naming its rule id (``docs/omen.md``, Rule ids)."""
+        chosen = self.string_to_action(action) if isinstance(action, str) else action
+        following = self.child(chosen)
+        return following, list(following.trace)
+
+    def parse_move(self, text: str) -> Action:
+        """A move in canonical notation, checked legal (``solve --explain`` replays lines)."""
+        return self.string_to_action(text)
+
+    def kernel_solve(self, concept: Concept, team: int, *, budget: Budget,
+                     simultaneous: SimultaneousMode, progress: Progress | None
+                     ) -> SolveResult:
+        """The game's own search (hook of :func:`omen_solver.core.search.solve`, which the
+        ``solve`` and ``puzzles check`` commands use): the endgame search with this position's
+        ``[search]`` settings (``omen_solver.omen.endgame``)."""
+        from omen_solver.omen.endgame import kernel_solve
+
+        return kernel_solve(self, self.search, concept, team, budget=budget,
+                            simultaneous=simultaneous, progress=progress)
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))
@@ -232,10 +294,15 @@ class OmenState(GameState[Action]):
             self.over,
         )
 
-    def action_to_string(self, action: Action) -> str:
-        return str(action)
+    def action_to_string(self, *args: Any) -> str:
+        """The text of an action; takes ``(action)`` or OpenSpiel's ``(player, action)``."""
+        return str(openspiel_argument(args, "action_to_string"))
 
-    def string_to_action(self, text: str) -> Action:
+    def string_to_action(self, *args: Any) -> Action:
+        """The legal action a text names; takes ``(text)`` or OpenSpiel's ``(player, text)``."""
+        text = openspiel_argument(args, "string_to_action")
+        if not isinstance(text, str):
+            raise InvalidActionError(f"expected the text of an action, not {text!r}")
         action = parse_action(text)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(text))
@@ -291,6 +358,11 @@ class OmenState(GameState[Action]):
             return "Beast"
         return self.card(unit.card).unit_type or ""
 
+    def has_unit(self, cards: frozenset[str]) -> bool:
+        """Whether some unit in a city is one of ``cards`` (a quick test before a scan)."""
+        return any(unit.card in cards for city in self.cities for side in city.sides
+                   for unit in side)
+
     def units(self, player: int | None = None) -> Iterator[tuple[int, int, Unit]]:
         """Every unit in the cities as ``(owner, city, unit)``."""
         for city_index, city in enumerate(self.cities):
@@ -316,33 +388,33 @@ class OmenState(GameState[Action]):
     # -- building successors (used by the frames) -----------------------------------------
 
     def but(self, **changes: Any) -> OmenState:
-        return replace(self, **changes)
+        return quick_replace(self, **changes)
 
     def log(self, rule: str, text: str) -> OmenState:
-        return replace(self, trace=(*self.trace, TraceStep(rule, text)))
+        return quick_replace(self, trace=(*self.trace, TraceStep(rule, text)))
 
     def push(self, *frames: Frame) -> OmenState:
         """Put frames on the stack; the last one given runs first."""
-        return replace(self, stack=(*self.stack, *frames))
+        return quick_replace(self, stack=(*self.stack, *frames))
 
     def pop(self) -> OmenState:
-        return replace(self, stack=self.stack[:-1])
+        return quick_replace(self, stack=self.stack[:-1])
 
     def swap(self, *frames: Frame) -> OmenState:
         """Replace the top frame by ``frames`` (the last one given runs first)."""
-        return replace(self, stack=(*self.stack[:-1], *frames))
+        return quick_replace(self, stack=(*self.stack[:-1], *frames))
 
     def with_player(self, index: int, player: Player) -> OmenState:
         players = (player, self.players[1]) if index == 0 else (self.players[0], player)
-        return replace(self, players=players)
+        return quick_replace(self, players=players)
 
     def update_player(self, index: int, **changes: Any) -> OmenState:
-        return self.with_player(index, replace(self.players[index], **changes))
+        return self.with_player(index, quick_replace(self.players[index], **changes))
 
     def with_city(self, index: int, city: City) -> OmenState:
         cities = list(self.cities)
         cities[index] = city
-        return replace(self, cities=(cities[0], cities[1], cities[2]))
+        return quick_replace(self, cities=(cities[0], cities[1], cities[2]))
 
     def with_side(self, city: int, player: int, units: tuple[Unit, ...]) -> OmenState:
         return self.with_city(city, self.cities[city].with_side(player, tuple(sorted(units))))

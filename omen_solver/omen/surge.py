@@ -3,6 +3,9 @@
 * The active player pays a unit's cost (coins back to the supply) and puts it on their side of
   a city, as often as coins and city capacity allow (001 Placing Units in Cities; 003 Step 2;
   004 Surge Step). Capacity: 5 units per side, COLOSSAL units (Beasts, Sphinxes) counting 2.
+* The cost paid is the card's, changed by passive modifiers and this turn's cost changes
+  (``modifiers.play_cost``; project vocabulary for the cost changes public descriptions
+  mention).
 * A unit's DEPLOY ability resolves as it enters the city (``effects.place_unit``). A Beast's
   ability is ignored when it is played to a city.
 * DIRGE: pay a Beast's cost and discard it to resolve its ability instead (001 Discarding
@@ -30,6 +33,7 @@ from omen_solver.omen.effects import (
     use_hero,
 )
 from omen_solver.omen.frames import Frame, decide
+from omen_solver.omen.modifiers import play_cost
 from omen_solver.omen.notation import Action
 from omen_solver.omen.portent import Activations
 from omen_solver.omen.state import OmenState, Prompt, Unit, add_card, remove_card
@@ -74,11 +78,11 @@ class SurgeStep(Frame):
                 actions.append(Action("hero", (card_id,)))
                 continue
             size = 2 if card.colossal else 1
-            if card.cost <= coins:
-                actions.extend(Action("play", (card_id, str(city + 1)))
-                               for city in range(3) if fits(state, city, player, size))
-                if card.dirge:
-                    actions.append(Action("dirge", (card_id,)))
+            actions.extend(Action("play", (card_id, str(city + 1))) for city in range(3)
+                           if fits(state, city, player, size)
+                           and play_cost(state, player, card_id, city) <= coins)
+            if card.dirge and card.cost <= coins:
+                actions.append(Action("dirge", (card_id,)))
             if card.invoke_cost is not None and card.invoke_cost <= coins:
                 actions.append(Action("invoke", (card_id,)))
         actions.extend(Action("reward", (reward,)) for reward in usable_rewards(state))
@@ -94,16 +98,20 @@ class SurgeStep(Frame):
         if verb == "hero":
             return use_hero(state, player, card_id)
         card = state.card(card_id)
-        cost = card.invoke_cost if verb == "invoke" else card.cost
-        state = state.pay_coins(player, cost or 0)
         if verb == "play":
+            city = int(action.args[1]) - 1
+            cost = play_cost(state, player, card_id, city)
+            state = state.pay_coins(player, cost)
             hand = remove_card(state.players[player].hand, card_id)
             state = state.update_player(player, hand=hand)
-            state = state.log("surge.play", f"seat {player + 1} pays {card.cost} and plays "
-                              f"{card_id}")
-            return place_unit(state, player, int(action.args[1]) - 1, Unit(card_id), "played")
+            changed = "" if cost == card.cost else f" (cost {card.cost} changed to {cost})"
+            state = state.log("surge.play", f"seat {player + 1} pays {cost} and plays "
+                              f"{card_id}{changed}")
+            return place_unit(state, player, city, Unit(card_id), "played")
+        paid = (card.invoke_cost or 0) if verb == "invoke" else card.cost
+        state = state.pay_coins(player, paid)
         if verb == "invoke":
-            state = state.log("surge.invoke", f"seat {player + 1} pays {cost} to INVOKE "
+            state = state.log("surge.invoke", f"seat {player + 1} pays {paid} to INVOKE "
                               f"{card_id}: both DEPLOY abilities resolve, then it is discarded")
             return state.push(DiscardCard(player, card_id, "invoke"),
                               Effect(player, card_id, None, card.deploy_alt),

@@ -4,9 +4,10 @@
   and/or both sides together have 5 or more; COLOSSAL units (Beasts, Sphinxes, Enraged units)
   count 2. A city with no Reward left is never war-torn (001 Phase 5: War and Rules
   Clarifications; 003 Step 5: War; 004 War Step).
-* Each side adds its Strength; the higher total wins. A tie is broken by R2
-  (``war_tiebreak``): more Soldiers (001, 003) or higher total unit cost (004); still tied,
-  nobody wins.
+* Units with an AT WAR ability (project vocabulary) resolve it first, the active player's
+  first. Each side adds its Strength (passive modifiers included); the higher total wins.
+  A tie is broken by R2 (``war_tiebreak``): more Soldiers (001, 003) or higher total unit
+  cost (004); still tied, nobody wins.
 * The winner takes the top Reward of the city (into hand or play area: R12,
   ``reward_destination``) and keeps 1 unit; the loser keeps 2 units; with no winner both keep
   2. COLOSSAL units count 2 when keeping, so a winner never keeps one (001 Note; 003 Special
@@ -21,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from omen_solver.omen.draws import RevealReward
-from omen_solver.omen.effects import destroy_unit
+from omen_solver.omen.effects import Effect, destroy_unit
 from omen_solver.omen.frames import Frame, decide
+from omen_solver.omen.modifiers import side_strength
 from omen_solver.omen.notation import Action
 from omen_solver.omen.state import HIDDEN, OmenState, Prompt, Unit, add_card
 
@@ -57,7 +59,7 @@ def _tiebreak_value(state: OmenState, city: int, player: int) -> int:
 
 def war_winner(state: OmenState, city: int) -> tuple[int | None, str]:
     """The winner of the war in ``city`` (``None``: no winner) and why (R2 for ties)."""
-    strength = [sum(state.strength(u) for u in state.cities[city].sides[p]) for p in (0, 1)]
+    strength = [side_strength(state, city, p) for p in (0, 1)]
     text = f"Strength {strength[0]} (seat 1) against {strength[1]} (seat 2)"
     if strength[0] != strength[1]:
         return (0 if strength[0] > strength[1] else 1), text
@@ -97,10 +99,12 @@ class WarResolve(Frame):
     """One war: judge, hand over the Reward, then each side keeps its units."""
 
     city: int
-    stage: str = "judge"
+    stage: str = "triggers"
     winner: int | None = None
 
     def run(self, state: OmenState) -> OmenState:
+        if self.stage == "triggers":
+            return self._triggers(state)
         if self.stage == "judge":
             winner, text = war_winner(state, self.city)
             state = state.log("war.torn", f"city {self.city + 1} is war-torn: {text}")
@@ -108,6 +112,22 @@ class WarResolve(Frame):
         if self.stage == "reward":
             return self._reward(state)
         return self._keep(state)
+
+    def _triggers(self, state: OmenState) -> OmenState:
+        """The AT WAR abilities of the units in the city resolve before Strength is compared,
+        the active player's first (project vocabulary: ``docs/omen-cards.md``)."""
+        state = state.swap(replace(self, stage="judge"))
+        effects = []
+        for owner in (1 - state.active, state.active):
+            for unit in state.cities[self.city].sides[owner]:
+                steps = state.card(unit.card).at_war
+                if steps and not unit.enraged:
+                    effects.append(Effect(owner, unit.card, self.city, steps))
+        if effects:
+            names = ", ".join(f"{e.source} (seat {e.controller + 1})" for e in reversed(effects))
+            state = state.log("war.trigger", f"city {self.city + 1} goes to war: the AT WAR "
+                              f"abilities of {names} resolve")
+        return state.push(*effects)
 
     def _reward(self, state: OmenState) -> OmenState:
         rewards = state.cities[self.city].rewards

@@ -38,7 +38,13 @@ from omen_solver.vectors.omens_mine import MinedSet
 
 __all__ = ["OmenMiner", "Seed", "load_seeds", "seed_position"]
 
-_DEFAULT_CITY: Final = {"rewards": ["ambrosia", "thunderbolt"]}
+_DEFAULT_REWARDS: Final = {
+    "reign-of-war": (("ambrosia", "thunderbolt"), ("athenas-counsel", "winged-sandals"),
+                     ("ares-fury", "call-of-hades")),
+    "fires-in-the-east": (("lamassu",), ("ishtar-gate",), ("hanging-gardens",)),
+}
+"""The Rewards of a seed city that lists none: each city its own (as the test helpers), so no
+card appears more often than the catalogue holds it."""
 _MAX_TURN_STEPS: Final = 200
 _LOCKSTEP_NODES: Final = 5_000
 _MAX_DEPTH: Final = 12
@@ -47,6 +53,9 @@ _UNSEEDED: Final = {
     "stat_colours": "the setting changes how a card file's colour-keyed stats are read; the "
     "demonstration cards name their stats, so no position of the shipped catalogue tells the "
     "settings apart (tests/omen/test_rules_table.py checks it with a card file of its own)",
+    "optional_units": "the setting decides which units a new game deals and whether a "
+    "position may hold Spirits and Heroes at all; a position valid under both settings plays "
+    "the same (tests/omen/test_rule_gaps.py checks the deal and the refusal)",
 }
 
 
@@ -67,15 +76,22 @@ class Seed:
 
 
 def _seed_position(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """A position from a seed table, with the defaults of the test helpers."""
+    """A position from a seed table, with the defaults of the test helpers (cards of any set,
+    each city its own Rewards)."""
     turn = {"active": 1, "step": "surge", "number": 5, **raw.get("turn", {})}
     seats = {"1": dict(raw.get("seat", {}).get("1", {})), "2": dict(raw.get("seat", {})
                                                                    .get("2", {}))}
+    profile = raw.get("profile", DEFAULT_PROFILE)
+    rewards = _DEFAULT_REWARDS["fires-in-the-east" if profile.startswith("fires") else
+                               "reign-of-war"]
+    cities = [{"rewards": list(rewards[index]), **dict(city)}
+              for index, city in enumerate(raw.get("city", [{}] * 3))]
     return {
         "game": "omen",
+        "sets": raw.get("sets", "all"),
         "turn": turn,
         "seat": seats,
-        "city": [dict(city) for city in raw.get("city", [_DEFAULT_CITY] * 3)],
+        "city": cities,
         "deck": {"shuffled": [], **raw.get("deck", {})},
         "pool": {"rewards": [], **raw.get("pool", {})},
     }
@@ -205,7 +221,7 @@ def _dimensions() -> tuple[Dimension, ...]:
             "rule option settings, each in a vector where it plays differently from another "
             "setting of the same option",
             settings,
-            "stat_colours: " + _UNSEEDED["stat_colours"] + ".",
+            " ".join(f"{name}: {why}." for name, why in _UNSEEDED.items()),
         ),
         Dimension(
             "rule",

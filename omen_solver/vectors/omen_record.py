@@ -24,9 +24,9 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue
 from omen_solver.omen.cli import state_summary
 from omen_solver.omen.notation import parse_action
-from omen_solver.omen.position import state_from_data
+from omen_solver.omen.position import DEFAULT_TURN_NUMBER, state_from_data
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
-from omen_solver.omen.setup import VP_TOKENS
+from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import HIDDEN, OmenState
 
 __all__ = [
@@ -74,7 +74,10 @@ def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
     profile = explicit.setdefault("profile", DEFAULT_PROFILE)
     rules = make_rules(profile, explicit.get("rules", {}))
     catalogue = default_catalogue().resolve(rules.stat_colours)
-    sets = PROFILES[profile].sets
+    extra = explicit.get("sets", [])
+    sets = tuple(dict.fromkeys((*PROFILES[profile].sets,
+                                *(catalogue.sets() if extra == "all" else extra))))
+    removed = OPTIONAL_TYPES if rules.optional_units == "off" else ()
     seats = explicit.setdefault("seat", {})
     for seat in ("1", "2"):
         seats.setdefault(seat, {})
@@ -99,7 +102,8 @@ def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
     def rest(kind: str) -> list[str]:
         cards: list[str] = []
         for card in catalogue.of_kind(kind, sets):
-            cards += [card.id] * max(card.copies - seen[card.id], 0)
+            if card.unit_type not in removed:
+                cards += [card.id] * max(card.copies - seen[card.id], 0)
         return sorted(cards)
 
     if "relics" not in pool:
@@ -120,7 +124,7 @@ def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
     tokens = sum(int(player.get("vp_tokens", 0)) for player in seats.values())
     turn.setdefault("vp_tokens", VP_TOKENS - tokens)
     for key in ("active", "step", "number"):
-        turn.setdefault(key, {"active": 1, "step": "wealth", "number": 1}[key])
+        turn.setdefault(key, {"active": 1, "step": "wealth", "number": DEFAULT_TURN_NUMBER}[key])
     turn.setdefault("first", turn["number"] == 1)
     original = state_from_data(Path("<explicit>"), {**data, "moves": []})
     again = state_from_data(Path("<explicit>"), explicit)

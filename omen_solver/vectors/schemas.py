@@ -172,6 +172,8 @@ def _omen_defs() -> dict[str, Any]:
             "properties": {
                 "game": {"const": "omen"},
                 "profile": {"enum": list(PROFILES)},
+                "sets": {"description": "card sets beyond the profile's, or every set",
+                         "oneOf": [{"const": "all"}, _STRINGS]},
                 "rules": {"type": "object"},
                 "turn": {"type": "object"},
                 "seat": {"type": "object"},

@@ -10,13 +10,35 @@ from omen_solver.core.game import CHANCE, TraceStep
 from omen_solver.omen.position import state_from_data
 from omen_solver.omen.state import OmenState
 
-EMPTY_CITY: dict[str, Any] = {"rewards": ["ambrosia", "thunderbolt"]}
+DEFAULT_REWARDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "reign-of-war": (("ambrosia", "thunderbolt"), ("athenas-counsel", "winged-sandals"),
+                     ("ares-fury", "call-of-hades")),
+    "fires-in-the-east": (("lamassu",), ("ishtar-gate",), ("hanging-gardens",)),
+}
+"""The Rewards a city built by :func:`city` without ``rewards`` gets: two known Rewards per
+city, each city its own, so no card appears more often than the catalogue holds copies."""
+
+EMPTY_CITY: dict[str, Any] = {"seat1": [], "seat2": []}
 
 
-def city(rewards: Sequence[str] = ("ambrosia", "thunderbolt"), seat1: Sequence[str] = (),
+def city(rewards: Sequence[str] | None = None, seat1: Sequence[str] = (),
          seat2: Sequence[str] = (), **more: Any) -> dict[str, Any]:
-    """A ``[[city]]`` table (units by card id, a trailing ``!`` for an Enraged unit)."""
-    return {"rewards": list(rewards), "seat1": list(seat1), "seat2": list(seat2), **more}
+    """A ``[[city]]`` table (units by card id, a trailing ``!`` for an Enraged unit); without
+    ``rewards`` it gets the default Rewards of its place (:data:`DEFAULT_REWARDS`)."""
+    table = {"seat1": list(seat1), "seat2": list(seat2), **more}
+    if rewards is not None:
+        table["rewards"] = list(rewards)
+    return table
+
+
+def _reward_set(profile: str) -> str:
+    return "fires-in-the-east" if profile.startswith("fires-in-the-east") else "reign-of-war"
+
+
+def _with_rewards(profile: str, cities: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    defaults = DEFAULT_REWARDS[_reward_set(profile)]
+    return [{"rewards": list(defaults[index % 3]), **dict(table)}
+            for index, table in enumerate(cities)]
 
 
 def make(
@@ -34,18 +56,26 @@ def make(
     turn: Mapping[str, Any] | None = None,
     cards: Sequence[str] | None = None,
     moves: Sequence[str] | None = None,
+    sets: Sequence[str] | str = "all",
     path: Path | str = "test-position.toml",
 ) -> OmenState:
     """A position built like a position file. By default the deck and the Reward pool are
-    empty (so nothing is left to chance) and every city has two known Rewards."""
+    empty (so nothing is left to chance) and every city has its known Rewards
+    (:data:`DEFAULT_REWARDS`).
+
+    A test of one rule may use cards of any set (``sets = "all"``) and Spirits and Heroes
+    (``optional_units = "on"``); the set, copy and Optional Units checks have tests of their
+    own (``test_rule_gaps.py``)."""
+    rules = {"optional_units": "on", **(rules or {})}
     data: dict[str, Any] = {
         "game": "omen",
         "profile": profile,
         "turn": {"active": active, "step": step, "number": number, **(turn or {})},
         "seat": {"1": dict(seat1 or {}), "2": dict(seat2 or {})},
-        "city": [dict(c) for c in (cities or [EMPTY_CITY] * 3)],
+        "city": _with_rewards(profile, cities or [EMPTY_CITY] * 3),
         "deck": {"shuffled": [], **(deck or {})},
         "pool": {"rewards": [], **(pool or {})},
+        "sets": sets if isinstance(sets, str) else list(sets),
     }
     if rules:
         data["rules"] = dict(rules)

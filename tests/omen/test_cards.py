@@ -16,6 +16,7 @@ from omen_solver.errors import CatalogueError
 from omen_solver.omen.cards import (
     CONDITION_TESTS,
     EFFECT_OPS,
+    MODIFIER_OPS,
     UNIT_TYPES,
     default_catalogue,
     load_catalogue,
@@ -60,12 +61,14 @@ def test_every_type_keyword_and_primitive_is_used() -> None:
     units = CATALOGUE.of_kind("unit")
     assert {c.unit_type for c in units} == set(UNIT_TYPES)
     words = Counter(word for c in units for word in c.keywords())
-    assert set(words) == {"BARTER", "COLOSSAL", "DEPLOY", "DIRGE", "INVOKE", "RITUAL",
-                          "SCORNED", "TREASURED"}
-    ops = {step.op for c in CATALOGUE.cards.values()
-           for effect in (c.deploy, c.deploy_alt, c.dirge, c.portent, c.end_of_surge,
-                          c.scorned, c.hero, c.effect) for step in effect}
-    assert ops == set(EFFECT_OPS)
+    assert set(words) == {"AT WAR", "BARTER", "COLOSSAL", "DEPLOY", "DIRGE", "INVOKE",
+                          "PASSIVE", "RITUAL", "SCORNED", "TREASURED"}
+    steps = [step for c in CATALOGUE.cards.values()
+             for effect in (c.deploy, c.deploy_alt, c.dirge, c.portent, c.end_of_surge,
+                            c.scorned, c.hero, c.at_war, c.effect) for step in effect]
+    assert {step.op for step in steps} == set(EFFECT_OPS)
+    assert any(step.per is not None for step in steps)
+    assert {m.op for c in units for m in c.passive} == set(MODIFIER_OPS)
     tests = {cond.test for c in CATALOGUE.cards.values()
              for cond in (*c.condition, *c.ritual,
                           *(cd for e in (c.deploy, c.portent) for s in e for cd in s.condition))}
@@ -146,7 +149,7 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
 def test_not_toml_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="not valid TOML"):
         load_catalogue([write(tmp_path, "[[unit]\n")])
-    with pytest.raises(CatalogueError, match="no such card file"):
+    with pytest.raises(CatalogueError, match="no such file"):
         load_catalogue([tmp_path / "nothing.toml"])
 
 
@@ -156,9 +159,12 @@ def test_unknown_table(tmp_path: Path) -> None:
 
 
 def test_spirits_need_two_abilities_and_heroes_one(tmp_path: Path) -> None:
+    """001 Spirits: "two different card effects ... each card has a Summoning cost"; 001
+    Heroes: "discarded from a player's hand in order to use their card effects"."""
     spirit = GOOD_UNIT.replace('type = "Soldier"', 'type = "Spirit"\ninvoke_cost = 4')
-    with pytest.raises(CatalogueError, match="field 'invoke_cost': INVOKE resolves both"):
+    with pytest.raises(CatalogueError, match="field 'deploy_alt': missing: a Spirit needs it"):
         load_catalogue([write(tmp_path, spirit)])
-    hero = GOOD_UNIT.replace('type = "Soldier"', 'type = "Hero"')
-    with pytest.raises(CatalogueError, match="field 'hero': a Hero needs"):
+    hero = GOOD_UNIT.replace('type = "Soldier"', 'type = "Hero"').replace("cost = 2", "cost = 0")
+    with pytest.raises(CatalogueError, match="field 'deploy': only a Soldier or Warrior or "
+                       "Spirit"):
         load_catalogue([write(tmp_path, hero)])

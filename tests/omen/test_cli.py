@@ -76,7 +76,7 @@ def test_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     path = tmp_path / "end.toml"
     path.write_text(
         'game = "omen"\n[turn]\nstep = "offering"\n[seat.1]\nfeats = ["hoard"]\n'
-        + '[[city]]\n' * 3)
+        + '[[city]]\nrewards = []\n' * 3)
     code, out, _ = run(capsys, "omen", "play", str(path), "--json")
     report = json.loads(out)
     assert code == 0 and report["game_over"] is True and report["winner"] == 1
@@ -87,7 +87,8 @@ def test_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("omen", "play", WAR, "--moves", "keep 2@1:cyclops"), "--moves 'keep 2@1:cyclops'"),
+        (("omen", "play", WAR, "--moves", "keep 2@1:cyclops"),
+         "--moves[1] (of 1): 'keep 2@1:cyclops'"),
         (("omen", "play", WAR, "--moves", "jump"), "unknown verb 'jump'"),
         (("omen", "legal", "no-such-file.toml"), "no-such-file.toml: no such file"),
     ],
@@ -103,9 +104,11 @@ def test_bad_files_exit_2_naming_the_key(capsys: pytest.CaptureFixture[str],
     cases = {
         "game.toml": ('game = "omens"\n', "key 'game'"),
         "rules.toml": ('game = "omen"\n[rules]\nhand_limit = "6"\n', "rules.hand_limit"),
-        "moves.toml": ('game = "omen"\nmoves = ["play hoplite 9"]\n' + "[[city]]\n" * 3,
+        "moves.toml": ('game = "omen"\nmoves = ["play hoplite 9"]\n'
+                       + "[[city]]\nrewards = []\n" * 3,
                        "'9' is not a city"),
-        "city.toml": ('game = "omen"\n[[city]]\nseat1 = ["dragon"]\n' + "[[city]]\n" * 2,
+        "city.toml": ('game = "omen"\n[[city]]\nrewards = []\nseat1 = ["dragon"]\n'
+                      + "[[city]]\nrewards = []\n" * 2,
                       "city[0].seat1[0]"),
         "toml.toml": ('game = "omen"\n[turn\n', "not valid TOML"),
     }
@@ -142,3 +145,45 @@ def test_profiles_and_cards(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     bad.write_text('[[unit]]\nid = "x"\n')
     code, out, err = run(capsys, "omen", "cards", str(bad))
     assert code == 2 and not out and "bad.toml: unit 'x': field 'origin': missing" in err
+
+
+def test_the_json_shows_every_source_of_points(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """VP tokens and RITUAL Priestesses (004 Priestesses), Challenges (001 Zeus' Challenge),
+    Feats done and rotated, Relics and their owners (001 Relics of Olympus) are shown, not only
+    summed into the scores."""
+    path = tmp_path / "olympus.toml"
+    path.write_text(
+        'game = "omen"\nprofile = "omega-olympus"\n[turn]\nstep = "offering"\nnumber = 9\n'
+        '[seat.1]\nfeats = ["hoard"]\nfeats_rotated = ["full-city"]\nchallenges = ["siege"]\n'
+        '[seat.2]\nfeats = ["hoard"]\n'
+        '[[city]]\nrewards = ["ambrosia"]\nrelic = "aegis"\nrelic_seat = 2\n'
+        '[[city]]\nrewards = ["thunderbolt"]\n[[city]]\nrewards = []\n[deck]\nshuffled = []\n'
+        '[pool]\nrewards = []\n')
+    code, out, _ = run(capsys, "omen", "play", str(path), "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["feats"] == {"1": ["hoard"], "2": ["hoard"]}
+    assert report["feats_rotated"] == {"1": ["full-city"], "2": []}
+    assert report["challenges"] == {"1": ["siege"], "2": []}
+    assert report["cities"][0]["relic"] == "aegis" and report["cities"][0]["relic_seat"] == 2
+    assert report["score_breakdown"]["2"]["relics"] == 1
+    assert "aegis" not in report["left"]["relics"] and "siege" not in report["left"]["challenges"]
+    fires = run(capsys, "omen", "play", str(PUZZLES / "war-order.toml"), "--json")[1]
+    report = json.loads(fires)
+    assert report["vp_tokens"] == {"1": 1, "2": 0}
+    assert report["rituals"] == {"1": ["sun-priestess"], "2": []}
+    assert report["left"]["vp_tokens"] == 5
+    text = run(capsys, "omen", "play", str(PUZZLES / "war-order.toml"))[1]
+    assert "RITUAL Priestesses sun-priestess; VP tokens 1" in text
+
+
+def test_explain_gives_the_successor_and_its_rule_steps() -> None:
+    """``OmenState.explain``, as for Omens: the next state and the trace of the action."""
+    from omen_solver.omen.position import load_position
+
+    state = load_position(PUZZLES / "war-order.toml")
+    following, steps = state.explain("war 1")
+    assert following == state.child(state.string_to_action("war 1"))
+    assert steps[0].rule == "war.torn"
+    assert any(step.rule == "war.reward" and "seat 2 wins city 1" in step.text for step in steps)

@@ -55,13 +55,15 @@ def test_unseen_cards_default_to_the_rest_of_the_profile() -> None:
         ({"moves": ["play hoplite 1"]}, "moves[0]", "is not legal here"),
         ({"moves": ["fly away"]}, "moves[0]", "unknown verb 'fly'"),
         ({"colour": 1}, "colour", "unknown key"),
-        ({"city": [city(seat1=["perseus"])] * 3}, "city[0].seat1[0]", "Heroes are never"),
+        ({"profile": "omega", "rules": {"optional_units": "on"},
+          "city": [city(rewards=[], seat1=["perseus"])] * 3}, "city[0].seat1[0]",
+         "Heroes are never"),
     ],
 )
 def test_errors_name_the_file_and_the_key(tmp_path: Path, data: dict[str, object], key: str,
                                           problem: str) -> None:
     base: dict[str, object] = {"game": "omen", "profile": "reign-of-war",
-                               "city": [city()] * 3, "pool": {"rewards": []}}
+                               "city": [city(rewards=[])] * 3, "pool": {"rewards": []}}
     base.update(data)
     path = tmp_path / "bad.toml"
     path.write_text(_toml(base))

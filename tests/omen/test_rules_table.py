@@ -65,7 +65,7 @@ def test_r2_tied_strength() -> None:
 
 
 def _hand_after_offering(profile: str) -> int:
-    hand = ["hoplite"] * 9
+    hand = ["hoplite"] * 5 + ["spearman"] * 3 + ["herald"]
     state = make(profile, step="offering", seat1={"hand": hand})
     state = play(state, "done")
     state = advance(state, lambda s: s.active == 1)
@@ -82,7 +82,8 @@ def test_r3_hand_limit() -> None:
 def test_r3_rewards_over_the_limit_are_played_face_down() -> None:
     """R3. 001 Phase 6: "discarding Units and playing Reward cards face down"."""
     state = make(OMEGA, step="offering",
-                 seat1={"hand": ["hoplite"] * 6, "rewards": ["ambrosia", "thunderbolt"]})
+                 seat1={"hand": ["hoplite"] * 5 + ["herald"],
+                        "rewards": ["ambrosia", "thunderbolt"]})
     state = play(state, "done")
     assert "bury ambrosia" in legal(state)
     state = play(state, "bury ambrosia")
@@ -256,7 +257,8 @@ def test_r11_when_enraged_units_turn_back() -> None:
 def test_r12_where_a_won_reward_goes() -> None:
     """R12. 001 Rewards: "they add these Reward cards to their hands"; 003 Step 5; 004 War
     Step: "placing it in their play area with the 2VP side faceup"."""
-    cities = [city(seat1=["cyclops", "hoplite"], seat2=["hoplite"] * 3)] + [city()] * 2
+    cities = [city(rewards=["ambrosia"], seat1=["cyclops", "hoplite"], seat2=["hoplite"] * 3)]
+    cities += [city(rewards=["athenas-counsel"]), city(rewards=["ares-fury"])]
     for profile, in_hand in ((ROW, True), (OMEGA, True), (FIRES, False)):
         state = make(profile, step="war", cities=cities)
         player = state.players[0]

@@ -44,7 +44,7 @@ def test_barter_discards_a_merchant_for_an_extra_action() -> None:
     """004 Keyword Glossary (Barter): "During your Wealth Step, you may discard this card from
     your hand to gain 1 additional Wealth Action"."""
     state = make("fires-in-the-east", step="wealth", seat1={"hand": ["bazaar-elder"]},
-                 cities=[city(rewards=["lamassu"])] * 3)
+                 cities=[city()] * 3)
     assert "barter bazaar-elder" in legal(state)
     state = play(state, "barter bazaar-elder", "wealth coin", "wealth coin", "wealth coin")
     assert state.turn.step == "wealth"
@@ -154,7 +154,7 @@ def test_one_reward_per_surge_step() -> None:
 def test_merchants_resolve_at_the_end_of_the_surge_step() -> None:
     """004 Merchants: "a secondary ability that resolves at the end of the Surge Step while in a
     city" (Bazaar Elder: "Gain 1 coin and draw 1 card")."""
-    cities = [city(rewards=["lamassu"], seat1=["bazaar-elder"])] + [city(rewards=["lamassu"])] * 2
+    cities = [city(seat1=["bazaar-elder"]), city(), city()]
     state, trace = play_traced(make("fires-in-the-east", cities=cities,
                                     deck={"top": ["immortal"]}), "done")
     assert state.players[0].coins == 1 and state.players[0].hand == ("immortal",)
@@ -288,22 +288,15 @@ def test_offering_splits_its_value_between_cards_and_coins() -> None:
     assert state.players[0].hand == ("augur", "seer") and state.players[0].coins == 1
 
 
-def test_coins_are_capped_at_ten() -> None:
-    """003 Step 6 and 001 Phase 6: "return coins to the coin supply until he has at most 10"."""
-    state = play(make(step="offering", seat1={"hand": ["hoplite"], "coins": 10}),
-                 "offer hoplite", "take coin")
-    assert state.players[0].coins == 10 and state.active == 1
-
-
 # -- Priestesses, TREASURED, VP tokens -----------------------------------------------------------
 
 
 def test_ritual_removes_the_priestess_with_a_vp_token() -> None:
     """004 Priestesses: "A Priestess whose RITUAL condition is met is removed from its city,
     turned facedown, and a VP token is placed on it"; 004 scoring: 2 VP per token."""
-    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal"])]
+    cities = [city(seat1=["moon-priestess", "immortal", "immortal"])]
     state = make("fires-in-the-east", seat1={"hand": ["immortal"], "coins": 2},
-                 cities=cities + [city(rewards=["lamassu"])] * 2)
+                 cities=[*cities, city(), city()])
     state, trace = play_traced(state, "play immortal 1")
     assert state.players[0].rituals == ("moon-priestess",) and state.players[0].vp_tokens == 1
     assert state.tokens == 5 and breakdown(state, 0)["vp_tokens"] == 2
@@ -312,9 +305,9 @@ def test_ritual_removes_the_priestess_with_a_vp_token() -> None:
 
 def test_ritual_waits_for_a_vp_token() -> None:
     """004 Components: 6 VP tokens (option vp_token_supply)."""
-    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal",
+    cities = [city(seat1=["moon-priestess", "immortal", "immortal",
                                                "immortal"])]
-    state = make("fires-in-the-east", cities=cities + [city(rewards=["lamassu"])] * 2,
+    state = make("fires-in-the-east", cities=[*cities, city(), city()],
                  seat2={"vp_tokens": 6})
     assert state.players[0].rituals == () and state.tokens == 0
 
@@ -324,7 +317,7 @@ def test_scorned_resolves_when_a_priestess_is_discarded_from_hand() -> None:
     destroyed while in play or discarded from hand"."""
     state = make("fires-in-the-east", step="offering", seat1={"hand": ["fire-priestess"]},
                  seat2={"hand": ["immortal", "sphinx-of-giza"]},
-                 cities=[city(rewards=["lamassu"])] * 3)
+                 cities=[city()] * 3)
     state = play(state, "offer fire-priestess")
     assert state.current_player() == 1 and legal(state) == [
         "discard immortal", "discard sphinx-of-giza"]
@@ -353,7 +346,7 @@ def test_drawing_from_the_shuffled_deck_is_a_chance_event() -> None:
 def test_the_reshuffle_when_drawing_is_a_chance_event() -> None:
     """004 Wealth Step: "If a player would draw a card but the deck has no cards, shuffle the
     discard pile"."""
-    state = play(make("fires-in-the-east", step="wealth", cities=[city(rewards=["lamassu"])] * 3,
+    state = play(make("fires-in-the-east", step="wealth", cities=[city()] * 3,
                       deck={"discard": ["immortal", "immortal", "sphinx-of-giza"]}),
                  "wealth card", "wealth coin", "wealth coin")
     assert state.current_player() == CHANCE
@@ -420,8 +413,8 @@ def test_scores_and_a_clear_winner() -> None:
 def test_ritual_timing() -> None:
     """004 Priestesses names no moment for RITUAL (option ritual_timing): state-based, or at the
     end of the active player's Surge step."""
-    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal"])]
-    cities += [city(rewards=["lamassu"])] * 2
+    cities = [city(seat1=["moon-priestess", "immortal", "immortal"])]
+    cities += [city(rewards=["ishtar-gate"]), city(rewards=["hanging-gardens"])]
     seat1 = {"hand": ["immortal"], "coins": 2}
     at_once = play(make("fires-in-the-east", seat1=seat1, cities=cities), "play immortal 1")
     assert at_once.players[0].rituals == ("moon-priestess",)
@@ -433,8 +426,7 @@ def test_ritual_timing() -> None:
 
 def test_unlimited_vp_tokens() -> None:
     """004 Components: 6 VP tokens; with vp_token_supply = 'unlimited' a RITUAL never waits."""
-    cities = [city(rewards=["lamassu"], seat1=["moon-priestess", "immortal", "immortal",
-                                               "immortal"])] + [city(rewards=["lamassu"])] * 2
+    cities = [city(seat1=["moon-priestess", "immortal", "immortal", "immortal"]), city(), city()]
     state = make("fires-in-the-east", cities=cities, seat2={"vp_tokens": 6},
                  rules={"vp_token_supply": "unlimited"}, turn={"vp_tokens": 0})
     assert state.players[0].rituals == ("moon-priestess",)
@@ -443,7 +435,7 @@ def test_unlimited_vp_tokens() -> None:
 def test_fires_in_the_east_has_no_portent_or_feat_step() -> None:
     """004 Gameplay: Wealth, Surge, War, Offering; 004 Combining Omen Sets adds the Portent and
     Feat steps (option portent_and_feats)."""
-    cities = [city(rewards=["lamassu"], seat1=["augur"])] + [city(rewards=["lamassu"])] * 2
+    cities = [city(seat1=["augur"]), city(), city()]
     alone, trace = play_traced(make("fires-in-the-east", cities=cities), "done")
     assert "step.portent" not in [s.rule for s in trace] and alone.players[0].coins == 0
     combined, trace = play_traced(make("fires-in-the-east+reign-of-war", cities=cities), "done")

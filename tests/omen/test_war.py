@@ -55,13 +55,13 @@ def test_a_winner_with_only_colossal_units_keeps_nothing() -> None:
 def test_the_loser_keeps_a_colossal_unit_alone_or_two_others() -> None:
     """004 COLOSSAL UNITS: "If the player chose to keep a COLOSSAL unit, it would be the only one
     they could keep"; 003 Step 5: "Loser discards all but 2 units"."""
-    cities = [city(seat1=["veteran"] * 3, seat2=["cyclops", "hoplite", "augur"])]
+    cities = [city(seat1=["hoplite"] * 5, seat2=["cyclops", "spearman", "augur"])]
     state = war_at(cities + [city()] * 2)
-    assert legal(state) == ["keep 2@1:augur", "keep 2@1:cyclops", "keep 2@1:hoplite"]
+    assert legal(state) == ["keep 2@1:augur", "keep 2@1:cyclops", "keep 2@1:spearman"]
     kept = {
         tuple(side(play(state, choice), 0, 2)) for choice in legal(state)
     }
-    assert kept == {("cyclops",), ("augur", "hoplite")}
+    assert kept == {("cyclops",), ("augur", "spearman")}
 
 
 def test_enraged_units_count_two_when_keeping() -> None:
@@ -80,7 +80,8 @@ def test_a_sphinx_is_kept_alone() -> None:
     cities = [city(rewards=["lamassu"], seat1=["riddling-sphinx", "sphinx-of-giza",
                                                "satrap-guard"],
                    seat2=["sphinx-of-giza", "immortal", "immortal"])]
-    state = war_at(cities + [city(rewards=["ishtar-gate"])] * 2, profile="fires-in-the-east")
+    state = war_at([*cities, city(rewards=["ishtar-gate"]), city(rewards=["hanging-gardens"])],
+                   profile="fires-in-the-east")
     assert side(state, 0, 1) == ["satrap-guard"]  # the winner cannot keep the Sphinx
     assert legal(state) == ["keep 2@1:immortal", "keep 2@1:sphinx-of-giza"]
     assert side(play(state, "keep 2@1:sphinx-of-giza"), 0, 2) == ["sphinx-of-giza"]
@@ -101,7 +102,7 @@ def test_no_winner_both_keep_two() -> None:
 def test_a_city_without_rewards_is_never_war_torn() -> None:
     """001 Rules Clarifications: cities with no Reward cards "can no longer be gripped by war";
     003 Step 5; 004 War Step NOTE."""
-    cities = [city(rewards=[], seat1=["hoplite"] * 3, seat2=["hoplite"] * 3)] + [city()] * 2
+    cities = [city(rewards=[], seat1=["hoplite"] * 3, seat2=["spearman"] * 3)] + [city()] * 2
     state = make(step="surge", cities=cities)
     assert not war_torn(state, 0)
     state = war_at(cities)
@@ -121,10 +122,10 @@ def test_five_units_in_total_make_a_city_war_torn() -> None:
 def test_the_war_test_repeats_until_no_city_is_war_torn() -> None:
     """001 Phase 5: "Repeat these steps ... until there are no more cities gripped by war"."""
     cities = [city(seat1=["hoplite"], seat2=["hoplite"] * 3),
-              city(seat1=["cyclops", "hoplite"], seat2=["hoplite"] * 3), city()]
+              city(seat1=["cyclops", "hoplite"], seat2=["spearman"] * 3), city()]
     state = play(war_at(cities), "war 2")
     assert not war_torn(state, 0) and not war_torn(state, 1)
-    assert state.players[0].rewards == ("ambrosia",)
+    assert state.players[0].rewards == ("athenas-counsel",)
     assert state.players[1].rewards == ("ambrosia",)
 
 
@@ -134,7 +135,7 @@ def test_the_war_test_repeats_until_no_city_is_war_torn() -> None:
 def test_capacity_when_playing() -> None:
     """001 Placing Units in Cities: "A player may not play Units into a city once the City limit
     of 5 Units has already been reached"; Beasts count 2."""
-    cities = [city(seat1=["hoplite"] * 4), city(seat1=["hoplite"] * 5), city()]
+    cities = [city(seat1=["hoplite"] * 4), city(seat1=["spearman"] * 3 + ["herald"] * 2), city()]
     state = make(seat1={"hand": ["cyclops", "augur"], "coins": 9}, cities=cities)
     actions = legal(state)
     assert "play augur 1" in actions and "play cyclops 1" not in actions
@@ -145,10 +146,12 @@ def test_capacity_when_playing() -> None:
 def test_enraging_never_exceeds_capacity() -> None:
     """001 Additional Rule: Enraged, Note: "A Unit cannot be enraged if doing so would cause the
     respective City limit to be exceeded"; 004 glossary (Enrage)."""
-    cities = [city(seat2=["hoplite"] * 5), city(seat2=["hoplite"] * 4), city(seat2=["cyclops"])]
+    cities = [city(seat2=["spearman"] * 3 + ["herald"] * 2), city(seat2=["hoplite"] * 4),
+              city(seat2=["cyclops"])]
     state = make(seat1={"hand": ["harpy"], "coins": 3}, cities=cities)
     assert legal(play(state, "dirge harpy")) == ["enrage 2@2:hoplite"]
-    full = [city(seat2=["hoplite"] * 5), city(seat2=["cyclops", "cyclops", "hoplite"]), city()]
+    full = [city(seat2=["spearman"] * 3 + ["herald"] * 2),
+            city(seat2=["cyclops", "cyclops", "hoplite"]), city()]
     state = play(make(seat1={"hand": ["harpy"], "coins": 3}, cities=full), "dirge harpy")
     assert state.turn.step == "surge" and all(
         state.side_size(c, 1) <= CAPACITY for c in range(3))
@@ -172,9 +175,11 @@ def test_moving_never_exceeds_capacity_and_deploy_fires() -> None:
 def test_returning_from_the_discard_pile_triggers_deploy_and_respects_capacity() -> None:
     """004 glossary (Deploy): DEPLOY resolves when the unit is "returned to a city from the
     discard pile"; capacity (004 Surge Step)."""
-    cities = [city(rewards=["ishtar-gate"], seat1=["immortal"]),
-              city(rewards=["ishtar-gate"], seat1=["immortal"] * 5),
-              city(rewards=["ishtar-gate"])]
+    cities = [city(rewards=["lamassu"], seat1=["immortal"]),
+              city(rewards=["ishtar-gate"], seat1=["chariot-archer", "chariot-archer",
+                                                   "satrap-guard", "satrap-guard",
+                                                   "caravan-master"]),
+              city(rewards=["hanging-gardens"])]
     state = make("fires-in-the-east", seat1={"rewards_unused": ["tablet-of-destinies"]},
                  cities=cities, deck={"discard": ["immortal"]})
     state = play(state, "reward tablet-of-destinies", "return immortal")

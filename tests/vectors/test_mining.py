@@ -51,11 +51,14 @@ def test_omens_coverage_every_option_setting_and_every_effect_pair() -> None:
 
 
 def test_omen_coverage_every_option_setting_but_stat_colours() -> None:
+    """Every setting but those of stat_colours (card files only) and optional_units (which
+    positions are allowed at all) has a vector."""
     option = _coverage("omen")["option"]
     settings = sum(len(spec.settings) for spec in describe(OmenRules))
     assert option["total"] == settings
-    assert all(m.startswith("option:stat_colours=") for m in option["missing"])
-    assert option["covered"] == settings - 3
+    assert all(m.startswith(("option:stat_colours=", "option:optional_units="))
+               for m in option["missing"])
+    assert option["covered"] == settings - 5
 
 
 def _placements(vector: dict[str, Any]) -> list[list[tuple[str, int]]]:

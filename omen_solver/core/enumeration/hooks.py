@@ -19,8 +19,7 @@ The game protocol (:mod:`omen_solver.core.game`) is all a walk needs. A game can
     Bounds ``(low, high)`` that every team return of every terminal state lies within (for
     example ``(0, 1)`` for win or lose). The zero-sum solver then starts from that window, so a
     winning line cuts its siblings at once, and prunes below chance nodes (Star1). Terminal
-    returns outside the bounds are reported as an error, never silently used.
-"""
+    returns outside the bounds are reported as an error, never silently used."""
 
 from __future__ import annotations
 
@@ -83,9 +82,10 @@ def resolve_stop(state: GameState[Any], stop: str | StopPredicate | None) -> Sto
     try:
         return state.stop_predicate(stop)
     except ValueError as error:
+        # The game's own message names the point already; the known names are added once.
         known = stop_points(state)
-        hint = f"; known: {', '.join(known)}" if known else ""
-        raise ChoiceError(f"stopping point {stop!r}: {error}{hint}") from None
+        problem = f"unknown; known: {', '.join(known)}" if known else str(error)
+        raise ChoiceError(f"stopping point {stop!r}: {problem}") from None
 
 
 def return_bounds(state: GameState[Any]) -> tuple[Fraction, Fraction] | None:

@@ -305,6 +305,19 @@ def _moves(
     return moves
 
 
+def top_up(start: list[list[int]], values: Sequence[int]) -> None:
+    """Give a hand of 1 card at the start of the bout a second one, the plainest unused card:
+    no bout starts with a hand of 1 card (rules file 000, "End of a Round": a round is over
+    once the players are down to 1 card). A bout-level
+    model leaves the hands free, so a short hand is an artefact of the model, not of the
+    rules the theorem is about; a position file with it would not load."""
+    used = {card for hand in start for card in hand}
+    spare = [card for card in values if card not in used]
+    for hand in start:
+        if len(hand) == 1 and spare:
+            hand.append(spare.pop(0))
+
+
 def from_model(m: Any, model: Any, *, replayable: bool) -> Counterexample:
     """The counterexample of a z3 model of ``m`` (a :class:`SymbolicModel`)."""
     players = model_int(model, m.bout.players)
@@ -316,6 +329,7 @@ def from_model(m: Any, model: Any, *, replayable: bool) -> Counterexample:
     start = [list(hand) for hand in mid]
     for value, _, by in placements:
         start[by].append(value)
+    top_up(start, m.deck.values)
     notes = _notes(m, model, placements)
     example = Counterexample(players, leader, start, overrides, notes=notes)
     moves = _moves(m, model, placements, start, players) if replayable else None
