@@ -90,8 +90,9 @@ def _solve(state: GameState[Any], budget: Budget) -> Outcome:
     best: tuple[str, ...] = ()
     matrix = None
     nodes, seconds = 0, 0.0
-    for team in range(len(state.teams())):
-        result = solve(state, concept=concept, team=team, budget=budget)
+    for team, members in enumerate(state.teams()):
+        seats = tuple(player + 1 for player in members)
+        result = solve(state, concept=concept, team=seats, budget=budget)
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         if not result.solved or result.value is None:
             return Outcome(None, (), None, nodes, seconds, _reason(result))

@@ -84,7 +84,8 @@ def test_values_only_are_the_solvers_values(players: int) -> None:
 def test_a_line_of_play_that_loops_is_unknown_with_its_reason() -> None:
     """wrath_replay = "allowed" (docs/omens-options.md): two Wraths can send each other back for
     ever; the search stops and says so, and the survey counts the deal as unknown."""
-    state = draw_deal(0, 4, 3, 3).state(make_rules(overrides={"wrath_replay": "allowed"}), Scope.ROUND)
+    rules = make_rules(overrides={"wrath_replay": "allowed"})
+    state = draw_deal(0, 4, 3, 3).state(rules, Scope.ROUND)
     found = values_of([state], SMALL.budget)[0]
     assert not found.known and found.reason is not None and "for ever" in found.reason
 
