@@ -271,12 +271,12 @@ def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
         print(json.dumps({"file": str(args.file), **check.advice.to_json(),
                           "imperfect": check.to_json()}, indent=2))
         return 0
-    out = Console(highlight=False)
+    out = _console()
     out.print(f"{escape(str(args.file))}: seat {check.seat + 1} to play; {check.deals} "
               f"consistent deals; the game of imperfect information has "
               f"{check.information_sets[0]} and {check.information_sets[1]} information sets "
               f"and is worth {check.value:.4f} to the seat's team")
-    table = RichTable("action", "PIMC", "imperfect information (exact)", "over-valued by")
+    table = _table(out, "action", "PIMC", "imperfect information (exact)", "over-valued by")
     for action in sorted(check.actions, key=lambda a: -a.pimc):
         table.add_row(escape(action.action), f"{action.pimc:.4f}", f"{action.exact:.4f}",
                       f"{action.fusion:.4f}" if action.fusion > TOLERANCE else "-")
@@ -288,15 +288,27 @@ def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
     return 0
 
 
-def _show(path: Path, advice: Advice) -> None:
+def _console() -> Console:
+    """Rich's layout on a terminal; piped output, read by programs and people alike, keeps
+    long lines whole."""
     out = Console(highlight=False)
+    return out if out.is_terminal else Console(highlight=False, width=200)
+
+
+def _table(out: Console, *columns: str) -> RichTable:
+    """A table with borders on a terminal, plain columns when piped."""
+    return RichTable(*columns) if out.is_terminal else RichTable(*columns, box=None)
+
+
+def _show(path: Path, advice: Advice) -> None:
+    out = _console()
     team = ", ".join(str(s + 1) for s in advice.team)
     method = (f"exact over all {advice.deals} consistent deals" if advice.exact else
               f"{advice.deals} deals sampled uniformly ({advice.rejected} inconsistent ones "
               f"rejected) of {advice.assignments:,} ways to place the hidden cards")
     out.print(f"{escape(str(path))}: seat {advice.seat + 1} to play (team of seats {team}); "
               f"{method}")
-    table = RichTable("action", "win probability", "95 % interval", "deals", "unknown")
+    table = _table(out, "action", "win probability", "95 % interval", "deals", "unknown")
     for value in sorted(advice.actions, key=lambda a: -(a.probability or -1)):
         low, high = value.interval(advice.exact)
         p = value.probability
