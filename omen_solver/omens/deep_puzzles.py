@@ -1,0 +1,534 @@
+"""Puzzles that need insight: deep, unique wins found in real deals.
+
+``omen-solver puzzles generate --kind deep`` deals rounds as at the table
+(:mod:`omen_solver.omens.deals`: a game start, or a later round), plays them forward at random,
+and examines the start of every later bout whose hands are small enough to solve. A position
+is kept when, with every hand open:
+
+1. the team of the player to lead wins the round with best play (value 1; with six players
+   under the ``paranoid`` concept: against both other teams together), and exactly one first
+   play does it (:func:`omen_solver.core.search.solve`, the search kernel);
+2. that play is not a *tempting* one: not a play of the leader's highest card, and not a play
+   after which the team can make sure to win the bout in progress (solved with the ``bout``
+   scope). Every tempting play therefore loses;
+3. the win is *deep*: the team cannot force it in fewer than ``min_depth`` bouts (3 by
+   default), counting the bout in progress (:class:`omen_solver.omens.depth.BoutSearch`).
+
+Each kept position is rated (:class:`Rating`): its depth (bouts in the winning line when the
+defence holds out longest), the number of tempting plays (all of them losing), and the nodes
+the solver needs for it. The puzzle file states the answer (the value, the one winning play,
+the tempting plays excluded), the rating, and, in comments, the winning line and how each
+tempting play is refuted, bout by bout, with the rules that decide each bout.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
+from omen_solver.core.search import Concept, ConceptError, solve
+from omen_solver.errors import OmenSolverError
+from omen_solver.omens.actions import OmensAction, Verb
+from omen_solver.omens.deals import DealKind, Reached, deal_round, play_forward
+from omen_solver.omens.depth import BoutSearch, Goal
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.state import OmensState
+from omen_solver.omens.table import Scope, Table
+
+__all__ = [
+    "BOUT_WIN",
+    "DEFAULT_MAX_CARDS",
+    "HIGHEST_CARD",
+    "DeepPuzzle",
+    "DeepRecipe",
+    "Examined",
+    "Rating",
+    "Tempting",
+    "describe_line",
+    "examine",
+    "generate_deep",
+    "tempting_moves",
+    "write_deep_puzzle",
+]
+
+DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 15}
+"""Cards in all hands together at which a position is examined, by player count: beyond, the
+solver needs more than its default budget on most positions."""
+
+HIGHEST_CARD: Final = "plays the highest card"
+BOUT_WIN: Final = "wins the bout"
+
+_NUMBERS: Final = {4: "Four", 5: "Five", 6: "Six"}
+
+
+@dataclass(frozen=True)
+class DeepRecipe:
+    """What to look for, and how long."""
+
+    players: int = 4
+    deal: DealKind = DealKind.START
+    count: int = 3
+    seed: int = 0
+    max_deals: int = 200
+    """Deals played forward at most."""
+    max_cards: int | None = None
+    """Cards in all hands together at a position examined (default: :data:`DEFAULT_MAX_CARDS`)."""
+    min_depth: int = 3
+    budget: Budget = field(default_factory=lambda: Budget(max_nodes=1_000_000))
+    """The solver's budget per position: a position left unknown is skipped, never kept."""
+    depth_budget: Budget = field(default_factory=lambda: Budget(max_nodes=300_000))
+    """The bounded-bout search's budget per position."""
+
+    def check(self) -> None:
+        """Errors name the option and what is wrong."""
+        if self.players not in (4, 5, 6):
+            raise OmenSolverError(f"--players {self.players}: Omens is played by 4 to 6")
+        if self.count < 1 or self.max_deals < 1:
+            raise OmenSolverError("--count and --max-deals must be at least 1")
+        if self.min_depth < 1:
+            raise OmenSolverError(f"--min-depth {self.min_depth}: at least 1 bout")
+        if self.max_cards is not None and self.max_cards < 2 * self.players:
+            raise OmenSolverError(
+                f"--max-cards {self.max_cards}: a round in progress has at least 2 cards in "
+                f"each of the {self.players} hands"
+            )
+
+    @property
+    def cards(self) -> int:
+        return self.max_cards if self.max_cards is not None else DEFAULT_MAX_CARDS[self.players]
+
+    @property
+    def concept(self) -> Concept:
+        """Minimax with two teams; paranoid (the leader's team against all) with three."""
+        return Concept.PARANOID if self.players == 6 else Concept.MINIMAX
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How hard a puzzle is."""
+
+    depth: int
+    """Bouts in the winning line when the defence holds out longest, the first included."""
+    tempting: int
+    """Tempting first plays (the highest card, or a play that wins the bout): all lose."""
+    nodes: int
+    """Nodes the solver needs for the puzzle (as ``omen-solver puzzles check`` solves it)."""
+
+
+@dataclass(frozen=True)
+class Tempting:
+    """A tempting first play, why it tempts, what the team gets after it, and how the other
+    side refutes it (a line, bout by bout; empty when the refutation is a mixed strategy)."""
+
+    move: str
+    reasons: tuple[str, ...]
+    value: Fraction
+    refutation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeepPuzzle:
+    """A kept position and everything the puzzle file says about it."""
+
+    reached: Reached
+    """The position: the start of its bout and the moves made in the bout so far."""
+    team: tuple[int, ...]
+    """The team of the player to move (0-based seats)."""
+    concept: Concept
+    best: str
+    rating: Rating
+    tempting: tuple[Tempting, ...]
+    line: tuple[str, ...]
+    """The winning line, described bout by bout."""
+    origin: str
+    """Where the position comes from (seed, deal, bouts played)."""
+
+    @property
+    def state(self) -> OmensState:
+        return self.reached.state
+
+
+@dataclass(frozen=True)
+class Examined:
+    """A position examined: the puzzle, or why it was not kept (one of :data:`REASONS`)."""
+
+    puzzle: DeepPuzzle | None = None
+    reason: str = ""
+
+
+REASONS: Final = (
+    "unknown", "not won", "several winning plays", "natural play wins", "shallow",
+)
+
+
+def _team_of(state: OmensState, seat: int) -> int:
+    return next(index for index, team in enumerate(state.teams()) if seat in team)
+
+
+def _bout_only(reached: Reached) -> OmensState:
+    """The same position, played only to the end of the bout in progress (scope ``bout``)."""
+    start = reached.start
+    table = start.table
+    bout = Table(table.players, table.rules, table.catalogue, Scope.BOUT)
+    state = OmensState.start_of_bout(
+        bout, start.hands, start.teams(), start.leader, out=start.discard_pile, box=start.box
+    )
+    for move in reached.moves:
+        state = state.apply_move(move)
+    return state
+
+
+def tempting_moves(
+    reached: Reached, concept: Concept, team: int, budget: Budget
+) -> dict[str, tuple[str, ...]]:
+    """The tempting plays of the player to move, each with why it tempts: a play of the
+    player's highest card (every variant: Law's higher or lower, The Absolute's target), and a
+    play after which the player's team can make sure to win the bout in progress (solved with
+    scope ``bout``, under ``concept``). Raises :class:`BudgetExceeded` if a bout cannot be
+    solved within ``budget``."""
+    state = reached.state
+    highest = max(state.hands[state.current_player()])
+    bout = _bout_only(reached)
+    found: dict[str, tuple[str, ...]] = {}
+    for move in state.moves():
+        reasons = []
+        if move[0].card == highest:
+            reasons.append(HIGHEST_CARD)
+        result = solve(bout.apply_move(move), concept=concept, team=team, budget=budget)
+        if not result.solved:
+            raise BudgetExceeded(
+                f"the bout after {state.move_to_string(move)}", result.nodes, result.seconds
+            )
+        if result.value == 1:
+            reasons.append(BOUT_WIN)
+        if reasons:
+            found[state.move_to_string(move)] = tuple(reasons)
+    return found
+
+
+def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
+    """Keep the position as a deep puzzle, or say why not."""
+    state = reached.state
+    concept = recipe.concept
+    team = _team_of(state, state.current_player())
+    try:
+        result = solve(state, concept=concept, team=team, budget=recipe.budget)
+        if not result.solved:
+            return Examined(reason="unknown")
+        if result.value != 1:
+            return Examined(reason="not won")
+        if len(result.best_actions) != 1:
+            return Examined(reason="several winning plays")
+        best = result.best_actions[0]
+        tempting = tempting_moves(reached, concept, team, recipe.budget)
+        if best in tempting or not tempting:
+            return Examined(reason="natural play wins")
+        seats = state.teams()[team]
+        search = BoutSearch(
+            state, Goal.team_wins(state.num_players, seats), budget=recipe.depth_budget
+        )
+        if search.won_within(recipe.min_depth - 1):
+            return Examined(reason="shallow")
+        depth = search.depth()
+        if depth is None:  # pragma: no cover - the round is won, so within some bouts
+            return Examined(reason="unknown")
+        line = [search.engine_move(step.move) for step in search.line(depth)]
+        refuted = tuple(
+            _refute(reached, move, reasons, concept, team, recipe)
+            for move, reasons in tempting.items()
+        )
+    except (BudgetExceeded, ConceptError):
+        return Examined(reason="unknown")
+    rating = Rating(depth=depth, tempting=len(tempting), nodes=result.nodes)
+    return Examined(
+        DeepPuzzle(
+            reached=reached,
+            team=seats,
+            concept=concept,
+            best=best,
+            rating=rating,
+            tempting=refuted,
+            line=tuple(describe_line(reached, line)),
+            origin=origin,
+        )
+    )
+
+
+def _refute(
+    reached: Reached,
+    text: str,
+    reasons: tuple[str, ...],
+    concept: Concept,
+    team: int,
+    recipe: DeepRecipe,
+) -> Tempting:
+    """The team's value after a tempting play and, when the other side wins for certain, its
+    quickest win against the longest resistance."""
+    state = reached.state
+    move = state.parse_move(text)
+    child = state.apply_move(move)
+    result = solve(child, concept=concept, team=team, budget=recipe.budget)
+    if not result.solved or result.value is None:
+        raise BudgetExceeded(f"after {text}", result.nodes, result.seconds)
+    if result.value != 0:
+        return Tempting(text, reasons, result.value)
+    seats = state.teams()[team]
+    search = BoutSearch(
+        child, Goal.team_fails(state.num_players, seats), budget=recipe.depth_budget
+    )
+    depth = search.depth()
+    if depth is None:  # pragma: no cover - value 0: the others win within some bouts
+        return Tempting(text, reasons, result.value)
+    line = [move, *(search.engine_move(step.move) for step in search.line(depth))]
+    return Tempting(text, reasons, result.value, tuple(describe_line(reached, line)))
+
+
+# -- describing a line -----------------------------------------------------------------------
+
+_SHOWN_RULES: Final = ("bout.winner.", "bout.discard.simultaneous", "card.", "round.end")
+_HIDDEN_RULES: Final = ("bout.winner.owner", "card.law.choose", "card.dream.placement")
+
+
+def _shown(rule: str) -> bool:
+    return rule.startswith(_SHOWN_RULES) and not rule.startswith(_HIDDEN_RULES)
+
+
+def describe_line(reached: Reached, moves: Sequence[Sequence[OmensAction]]) -> list[str]:
+    """A line of play from the position, bout by bout, in words: the moves of each bout (the
+    first bout's moves made before the position included), then what decided it (the engine's
+    explanation of the end of the bout: winner, discards, effects) and the hands after it."""
+    lines: list[str] = []
+    state = reached.start
+    bout_over = state.stop_predicate("bout")
+    bout_moves: list[str] = []
+    notes: list[str] = []
+    number = 1
+    leader = state.leader
+    for move in [*reached.moves, *moves]:
+        actions = tuple(move)
+        bout_moves.append(state.move_to_string(actions))
+        state, steps = state.explain(actions if len(actions) > 1 else actions[0])
+        notes += [step.text for step in steps if _shown(step.rule)]
+        summary = state.last_bout
+        if not bout_over(state) or summary is None:
+            continue
+        lines.append(f"Bout {number}, seat {leader + 1} leads: {', '.join(bout_moves)}.")
+        lines += [f"  {_sentence(note)}" for note in notes]
+        if summary.round_winner is None:
+            hands = "; ".join(
+                f"{seat + 1}: {', '.join(map(str, hand))}" for seat, hand in enumerate(state.hands)
+            )
+            lines.append(f"  Hands: {hands}. Seat {summary.next_leader + 1} leads.")
+            leader = summary.next_leader
+        number += 1
+        bout_moves, notes = [], []
+    return lines
+
+
+def _sentence(text: str) -> str:
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+# -- the puzzle file -------------------------------------------------------------------------
+
+
+def _seats(seats: Sequence[int]) -> str:
+    names = [str(seat + 1) for seat in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _situation(reached: Reached) -> str:
+    """``seat 2 leads`` or ``seat 4 to play``."""
+    seat = reached.state.current_player() + 1
+    return f"seat {seat} to play" if reached.moves else f"seat {seat} leads"
+
+
+def _question(puzzle: DeepPuzzle) -> str:
+    seats = _seats(puzzle.team)
+    against = " against both other teams together" if puzzle.concept is Concept.PARANOID else ""
+    players = _NUMBERS[puzzle.state.num_players]
+    return (
+        f"{players} players; {_situation(puzzle.reached)}. Which is the only play that wins "
+        f"the round for seats {seats}{against}?"
+    )
+
+
+def _points(players: int) -> str:
+    return {4: "deep", 5: "deep, five-players", 6: "deep, six-players-paranoid"}[players]
+
+
+def _move_card(state: OmensState, move: str) -> str:
+    action = state.parse_move(move)[0]
+    return state.table.name(action.card) if action.verb is Verb.PLAY else move
+
+
+_WIDTH: Final = 96
+
+
+def _wrap(text: str, indent: str = "", more: str = "  ") -> list[str]:
+    """One paragraph as comment lines of at most :data:`_WIDTH` characters."""
+    return textwrap.wrap(
+        text, _WIDTH - 2, initial_indent=indent, subsequent_indent=indent + more,
+        break_on_hyphens=False, break_long_words=False,
+    ) or [""]
+
+
+def comments(puzzle: DeepPuzzle) -> list[str]:
+    """The explanation a puzzle file opens with."""
+    state = puzzle.state
+    start = puzzle.reached.start
+    rating = puzzle.rating
+    team = _seats(puzzle.team)
+    hands = "; ".join(
+        f"seat {seat + 1} {', '.join(state.table.name(c) for c in hand)}"
+        for seat, hand in enumerate(start.hands)
+    )
+    made = ", ".join(start.move_to_string(move) for move in puzzle.reached.moves)
+    setting = f"Seat {start.leader + 1} leads. Hands: {hands}."
+    if made:
+        setting += f" Played so far: {made}; {_situation(puzzle.reached)}."
+    plural = "s" if rating.tempting != 1 else ""
+    out = [
+        f"A win in {rating.depth} bouts that the obvious plays throw away.",
+        f"points: {_points(state.num_players)}",
+        "",
+        *_wrap(setting),
+        *_wrap(
+            f"Seats {team} win the round only with {puzzle.best} "
+            f"({_move_card(state, puzzle.best)}), and in no fewer than {rating.depth} bouts."
+        ),
+        *_wrap(
+            f"Rating: depth {rating.depth} bouts; {rating.tempting} tempting play{plural}, "
+            f"all losing; {rating.nodes:,} nodes."
+        ),
+        "",
+        "The tempting plays lose:",
+    ]
+    for tempting in puzzle.tempting:
+        why = " and ".join(tempting.reasons)
+        if tempting.value == 0:
+            out += _wrap(f"- {tempting.move} ({why}) loses:")
+            out += [wrapped for line in tempting.refutation for wrapped in _line(line)]
+        else:
+            out += _wrap(
+                f"- {tempting.move} ({why}) wins only with probability {tempting.value} "
+                "(a secret exchange to guess)."
+            )
+    out += ["", f"The winning line ({puzzle.best}), the defence holding out longest:"]
+    out += [wrapped for line in puzzle.line for wrapped in _line(line)]
+    if puzzle.origin:
+        out += ["", *_wrap(puzzle.origin)]
+    return [f"# {line}".rstrip() for line in out]
+
+
+def _line(text: str) -> list[str]:
+    """A line of :func:`describe_line`, indented under its heading."""
+    depth = len(text) - len(text.lstrip(" "))
+    return _wrap(text.strip(), "  " + " " * depth)
+
+
+def puzzle_budget(nodes: int) -> int:
+    """A node budget ten times what the solve needs, rounded up to a round figure."""
+    step = 10_000
+    return -(-10 * nodes // step) * step
+
+
+def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
+    """Write one puzzle file (``docs/puzzles.md``)."""
+    state = puzzle.state
+    start = puzzle.reached.start
+    players = state.num_players
+    question = _question(puzzle)
+    rating = puzzle.rating
+    made = [start.move_to_string(move) for move in puzzle.reached.moves]
+    lines = [
+        *comments(puzzle),
+        'game = "omens"',
+        f"players = {players}",
+        f"teams = {json.dumps([[s + 1 for s in team] for team in state.teams()])}",
+        f"title = {json.dumps(f'{_NUMBERS[players]} players: a win in {rating.depth} bouts')}",
+        "",
+        "[hands]",
+        *(f"{seat + 1} = {json.dumps(list(hand))}" for seat, hand in enumerate(start.hands)),
+        "",
+        "[bout]",
+        f"leader = {start.leader + 1}",
+        *([f"moves = {json.dumps(made)}"] if made else []),
+        "",
+        "[puzzle]",
+        f"question = {json.dumps(question)}",
+        f"team = {json.dumps([s + 1 for s in puzzle.team])}",
+        *([f'concept = "{puzzle.concept.value}"'] if puzzle.concept is Concept.PARANOID else []),
+        f"max_nodes = {puzzle_budget(rating.nodes)}",
+        "",
+        "[puzzle.answer]",
+        'value = "1"',
+        f"best_actions = {json.dumps([puzzle.best])}",
+        f"best_actions_exclude = {json.dumps([t.move for t in puzzle.tempting])}",
+        "",
+        "[puzzle.rating]",
+        f"depth = {rating.depth}",
+        f"tempting = {rating.tempting}",
+        f"nodes = {rating.nodes}",
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# -- generation ------------------------------------------------------------------------------
+
+DealProgress = Callable[[int, int], None]
+"""Called after each deal with the deals done and the puzzles found so far."""
+
+
+def deal_rng(seed: int, index: int) -> random.Random:
+    """The random source of one deal: fixed by the seed and the deal's number."""
+    return random.Random(f"omens deal {seed} {index}")
+
+
+def generate_deep(
+    recipe: DeepRecipe, progress: DealProgress | None = None
+) -> tuple[list[DeepPuzzle], dict[str, int]]:
+    """The first ``count`` puzzles found (at most one per deal), and how many positions were
+    examined and why the others were not kept."""
+    recipe.check()
+    table = Table(recipe.players, make_rules(), scope=Scope.ROUND)
+    found: list[DeepPuzzle] = []
+    tally = {"deals": 0, "positions": 0, **dict.fromkeys(REASONS, 0)}
+    for index in range(recipe.max_deals):
+        if len(found) >= recipe.count:
+            break
+        rng = deal_rng(recipe.seed, index)
+        for reached in play_forward(deal_round(table, recipe.deal, rng), rng):
+            state = reached.state
+            in_play = sum(len(hand) for hand in state.hands) + len(state.in_play)
+            if in_play > recipe.cards or len(state.moves()) < 2:
+                continue
+            tally["positions"] += 1
+            examined = examine(reached, recipe, _origin(recipe, index, reached))
+            if examined.puzzle is None:
+                tally[examined.reason] += 1
+                continue
+            found.append(examined.puzzle)
+            break
+        tally["deals"] = index + 1
+        if progress is not None:
+            progress(index + 1, len(found))
+    return found, tally
+
+
+def _origin(recipe: DeepRecipe, index: int, reached: Reached) -> str:
+    bouts = reached.bouts
+    return (
+        f"From a random {recipe.deal.value} deal: omen-solver puzzles generate --kind deep "
+        f"--players {recipe.players} --deal {recipe.deal.value} --seed {recipe.seed} (deal "
+        f"{index + 1}, after {bouts} bout{'s' if bouts != 1 else ''} of random play)."
+    )
