@@ -143,16 +143,19 @@ def file_name(recipe: DeepRecipe, number: int) -> str:
 
 
 def run_deep(args: argparse.Namespace) -> int:
-    """Generate, write, report. Exit 0 if at least one puzzle was written, else 1."""
+    """Generate, write each puzzle as it is found, report. Exit 0 if at least one puzzle was
+    written, else 1."""
     recipe = deep_recipe(args)
     out: Path = args.out
-    with _deal_bar(recipe.max_deals, args.json) as progress:
-        found, tally = generate_deep(recipe, progress)
-    paths = []
-    for number, puzzle in enumerate(found, start=1):
-        path = out / file_name(recipe, number)
+    paths: list[Path] = []
+
+    def write(puzzle: DeepPuzzle) -> None:
+        path = out / file_name(recipe, len(paths) + 1)
         write_deep_puzzle(puzzle, path)
         paths.append(path)
+
+    with _deal_bar(recipe.max_deals, args.json) as progress:
+        found, tally = generate_deep(recipe, progress, write)
     rejected = {reason: count for reason, count in tally.items()
                 if reason not in ("deals", "positions")}
     if args.json:

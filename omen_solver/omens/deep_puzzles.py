@@ -38,8 +38,9 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.deals import DealKind, Reached, deal_round, play_forward
 from omen_solver.omens.depth import BoutSearch, Goal
+from omen_solver.omens.position import load_position
 from omen_solver.omens.rules import make_rules
-from omen_solver.omens.state import OmensState
+from omen_solver.omens.state import BoutSummary, OmensState
 from omen_solver.omens.table import Scope, Table
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
     "write_deep_puzzle",
 ]
 
-DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 15}
+DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 18}
 """Cards in all hands together at which a position is examined, by player count: beyond, the
 solver needs more than its default budget on most positions."""
 
@@ -123,6 +124,20 @@ class Rating:
 
 
 @dataclass(frozen=True)
+class Bout:
+    """One bout of a line of play, as the explaining engine played it."""
+
+    number: int
+    leader: int
+    moves: tuple[str, ...]
+    notes: tuple[str, ...]
+    """What decided the bout, in the engine's words (winner, discards, effects)."""
+    summary: BoutSummary
+    hands: tuple[tuple[int, ...], ...]
+    """Every hand after the bout."""
+
+
+@dataclass(frozen=True)
 class Tempting:
     """A tempting first play, why it tempts, what the team gets after it, and how the other
     side refutes it (a line, bout by bout; empty when the refutation is a mixed strategy)."""
@@ -130,7 +145,7 @@ class Tempting:
     move: str
     reasons: tuple[str, ...]
     value: Fraction
-    refutation: tuple[str, ...] = ()
+    refutation: tuple[Bout, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,8 +160,8 @@ class DeepPuzzle:
     best: str
     rating: Rating
     tempting: tuple[Tempting, ...]
-    line: tuple[str, ...]
-    """The winning line, described bout by bout."""
+    line: tuple[Bout, ...]
+    """The winning line, the defence holding out longest."""
     origin: str
     """Where the position comes from (seed, deal, bouts played)."""
 
@@ -161,11 +176,19 @@ class Examined:
 
     puzzle: DeepPuzzle | None = None
     reason: str = ""
+    winning: tuple[str, ...] = ()
+    """When the team wins but the position was not kept: its winning plays."""
 
 
 REASONS: Final = (
     "unknown", "not won", "several winning plays", "natural play wins", "shallow",
 )
+
+
+def reached_from_file(path: Path | str) -> Reached:
+    """A position file's position (the start of its bout and the moves made since)."""
+    position = load_position(path)
+    return Reached(position.start, position.moves, position.state, 0)
 
 
 def _team_of(state: OmensState, seat: int) -> int:
@@ -224,18 +247,19 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
             return Examined(reason="unknown")
         if result.value != 1:
             return Examined(reason="not won")
-        if len(result.best_actions) != 1:
-            return Examined(reason="several winning plays")
-        best = result.best_actions[0]
+        winning = tuple(result.best_actions)
+        if len(winning) != 1:
+            return Examined(reason="several winning plays", winning=winning)
+        best = winning[0]
         tempting = tempting_moves(reached, concept, team, recipe.budget)
         if best in tempting or not tempting:
-            return Examined(reason="natural play wins")
+            return Examined(reason="natural play wins", winning=winning)
         seats = state.teams()[team]
         search = BoutSearch(
             state, Goal.team_wins(state.num_players, seats), budget=recipe.depth_budget
         )
         if search.won_within(recipe.min_depth - 1):
-            return Examined(reason="shallow")
+            return Examined(reason="shallow", winning=winning)
         depth = search.depth()
         if depth is None:  # pragma: no cover - the round is won, so within some bouts
             return Examined(reason="unknown")
@@ -255,7 +279,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
             best=best,
             rating=rating,
             tempting=refuted,
-            line=tuple(describe_line(reached, line)),
+            line=tuple(replay_line(reached, line)),
             origin=origin,
         )
     )
@@ -287,7 +311,7 @@ def _refute(
     if depth is None:  # pragma: no cover - value 0: the others win within some bouts
         return Tempting(text, reasons, result.value)
     line = [move, *(search.engine_move(step.move) for step in search.line(depth))]
-    return Tempting(text, reasons, result.value, tuple(describe_line(reached, line)))
+    return Tempting(text, reasons, result.value, tuple(replay_line(reached, line)))
 
 
 # -- describing a line -----------------------------------------------------------------------
@@ -300,16 +324,14 @@ def _shown(rule: str) -> bool:
     return rule.startswith(_SHOWN_RULES) and not rule.startswith(_HIDDEN_RULES)
 
 
-def describe_line(reached: Reached, moves: Sequence[Sequence[OmensAction]]) -> list[str]:
-    """A line of play from the position, bout by bout, in words: the moves of each bout (the
-    first bout's moves made before the position included), then what decided it (the engine's
-    explanation of the end of the bout: winner, discards, effects) and the hands after it."""
-    lines: list[str] = []
+def replay_line(reached: Reached, moves: Sequence[Sequence[OmensAction]]) -> list[Bout]:
+    """A line of play from the position, bout by bout (the first bout's moves made before the
+    position included)."""
+    bouts: list[Bout] = []
     state = reached.start
     bout_over = state.stop_predicate("bout")
     bout_moves: list[str] = []
     notes: list[str] = []
-    number = 1
     leader = state.leader
     for move in [*reached.moves, *moves]:
         actions = tuple(move)
@@ -319,17 +341,55 @@ def describe_line(reached: Reached, moves: Sequence[Sequence[OmensAction]]) -> l
         summary = state.last_bout
         if not bout_over(state) or summary is None:
             continue
-        lines.append(f"Bout {number}, seat {leader + 1} leads: {', '.join(bout_moves)}.")
-        lines += [f"  {_sentence(note)}" for note in notes]
-        if summary.round_winner is None:
-            hands = "; ".join(
-                f"{seat + 1}: {', '.join(map(str, hand))}" for seat, hand in enumerate(state.hands)
-            )
-            lines.append(f"  Hands: {hands}. Seat {summary.next_leader + 1} leads.")
-            leader = summary.next_leader
-        number += 1
+        bouts.append(Bout(len(bouts) + 1, leader, tuple(bout_moves), tuple(notes), summary,
+                          state.hands))
+        leader = summary.next_leader
         bout_moves, notes = [], []
+    return bouts
+
+
+def describe_line(bouts: Sequence[Bout]) -> list[str]:
+    """A line in words: the moves of each bout, what decided it, and the hands after it."""
+    lines: list[str] = []
+    for bout in bouts:
+        lines.append(f"Bout {bout.number}, seat {bout.leader + 1} leads: {', '.join(bout.moves)}.")
+        lines += [f"  {_sentence(note)}" for note in bout.notes]
+        if bout.summary.round_winner is None:
+            hands = "; ".join(
+                f"{seat + 1}: {', '.join(map(str, hand))}" for seat, hand in enumerate(bout.hands)
+            )
+            lines.append(f"  Hands: {hands}. Seat {bout.summary.next_leader + 1} leads.")
     return lines
+
+
+def idea(puzzle: DeepPuzzle) -> str:
+    """The winning idea in one sentence, read off the winning line: what the play gives up
+    (the highest card, the first bout), and how the round ends."""
+    state = puzzle.state
+    name = state.table.name
+    mover = state.current_player()
+    highest = max(state.hands[mover])
+    card = state.parse_move(puzzle.best)[0].card
+    first, last = puzzle.line[0], puzzle.line[-1]
+    parts = [f"seat {mover + 1} plays {name(card)}, not its highest card, {name(highest)}"]
+    winner = first.summary.winner
+    if winner is not None and winner not in puzzle.team:
+        assert first.summary.winning_card is not None
+        parts.append(
+            f"lets seat {winner + 1} win the first bout with {name(first.summary.winning_card)}"
+        )
+    elif winner is not None:
+        parts.append(f"seat {winner + 1} still wins the first bout")
+    if highest in first.hands[mover]:
+        parts.append(f"keeps {name(highest)} for later")
+    ending = ""
+    out = last.summary.round_winner
+    if out is not None:
+        left = last.hands[out]
+        held = f"with {name(left[0])} left" if left else "with no card left"
+        ending = f"; in bout {last.number} seat {out + 1} wins the round {held}"
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "The idea: " + said + ending + "."
 
 
 def _sentence(text: str) -> str:
@@ -394,7 +454,10 @@ def comments(puzzle: DeepPuzzle) -> list[str]:
     made = ", ".join(start.move_to_string(move) for move in puzzle.reached.moves)
     setting = f"Seat {start.leader + 1} leads. Hands: {hands}."
     if made:
-        setting += f" Played so far: {made}; {_situation(puzzle.reached)}."
+        now = "; ".join(
+            f"{seat + 1}: {', '.join(map(str, hand))}" for seat, hand in enumerate(state.hands)
+        )
+        setting += f" Played so far: {made}. Hands now: {now}; {_situation(puzzle.reached)}."
     plural = "s" if rating.tempting != 1 else ""
     out = [
         f"A win in {rating.depth} bouts that the obvious plays throw away.",
@@ -407,26 +470,41 @@ def comments(puzzle: DeepPuzzle) -> list[str]:
         ),
         *_wrap(
             f"Rating: depth {rating.depth} bouts; {rating.tempting} tempting play{plural}, "
-            f"all losing; {rating.nodes:,} nodes."
+            f"all failing; {rating.nodes:,} nodes."
         ),
+        *_wrap(idea(puzzle)),
         "",
-        "The tempting plays lose:",
+        "The tempting plays fail:",
     ]
-    for tempting in puzzle.tempting:
-        why = " and ".join(tempting.reasons)
-        if tempting.value == 0:
-            out += _wrap(f"- {tempting.move} ({why}) loses:")
-            out += [wrapped for line in tempting.refutation for wrapped in _line(line)]
+    for group in _by_card(state, puzzle.tempting):
+        first = group[0]
+        why = " and ".join(first.reasons)
+        if first.value == 0:
+            out += _wrap(f"- {first.move} ({why}) loses:")
+            out += [wrapped for line in describe_line(first.refutation) for wrapped in _line(line)]
         else:
             out += _wrap(
-                f"- {tempting.move} ({why}) wins only with probability {tempting.value} "
+                f"- {first.move} ({why}) wins only with probability {first.value} "
                 "(a secret exchange to guess)."
             )
+        if len(group) > 1:
+            others = ", ".join(t.move for t in group[1:])
+            verdict = "lose too" if all(t.value == 0 for t in group[1:]) else "fail too"
+            out += _wrap(f"- {others}: the same card otherwise played; they {verdict}.")
     out += ["", f"The winning line ({puzzle.best}), the defence holding out longest:"]
-    out += [wrapped for line in puzzle.line for wrapped in _line(line)]
+    out += [wrapped for line in describe_line(puzzle.line) for wrapped in _line(line)]
     if puzzle.origin:
         out += ["", *_wrap(puzzle.origin)]
     return [f"# {line}".rstrip() for line in out]
+
+
+def _by_card(state: OmensState, tempting: Sequence[Tempting]) -> list[list[Tempting]]:
+    """The tempting plays grouped by the card played (Law's two choices, The Absolute's
+    targets), in order."""
+    groups: dict[int, list[Tempting]] = {}
+    for play in tempting:
+        groups.setdefault(state.parse_move(play.move)[0].card, []).append(play)
+    return list(groups.values())
 
 
 def _line(text: str) -> list[str]:
@@ -480,7 +558,10 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
         f"nodes = {rating.nodes}",
     ]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # Written whole or not at all: a partial file is never left behind.
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial.replace(path)
 
 
 # -- generation ------------------------------------------------------------------------------
@@ -495,10 +576,18 @@ def deal_rng(seed: int, index: int) -> random.Random:
 
 
 def generate_deep(
-    recipe: DeepRecipe, progress: DealProgress | None = None
+    recipe: DeepRecipe,
+    progress: DealProgress | None = None,
+    on_found: Callable[[DeepPuzzle], None] | None = None,
 ) -> tuple[list[DeepPuzzle], dict[str, int]]:
     """The first ``count`` puzzles found (at most one per deal), and how many positions were
-    examined and why the others were not kept."""
+    examined and why the others were not kept. ``on_found`` is called with each puzzle as
+    soon as it is found (so that an interrupted run keeps what it found).
+
+    Each deal is played forward at random; every position on the way small enough to solve
+    is examined, and so are the positions that follow a winning play of one that the team
+    wins but that was not kept (:func:`followers`): a won position's neighbours are won too,
+    and among them are the ones where only one play keeps the win."""
     recipe.check()
     table = Table(recipe.players, make_rules(), scope=Scope.ROUND)
     found: list[DeepPuzzle] = []
@@ -506,23 +595,67 @@ def generate_deep(
     for index in range(recipe.max_deals):
         if len(found) >= recipe.count:
             break
-        rng = deal_rng(recipe.seed, index)
-        for reached in play_forward(deal_round(table, recipe.deal, rng), rng):
-            state = reached.state
-            in_play = sum(len(hand) for hand in state.hands) + len(state.in_play)
-            if in_play > recipe.cards or len(state.moves()) < 2:
-                continue
-            tally["positions"] += 1
-            examined = examine(reached, recipe, _origin(recipe, index, reached))
-            if examined.puzzle is None:
-                tally[examined.reason] += 1
-                continue
-            found.append(examined.puzzle)
-            break
+        puzzle = _search_deal(table, recipe, index, tally)
+        if puzzle is not None:
+            found.append(puzzle)
+            if on_found is not None:
+                on_found(puzzle)
         tally["deals"] = index + 1
         if progress is not None:
             progress(index + 1, len(found))
     return found, tally
+
+
+def _search_deal(
+    table: Table, recipe: DeepRecipe, index: int, tally: dict[str, int]
+) -> DeepPuzzle | None:
+    rng = deal_rng(recipe.seed, index)
+    seen: set[object] = set()
+    for reached in play_forward(deal_round(table, recipe.deal, rng), rng):
+        waiting = [reached]
+        while waiting:
+            here = waiting.pop(0)
+            state = here.state
+            in_play = sum(len(hand) for hand in state.hands) + len(state.in_play)
+            if in_play > recipe.cards or len(state.moves()) < 2 or state.key() in seen:
+                continue
+            seen.add(state.key())
+            tally["positions"] += 1
+            examined = examine(here, recipe, _origin(recipe, index, here))
+            if examined.puzzle is not None:
+                return examined.puzzle
+            tally[examined.reason] += 1
+            waiting += followers(here, examined.winning)
+    return None
+
+
+MAX_FOLLOWERS: Final = 48
+"""Positions :func:`followers` gives at most, per position."""
+
+
+def followers(reached: Reached, winning: Sequence[str]) -> list[Reached]:
+    """The positions after one of the ``winning`` plays where a player of the same team is
+    next to play a card in the same bout, whatever the others do in between (every reply, in
+    legal order; at most :data:`MAX_FOLLOWERS`)."""
+    state = reached.state
+    team = next(team for team in state.teams() if state.current_player() in team)
+    bout_over = state.stop_predicate("bout")
+    out: list[Reached] = []
+    stack = []
+    for text in reversed(winning):
+        move = state.parse_move(text)
+        stack.append(((*reached.moves, move), state.apply_move(move)))
+    while stack and len(out) < MAX_FOLLOWERS:
+        moves, here = stack.pop()
+        if here.is_terminal() or bout_over(here):
+            continue
+        player = here.current_player()
+        if player >= 0 and not here.pending and player in team:
+            out.append(Reached(reached.start, moves, here, reached.bouts))
+            continue
+        for move in reversed(here.moves()):
+            stack.append(((*moves, tuple(move)), here.apply_move(move)))
+    return out
 
 
 def _origin(recipe: DeepRecipe, index: int, reached: Reached) -> str:
@@ -530,5 +663,5 @@ def _origin(recipe: DeepRecipe, index: int, reached: Reached) -> str:
     return (
         f"From a random {recipe.deal.value} deal: omen-solver puzzles generate --kind deep "
         f"--players {recipe.players} --deal {recipe.deal.value} --seed {recipe.seed} (deal "
-        f"{index + 1}, after {bouts} bout{'s' if bouts != 1 else ''} of random play)."
+        f"{index + 1}, bout {bouts + 1})."
     )

@@ -118,6 +118,10 @@ class BoutSearch(NodeMeter):
     def won_within(self, bouts: int) -> bool:
         """Can the side make sure the goal is reached by the end of ``bouts`` bouts?
         Raises :class:`~omen_solver.core.enumeration.budget.BudgetExceeded`."""
+        if self.root.phase == m.OVER:
+            return self.goal.reached(self.root.winner)
+        if bouts < 1:
+            return False
         with deep_recursion():
             return self._reaches(self.root, bouts)
 

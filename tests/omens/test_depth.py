@@ -141,6 +141,8 @@ def test_depth_is_the_fewest_bouts_and_the_line_takes_that_many() -> None:
                 replayed = replayed.apply_move(search.engine_move(step.move))
             assert replayed.is_terminal()
             assert goal.reached(-1 if replayed.winner is None else replayed.winner)
+            over = BoutSearch(replayed, goal)
+            assert over.won_within(1) and over.depth() == 1 and over.line(1) == []
             assert line[-1].bouts_left == 0
             bout_starts = state.stop_predicate("bout")
             ends = 1  # the bout in which the round ends
