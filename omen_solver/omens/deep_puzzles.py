@@ -2,23 +2,24 @@
 
 ``omen-solver puzzles generate --kind deep`` deals rounds as at the table
 (:mod:`omen_solver.omens.deals`: a game start, or a later round), plays them forward at random,
-and examines the start of every later bout whose hands are small enough to solve. A position
-is kept when, with every hand open:
+and examines every position on the way where a player is to play a card and few enough cards
+are left to solve (:data:`DEFAULT_MAX_CARDS`). A position is kept when, with every hand open:
 
-1. the team of the player to lead wins the round with best play (value 1; with six players
-   under the ``paranoid`` concept: against both other teams together), and exactly one first
-   play does it (:func:`omen_solver.core.search.solve`, the search kernel);
-2. that play is not a *tempting* one: not a play of the leader's highest card, and not a play
+1. the team of the player to move wins the round with best play (value 1; with six players
+   under the ``paranoid`` concept: against both other teams together), and exactly one play
+   does it (:func:`omen_solver.core.search.solve`, the search kernel);
+2. that play is not a *tempting* one: not a play of the mover's highest card, and not a play
    after which the team can make sure to win the bout in progress (solved with the ``bout``
-   scope). Every tempting play therefore loses;
+   scope). Every tempting play therefore fails;
 3. the win is *deep*: the team cannot force it in fewer than ``min_depth`` bouts (3 by
    default), counting the bout in progress (:class:`omen_solver.omens.depth.BoutSearch`).
 
 Each kept position is rated (:class:`Rating`): its depth (bouts in the winning line when the
-defence holds out longest), the number of tempting plays (all of them losing), and the nodes
+defence holds out longest), the number of tempting plays (all of them failing), and the nodes
 the solver needs for it. The puzzle file states the answer (the value, the one winning play,
-the tempting plays excluded), the rating, and, in comments, the winning line and how each
-tempting play is refuted, bout by bout, with the rules that decide each bout.
+the tempting plays excluded), the rating, and, in comments, the idea in one sentence, how each
+tempting play is refuted and the winning line, bout by bout, with the rules that decide each
+bout (the explaining engine's own words).
 """
 
 from __future__ import annotations
@@ -47,20 +48,28 @@ __all__ = [
     "BOUT_WIN",
     "DEFAULT_MAX_CARDS",
     "HIGHEST_CARD",
+    "REASONS",
+    "Bout",
+    "DealProgress",
     "DeepPuzzle",
     "DeepRecipe",
     "Examined",
     "Rating",
     "Tempting",
+    "comments",
     "describe_line",
     "examine",
+    "followers",
     "generate_deep",
+    "idea",
+    "reached_from_file",
+    "replay_line",
     "tempting_moves",
     "write_deep_puzzle",
 ]
 
 DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 18}
-"""Cards in all hands together at which a position is examined, by player count: beyond, the
+"""Cards in hands and in play at most at a position examined, by player count: beyond, the
 solver needs more than its default budget on most positions."""
 
 HIGHEST_CARD: Final = "plays the highest card"
@@ -80,7 +89,7 @@ class DeepRecipe:
     max_deals: int = 200
     """Deals played forward at most."""
     max_cards: int | None = None
-    """Cards in all hands together at a position examined (default: :data:`DEFAULT_MAX_CARDS`)."""
+    """Cards in hands and in play at a position examined (default: :data:`DEFAULT_MAX_CARDS`)."""
     min_depth: int = 3
     budget: Budget = field(default_factory=lambda: Budget(max_nodes=1_000_000))
     """The solver's budget per position: a position left unknown is skipped, never kept."""
@@ -107,7 +116,7 @@ class DeepRecipe:
 
     @property
     def concept(self) -> Concept:
-        """Minimax with two teams; paranoid (the leader's team against all) with three."""
+        """Minimax with two teams; paranoid (the mover's team against all) with three."""
         return Concept.PARANOID if self.players == 6 else Concept.MINIMAX
 
 
@@ -118,7 +127,7 @@ class Rating:
     depth: int
     """Bouts in the winning line when the defence holds out longest, the first included."""
     tempting: int
-    """Tempting first plays (the highest card, or a play that wins the bout): all lose."""
+    """Tempting plays (the highest card, or a play that wins the bout), all of them failing."""
     nodes: int
     """Nodes the solver needs for the puzzle (as ``omen-solver puzzles check`` solves it)."""
 
@@ -659,9 +668,19 @@ def followers(reached: Reached, winning: Sequence[str]) -> list[Reached]:
 
 
 def _origin(recipe: DeepRecipe, index: int, reached: Reached) -> str:
-    bouts = reached.bouts
+    """The command that finds the position again (the options that decide what a deal
+    gives), and where in it the position is."""
+    options = ""
+    if recipe.max_cards is not None:
+        options += f" --max-cards {recipe.max_cards}"
+    if recipe.budget != DeepRecipe().budget:
+        options += f" --max-nodes {recipe.budget.max_nodes}"
+    if recipe.depth_budget != DeepRecipe().depth_budget:
+        options += f" --depth-nodes {recipe.depth_budget.max_nodes}"
+    if recipe.min_depth != DeepRecipe().min_depth:
+        options += f" --min-depth {recipe.min_depth}"
     return (
         f"From a random {recipe.deal.value} deal: omen-solver puzzles generate --kind deep "
-        f"--players {recipe.players} --deal {recipe.deal.value} --seed {recipe.seed} (deal "
-        f"{index + 1}, bout {bouts + 1})."
+        f"--players {recipe.players} --deal {recipe.deal.value} --seed {recipe.seed}{options} "
+        f"(deal {index + 1}, bout {reached.bouts + 1})."
     )

@@ -50,7 +50,7 @@ REQUIRED_POINTS = {
     "(000 'Game Sequence'; docs/puzzles.md)",
 }
 OTHER_POINTS = {"wrath", "bigger"}
-MIN_PUZZLES = 32
+MIN_PUZZLES = 48
 MIN_EXPLANATION_LINES = 8
 BUDGET_MARGIN = 5
 """Each puzzle's node budget must be at least this many times the nodes its solve needs."""
