@@ -397,7 +397,8 @@ def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--max-nodes",
         type=int,
         metavar="N",
-        help="solver budget per candidate (default 200,000; deep: 1,000,000 per position)",
+        help="solver budget per candidate (default 200,000; deep: per position, 1,000,000, "
+        "or 200,000 with 6 players)",
     )
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     add_deep_arguments(parser)

@@ -41,7 +41,6 @@ _CONSTRAINT_ONLY: Final = {
     "hand_size": "--hand-size",
     "max_candidates": "--max-candidates",
 }
-DEFAULT_MAX_NODES: Final = 1_000_000
 DEFAULT_DEPTH_NODES: Final = 300_000
 DEFAULT_MAX_DEALS: Final = 200
 
@@ -111,7 +110,9 @@ def deep_recipe(args: argparse.Namespace) -> DeepRecipe:
         max_deals=_positive(args.max_deals, "--max-deals", DEFAULT_MAX_DEALS),
         max_cards=args.max_cards,
         min_depth=_positive(args.min_depth, "--min-depth", 3),
-        budget=Budget(max_nodes=_positive(args.max_nodes, "--max-nodes", DEFAULT_MAX_NODES)),
+        budget=None if args.max_nodes is None else Budget(
+            max_nodes=_positive(args.max_nodes, "--max-nodes", 1)
+        ),
         depth_budget=Budget(
             max_nodes=_positive(args.depth_nodes, "--depth-nodes", DEFAULT_DEPTH_NODES)
         ),

@@ -47,6 +47,7 @@ from omen_solver.omens.table import Scope, Table
 __all__ = [
     "BOUT_WIN",
     "DEFAULT_MAX_CARDS",
+    "DEFAULT_MAX_NODES",
     "HIGHEST_CARD",
     "REASONS",
     "Bout",
@@ -68,9 +69,13 @@ __all__ = [
     "write_deep_puzzle",
 ]
 
-DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 18}
+DEFAULT_MAX_CARDS: Final = {4: 14, 5: 15, 6: 20}
 """Cards in hands and in play at most at a position examined, by player count: beyond, the
 solver needs more than its default budget on most positions."""
+
+DEFAULT_MAX_NODES: Final = {4: 1_000_000, 5: 1_000_000, 6: 200_000}
+"""The solver's default budget per position, by player count. Six-player positions of up to
+20 cards are settled in far fewer nodes or not for minutes: a small budget skips the latter."""
 
 HIGHEST_CARD: Final = "plays the highest card"
 BOUT_WIN: Final = "wins the bout"
@@ -91,8 +96,9 @@ class DeepRecipe:
     max_cards: int | None = None
     """Cards in hands and in play at a position examined (default: :data:`DEFAULT_MAX_CARDS`)."""
     min_depth: int = 3
-    budget: Budget = field(default_factory=lambda: Budget(max_nodes=1_000_000))
-    """The solver's budget per position: a position left unknown is skipped, never kept."""
+    budget: Budget | None = None
+    """The solver's budget per position (default: :data:`DEFAULT_MAX_NODES`): a position left
+    unknown is skipped, never kept."""
     depth_budget: Budget = field(default_factory=lambda: Budget(max_nodes=300_000))
     """The bounded-bout search's budget per position."""
 
@@ -113,6 +119,12 @@ class DeepRecipe:
     @property
     def cards(self) -> int:
         return self.max_cards if self.max_cards is not None else DEFAULT_MAX_CARDS[self.players]
+
+    @property
+    def solver_budget(self) -> Budget:
+        if self.budget is not None:
+            return self.budget
+        return Budget(max_nodes=DEFAULT_MAX_NODES[self.players])
 
     @property
     def concept(self) -> Concept:
@@ -251,7 +263,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
     concept = recipe.concept
     team = _team_of(state, state.current_player())
     try:
-        result = solve(state, concept=concept, team=team, budget=recipe.budget)
+        result = solve(state, concept=concept, team=team, budget=recipe.solver_budget)
         if not result.solved:
             return Examined(reason="unknown")
         if result.value != 1:
@@ -260,7 +272,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
         if len(winning) != 1:
             return Examined(reason="several winning plays", winning=winning)
         best = winning[0]
-        tempting = tempting_moves(reached, concept, team, recipe.budget)
+        tempting = tempting_moves(reached, concept, team, recipe.solver_budget)
         if best in tempting or not tempting:
             return Examined(reason="natural play wins", winning=winning)
         seats = state.teams()[team]
@@ -307,7 +319,7 @@ def _refute(
     state = reached.state
     move = state.parse_move(text)
     child = state.apply_move(move)
-    result = solve(child, concept=concept, team=team, budget=recipe.budget)
+    result = solve(child, concept=concept, team=team, budget=recipe.solver_budget)
     if not result.solved or result.value is None:
         raise BudgetExceeded(f"after {text}", result.nodes, result.seconds)
     if result.value != 0:
@@ -673,7 +685,7 @@ def _origin(recipe: DeepRecipe, index: int, reached: Reached) -> str:
     options = ""
     if recipe.max_cards is not None:
         options += f" --max-cards {recipe.max_cards}"
-    if recipe.budget != DeepRecipe().budget:
+    if recipe.budget is not None:
         options += f" --max-nodes {recipe.budget.max_nodes}"
     if recipe.depth_budget != DeepRecipe().depth_budget:
         options += f" --depth-nodes {recipe.depth_budget.max_nodes}"
