@@ -1,21 +1,34 @@
 # Quickstart targets. Each one makes its own virtual environment in .venv (Python 3.11+).
+# `make demo` installs only what the library needs to run; `make test` adds the dev tools and
+# the optional extras (OpenSpiel, pydot, matplotlib) that the test suite exercises.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
+# The default suite runs on every core (pytest-xdist), each test file in one process so that a
+# file's shared fixtures are computed once; `make test JOBS=0` runs it all in one process.
+JOBS ?= auto
+XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist loadfile)
 
 .PHONY: demo test test-slow lint bench clean
 
 KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/_ckernel_machine.h
 
-$(STAMP): pyproject.toml $(KERNEL)
+$(RUNTIME): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP) -e .
+	@touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
+	$(PIP) -e '.[dev]'
 	@touch $(STAMP)
 
 ## demo: verify the rule interactions, solve the bundled puzzles, check the vectors
-demo: $(STAMP)
+## (runtime install only)
+demo: $(RUNTIME)
 	@echo "== A bout explained rule by rule: the rulebook's worked example"
 	$(BIN)/omen-solver omens play docs/examples/omens/worked-example.toml --moves 5:11 6:19
 	@echo "== Rule interactions: theorems proved with z3 and bounded enumeration"
@@ -29,11 +42,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST)
 
 ## test-slow: the default suite plus the slow exhaustive tiers
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q --runslow
+	$(BIN)/python -m pytest -q $(XDIST) --runslow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

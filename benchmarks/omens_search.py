@@ -1,20 +1,29 @@
-"""Benchmark: Omens bout perft and round solving at 4, 5 and 6 players, 2 to 5 cards each.
+"""Benchmark: solving Omens rounds exactly, the search kernel against the reference solver and
+OpenSpiel, with time, nodes, memory and the ratios side by side in one run.
 
-Prints, in one run and on the same positions: nodes, distinct states, seconds and nodes per
-second of our perft (transpositions merged) and of a plain walk of every sequence; of our
-solver (alpha-beta with a transposition table and move ordering; paranoid for three teams), of
-the naive reference solver, and of OpenSpiel's ``alpha_beta_search`` through the adapter; and
-the time ratios naive/ours and OpenSpiel/ours. Every search runs under the same time budget and
-a search that runs out says "unknown" (OpenSpiel's search takes no budget, so it runs in a child
-process that is stopped at the limit).
+Sections (``docs/benchmarks.md`` shows the last run on this machine):
+
+1. **Rounds from the deal**: ``--deals`` seeded random deals per configuration, as at a game
+   start (one Absolute each, teams and leader from them; ``omen_solver.omens.deals``), under
+   the ``rulebook`` and ``gamepark`` presets: 4 players (5 cards), 5 players (5 and 4), 6
+   players (4 cards, three teams: paranoid for the leader's team, and max-n). The kernel
+   solves each within ``--seconds``; the rows give how many were solved, the median, 90th
+   percentile and worst seconds (``> S`` when some ran out), nodes, nodes per second, the
+   transposition table's entries and the peak memory of the process that ran them. The same
+   deals cut to fewer cards per hand show where full answers come today.
+2. **Ratios**: fixed positions (seeded deals of cards 1-29, seat 1 leads) that the reference
+   solver finishes: the compiled kernel, the pure-Python kernel, the reference solver
+   (``--engine reference``) and OpenSpiel's ``alpha_beta_search`` through the adapter, each
+   under the same budget, and the ratios of their times to the compiled kernel's.
+3. **A whole game**: the value of a game for a given deal of every round (small hands), kernel
+   and reference.
 
 Usage::
 
-    python benchmarks/omens_search.py [--seconds 30] [--write docs/benchmarks.md]
+    python benchmarks/omens_search.py [--deals 100] [--seconds 30] [--write docs/benchmarks.md]
 
-The positions are fixed deals (seeded), round scope, seat 1 leads, default rules. With 4 and 5
-players the cards are drawn from 1-29 (no Absolute: OpenSpiel's sequential search cannot play
-The Absolute's simultaneous exchange between two teams); with 6 players from all 35.
+Every configuration runs in a child process of its own, so that its peak memory is its own;
+OpenSpiel's search takes no budget, so it runs in a child process stopped at the limit.
 """
 
 from __future__ import annotations
@@ -24,75 +33,153 @@ import json
 import os
 import platform
 import random
+import resource
+import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget
-from omen_solver.core.enumeration.perft import perft
-from omen_solver.core.search import naive_solve, solve
-from omen_solver.omens.rules import make_rules
-from omen_solver.omens.state import OmensState
-from omen_solver.omens.table import Table
-
-CONFIGS = [(players, cards) for players in (4, 5, 6) for cards in (2, 3, 4, 5)]
-TEAMS = {4: [[0, 2], [1, 3]], 5: [[0, 3], [1, 2, 4]], 6: [[0, 3], [1, 4], [2, 5]]}
+ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261130
 
 
-def deal(players: int, cards: int) -> list[list[int]]:
-    """A fixed deal for a configuration (the same on every run)."""
+# -- one configuration, in a child process ------------------------------------------------------
+
+
+@dataclass
+class Config:
+    """What a child process solves."""
+
+    kind: str
+    """``deals``, ``ratio`` or ``game``."""
+    players: int
+    preset: str = "rulebook"
+    concept: str = "minimax"
+    cards: int | None = None
+    """Cards per hand kept from each deal (None: the whole deal)."""
+    deals: int = 1
+    seconds: float = 30.0
+    engine: str = "auto"
+    pure_python: bool = False
+    seed: int = SEED
+
+
+@dataclass
+class Outcome:
+    """What one child process measured."""
+
+    statuses: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+    states: list[int] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    table_bytes: int = 0
+    peak_rss: int = 0
+    engine: str = ""
+
+
+def _deal_states(config: Config) -> list[Any]:
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(config.players, make_rules(config.preset))
+    states = []
+    for index in range(config.deals):
+        deal = random_deal(table, config.seed + index, cards=config.cards)
+        states.append(deal_position(table, deal))
+    return states
+
+
+RATIO_TEAMS = {4: [[0, 2], [1, 3]], 5: [[0, 3], [1, 2, 4]], 6: [[0, 3], [1, 4], [2, 5]]}
+
+
+def ratio_hands(players: int, cards: int) -> list[list[int]]:
+    """A fixed deal of cards 1-29 (no Absolute: OpenSpiel's sequential search cannot play The
+    Absolute's secret exchange between two teams)."""
     rng = random.Random(SEED + 10 * players + cards)
-    deck = list(range(1, 36 if players == 6 else 30))
+    deck = list(range(1, 30))
     rng.shuffle(deck)
     return [sorted(deck[seat * cards : (seat + 1) * cards]) for seat in range(players)]
 
 
-def position(players: int, cards: int) -> OmensState:
-    table = Table(players, make_rules("rulebook"))
-    return OmensState.start_of_bout(table, deal(players, cards), TEAMS[players], 0)
+def _ratio_state(config: Config) -> Any:
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.state import OmensState
+    from omen_solver.omens.table import Table
+
+    assert config.cards is not None
+    table = Table(config.players, make_rules(config.preset))
+    hands = ratio_hands(config.players, config.cards)
+    return OmensState.start_of_bout(table, hands, RATIO_TEAMS[config.players], 0)
 
 
-@dataclass
-class Row:
-    name: str
-    status: str
-    nodes: int | None
-    states: int | None
-    seconds: float
-    value: str = ""
+def _game_state(config: Config) -> Any:
+    from omen_solver.omens.position import parse_position
 
-    @property
-    def rate(self) -> str:
-        if not self.nodes or self.seconds <= 0:
-            return "-"
-        return f"{self.nodes / self.seconds:,.0f}"
+    rng = random.Random(config.seed)
+    box = [30, 31, 32, 33, 34, 35][: 6 - config.players]
+    cards = [c for c in range(1, 36) if c not in box]
+    size = config.cards or 2
 
+    def deal() -> list[list[int]]:
+        rng.shuffle(cards)
+        return [sorted(cards[size * s : size * s + size]) for s in range(config.players)]
 
-def _perft(state: OmensState, merge: bool, budget: Budget) -> Row:
-    result = perft(state, stop="bout", transpositions=merge, budget=budget)
-    name = "perft (merged)" if merge else "perft (every sequence)"
-    if result.total is None:
-        return Row(name, "unknown", result.visited, None, result.seconds)
-    return Row(
-        name,
-        "solved",
-        result.visited,
-        result.states,
-        result.seconds,
-        f"{result.total.sequences:,} sequences",
-    )
+    teams = [[t + 1 for t in team] for team in RATIO_TEAMS[config.players]]
+    data = {
+        "game": "omens", "players": config.players, "teams": teams, "scope": "game",
+        "preset": config.preset, "box": box, "bout": {"leader": 1},
+        "hands": {str(s + 1): hand for s, hand in enumerate(deal())},
+        "later_rounds": [deal() for _ in teams],
+    }
+    return parse_position(data, "<benchmark game>").state
 
 
-def _solve(state: OmensState, naive: bool, budget: Budget) -> Row:
-    concept = "paranoid" if len(state.teams()) > 2 else "minimax"
-    search = naive_solve if naive else solve
-    result = search(state, concept=concept, team=0, budget=budget)
-    name = "naive solver" if naive else "our solver"
-    value = "" if result.value is None else f"team 1: {result.value}"
-    return Row(name, result.status.value, result.nodes, result.states, result.seconds, value)
+def run_config(config: Config) -> Outcome:
+    """Solve what ``config`` names in this process and measure it."""
+    from omen_solver.core.enumeration.budget import Budget
+    from omen_solver.core.search import solve
+
+    if config.pure_python:
+        os.environ["OMEN_SOLVER_PURE_PYTHON"] = "1"
+    if config.kind == "deals":
+        states = _deal_states(config)
+    elif config.kind == "ratio":
+        states = [_ratio_state(config)]
+    else:
+        states = [_game_state(config)]
+    outcome = Outcome()
+    for state in states:
+        started = time.perf_counter()
+        result = solve(state, concept=config.concept, team=1, engine=config.engine,
+                       budget=Budget(max_seconds=config.seconds))
+        outcome.seconds.append(time.perf_counter() - started)
+        outcome.statuses.append(result.status.value)
+        outcome.nodes.append(result.nodes)
+        outcome.states.append(result.states)
+        outcome.values.append("" if result.value is None else str(result.value))
+        outcome.table_bytes = max(outcome.table_bytes, int(result.extra.get("table_bytes", 0)))
+        outcome.engine = str(result.extra.get("engine", ""))
+    outcome.peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return outcome
+
+
+def in_child(config: Config, timeout: float) -> Outcome | None:
+    """Run a configuration in a child process (its own peak memory); None if it was stopped."""
+    try:
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker", json.dumps(asdict(config))],
+            capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        raise RuntimeError(f"{config}: {done.stderr.strip()[-2000:]}")
+    return Outcome(**json.loads(done.stdout))
 
 
 _OPENSPIEL_DRIVER = """
@@ -107,126 +194,192 @@ table = Table(spec["players"], make_rules("rulebook"))
 state = OmensState.start_of_bout(table, spec["hands"], spec["teams"], 0)
 start = time.perf_counter()
 game = make_game(state)
-scanned = time.perf_counter()
 value, _ = minimax.alpha_beta_search(game, maximum_depth=game.max_game_length() + 1,
                                      maximizing_player_id=0)
-done = time.perf_counter()
-print(json.dumps({"value": value, "scan": scanned - start, "search": done - scanned}))
+print(json.dumps({"value": value, "seconds": time.perf_counter() - start}))
 """
 
 
-def _openspiel(players: int, cards: int, seconds: float) -> Row:
-    if players == 6:
-        return Row("OpenSpiel alpha_beta_search", "n/a (3 teams)", None, None, 0.0)
-    spec = json.dumps({"players": players, "hands": deal(players, cards), "teams": TEAMS[players]})
+def openspiel(players: int, cards: int, seconds: float) -> tuple[str, float | None]:
+    """OpenSpiel's alpha-beta on a ratio position: (status, seconds)."""
+    spec = json.dumps({"players": players, "hands": ratio_hands(players, cards),
+                       "teams": RATIO_TEAMS[players]})
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", _OPENSPIEL_DRIVER, spec],
-            capture_output=True,
-            text=True,
-            timeout=seconds,
-            check=False,
-        )
+        done = subprocess.run([sys.executable, "-c", _OPENSPIEL_DRIVER, spec],
+                              capture_output=True, text=True, timeout=seconds, check=False)
     except subprocess.TimeoutExpired:
-        return Row("OpenSpiel alpha_beta_search", "unknown", None, None, seconds)
+        return "unknown", None
     if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
-        return Row("OpenSpiel alpha_beta_search", f"n/a ({reason[:60]})", None, None, 0.0)
-    report = json.loads(done.stdout)
-    value = "team 1 wins" if report["value"] > 0 else "team 1 loses"
-    return Row(
-        "OpenSpiel alpha_beta_search",
-        "solved",
-        None,
-        None,
-        report["search"] + report["scan"],
-        value,
-    )
+        return "n/a", None
+    return "solved", float(json.loads(done.stdout)["seconds"])
 
 
-def _ratio(slow: Row, fast: Row) -> str:
-    if slow.status != "solved" or fast.status != "solved" or fast.seconds <= 0:
-        if slow.status == "unknown" and fast.status == "solved":
-            return f"> {slow.seconds / max(fast.seconds, 1e-9):,.0f}"
-        return "-"
-    return f"{slow.seconds / fast.seconds:,.1f}"
+# -- tables ---------------------------------------------------------------------------------------
 
 
-def run(seconds: float) -> tuple[list[list[str]], list[list[str]]]:
-    budget = Budget(max_seconds=seconds)
-    perft_rows: list[list[str]] = []
-    solve_rows: list[list[str]] = []
-    for players, cards in CONFIGS:
+def _seconds(values: list[float], statuses: list[str], budget: float) -> tuple[str, str, str]:
+    """Median, 90th percentile and worst; a search that ran out counts as "> budget"."""
+    padded = sorted(v if s == "solved" else float("inf") for v, s in zip(values, statuses,
+                                                                         strict=True))
+
+    def show(value: float) -> str:
+        return f"> {budget:g}" if value == float("inf") else f"{value:.2f}"
+
+    p90 = padded[min(len(padded) - 1, int(0.9 * len(padded)))]
+    return show(statistics.median(padded)), show(p90), show(padded[-1])
+
+
+def _mib(value: int) -> str:
+    return f"{value / 2**20:,.0f}"
+
+
+def deals_rows(args: argparse.Namespace) -> list[list[str]]:
+    configs = []
+    for players, concepts in ((4, ["minimax"]), (5, ["minimax"]), (6, ["paranoid", "maxn"])):
+        for cards in (None, 3, 2):
+            for preset in ("rulebook", "gamepark"):
+                for concept in concepts:
+                    configs.append(Config("deals", players, preset, concept, cards, args.deals,
+                                          args.seconds))
+    rows = []
+    for config in configs:
+        outcome = in_child(config, timeout=config.deals * (config.seconds * 3 + 30) + 120)
+        label = f"{config.players}p, {'deal' if config.cards is None else f'{config.cards} cards'}"
+        if outcome is None:
+            rows.append([label, config.preset, config.concept, "stopped"] + ["-"] * 7)
+            continue
+        solved = outcome.statuses.count("solved")
+        median, p90, worst = _seconds(outcome.seconds, outcome.statuses, config.seconds)
+        nodes = sum(outcome.nodes)
+        rate = nodes / max(sum(outcome.seconds), 1e-9)
+        rows.append([
+            label, config.preset, config.concept, f"{solved}/{len(outcome.statuses)}",
+            median, p90, worst, f"{statistics.median(outcome.nodes):,.0f}", f"{rate:,.0f}",
+            f"{max(outcome.states):,}", _mib(outcome.peak_rss),
+        ])
+        print(f"done {label} {config.preset} {config.concept}", file=sys.stderr, flush=True)
+    return rows
+
+
+RATIO_POSITIONS = [(4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (6, 2), (6, 3)]
+
+
+def ratio_rows(args: argparse.Namespace) -> list[list[str]]:
+    rows = []
+    for players, cards in RATIO_POSITIONS:
+        concept = "paranoid" if players == 6 else "minimax"
         label = f"{players}p x {cards}"
-        state = position(players, cards)
-        merged, plain = _perft(state, True, budget), _perft(state, False, budget)
-        for row in (merged, plain):
-            perft_rows.append(_cells(label, row))
-        perft_rows[-1].append(_ratio(plain, merged))
-        perft_rows[-2].append("")
-        ours = _solve(state, False, budget)
-        naive = _solve(state, True, budget)
-        spiel = _openspiel(players, cards, seconds)
-        for row, ratio in ((ours, ""), (naive, _ratio(naive, ours)), (spiel, _ratio(spiel, ours))):
-            solve_rows.append([*_cells(label, row), ratio])
-        print(f"done {label}", file=sys.stderr, flush=True)
-    return perft_rows, solve_rows
+        measured: list[tuple[str, str, float | None, int | None]] = []
+        for name, engine, pure in (("kernel (compiled)", "kernel", False),
+                                   ("kernel (pure Python)", "kernel", True),
+                                   ("reference solver", "reference", False)):
+            config = Config("ratio", players, concept=concept, cards=cards,
+                            seconds=args.ratio_seconds, engine=engine, pure_python=pure)
+            outcome = in_child(config, timeout=args.ratio_seconds * 3 + 60)
+            if outcome is None or outcome.statuses[0] != "solved":
+                measured.append((name, "unknown", None, outcome.nodes[0] if outcome else None))
+            else:
+                measured.append((name, "solved", outcome.seconds[0], outcome.nodes[0]))
+        if players < 6:
+            status, seconds = openspiel(players, cards, args.ratio_seconds)
+            measured.append(("OpenSpiel alpha_beta_search", status, seconds, None))
+        base = measured[0][2]
+        for name, status, seconds, nodes in measured:
+            if base is None or name == measured[0][0]:
+                ratio = ""
+            elif seconds is None:
+                ratio = f"> {args.ratio_seconds / base:,.0f}" if status == "unknown" else "-"
+            else:
+                ratio = f"{seconds / base:,.0f}"
+            rows.append([label, name, status, "-" if nodes is None else f"{nodes:,}",
+                         "-" if seconds is None else f"{seconds:.3f}", ratio])
+        print(f"done ratios {label}", file=sys.stderr, flush=True)
+    return rows
 
 
-def _cells(label: str, row: Row) -> list[str]:
-    nodes = "-" if row.nodes is None else f"{row.nodes:,}"
-    states = "-" if row.states is None else f"{row.states:,}"
-    return [label, row.name, row.status, nodes, states, f"{row.seconds:.2f}", row.rate, row.value]
+def game_rows(args: argparse.Namespace) -> list[list[str]]:
+    rows = []
+    for players in (4, 5, 6):
+        concept = "paranoid" if players == 6 else "minimax"
+        for engine in ("kernel", "reference"):
+            config = Config("game", players, concept=concept, cards=2, engine=engine,
+                            seconds=args.ratio_seconds)
+            outcome = in_child(config, timeout=args.ratio_seconds * 3 + 60)
+            if outcome is None:
+                rows.append([f"{players}p, 2 cards a round", engine, "stopped", "-", "-", "-"])
+                continue
+            rows.append([f"{players}p, 2 cards a round", engine, outcome.statuses[0],
+                         outcome.values[0] or "-", f"{outcome.nodes[0]:,}",
+                         f"{outcome.seconds[0]:.3f}"])
+    return rows
 
 
-HEADERS = ["position", "search", "status", "nodes", "states", "seconds", "nodes/s", "result"]
-
-
-def markdown(perft_rows: list[list[str]], solve_rows: list[list[str]], seconds: float) -> str:
+def markdown(args: argparse.Namespace, deals: list[list[str]], ratios: list[list[str]],
+             games: list[list[str]]) -> str:
     def table(headers: list[str], rows: list[list[str]]) -> list[str]:
         out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        out += ["| " + " | ".join(row) + " |" for row in rows]
-        return out
+        return out + ["| " + " | ".join(row) + " |" for row in rows]
 
-    machine = (
-        f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {os.cpu_count()} cores"
-    )
-    lines = [
+    from omen_solver.omens.kernel.solve import backend_name
+
+    machine = (f"{platform.python_implementation()} {platform.python_version()}, "
+               f"{platform.machine()}, {os.cpu_count()} cores")
+    return "\n".join([
         "# Benchmarks",
         "",
-        "Measured by `python benchmarks/omens_search.py --write docs/benchmarks.md` "
-        f"(`make bench` prints the same without writing) on {machine}, "
-        f"on {time.strftime('%Y-%m-%d')}, with a budget of {seconds:g} s per search.",
-        "Positions: fixed seeded deals, seat 1 leads, default rules, round scope (see the "
-        'script\'s docstring). "unknown" means the search ran out of its budget; a ratio '
-        '"> n" is a lower bound from a search that ran out.',
+        f"Measured by `python benchmarks/omens_search.py --deals {args.deals} --seconds "
+        f"{args.seconds:g} --write docs/benchmarks.md` on {machine}, on "
+        f"{time.strftime('%Y-%m-%d')}; the kernel ran {backend_name()}. `make bench` runs a "
+        "shorter version and writes nothing.",
         "",
-        "## Bout perft (every legal action sequence to the end of the bout)",
+        "## Rounds from the deal",
         "",
-        "The ratio is the time of the plain walk over the merged walk.",
+        f"{args.deals} seeded deals per row, as at a game start (one Absolute each; teams and "
+        "leader from the Absolutes), every hand open, round scope, team of the leader asked. "
+        f"Each search has {args.seconds:g} s; `> S` means at least one deal of the row ran "
+        "out of time (counted as slower than the budget in the percentiles). \"3 cards\" and "
+        "\"2 cards\" deal that many cards a hand (the Absolute and others), "
+        "`solve --deal SEED --players N --cards K`. Memory is "
+        "the peak resident size of the process that solved the row.",
         "",
-        *table([*HEADERS, "ratio"], perft_rows),
+        *table(["deal", "preset", "concept", "solved", "median s", "p90 s", "worst s",
+                "median nodes", "nodes/s", "largest table", "peak MiB"], deals),
         "",
-        "## Round solving (which team wins the round, every hand open)",
+        "## Ratios, side by side",
         "",
-        "Ratios are the time of the naive solver, and of OpenSpiel's alpha-beta through the "
-        "adapter (state-graph scan included), over our solver's time. Three teams: paranoid "
-        "(team 1 against the others); OpenSpiel's alpha-beta does not apply.",
+        "Fixed deals of cards 1-29 (no Absolute, so that OpenSpiel's sequential search applies), "
+        f"seat 1 leads, rulebook preset, {args.ratio_seconds:g} s each. The ratio is each "
+        "search's time over the compiled kernel's (`> n`: it ran out first). Three teams: "
+        "paranoid (team of seat 1); OpenSpiel's alpha-beta needs two.",
         "",
-        *table([*HEADERS, "ratio"], solve_rows),
+        *table(["position", "search", "status", "nodes", "seconds", "ratio"], ratios),
         "",
-    ]
-    return "\n".join(lines)
+        "## A whole game for a given deal of every round",
+        "",
+        "Scope `game`, 2 cards a hand in every round (`later_rounds`), the value of the game for "
+        "the team of seat 1.",
+        "",
+        *table(["game", "engine", "status", "value", "nodes", "seconds"], games),
+        "",
+    ])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=30.0, help="budget per search")
-    parser.add_argument("--write", type=Path, help="also write the tables to this markdown file")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals per configuration")
+    parser.add_argument("--seconds", type=float, default=30.0, help="budget per deal")
+    parser.add_argument("--ratio-seconds", type=float, default=60.0,
+                        help="budget per search in the ratio and game sections")
+    parser.add_argument("--write", type=Path, help="also write the tables to this file")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    perft_rows, solve_rows = run(args.seconds)
-    text = markdown(perft_rows, solve_rows, args.seconds)
+    if args.worker:
+        print(json.dumps(asdict(run_config(Config(**json.loads(args.worker))))))
+        return 0
+    deals = deals_rows(args)
+    ratios = ratio_rows(args)
+    games = game_rows(args)
+    text = markdown(args, deals, ratios, games)
     print(text)
     if args.write:
         args.write.write_text(text, encoding="utf-8")

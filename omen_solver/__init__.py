@@ -1,7 +1,18 @@
 """omen_solver: rules engines, exact solvers and machine-checked rule proofs for Omens (Présages)
-and Omen (A Reign of War, Fires in the East)."""
+and Omen (A Reign of War, Fires in the East).
 
-from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, NodeKind, TraceStep
+Each game has one loader, taking a path, TOML text or an open file:
+``omen_solver.omens.load(source)`` and ``omen_solver.omen.load(source)``."""
+
+from omen_solver.core.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    GameResult,
+    GameState,
+    NodeKind,
+    TraceStep,
+)
 from omen_solver.errors import (
     CatalogueError,
     IllegalActionError,
@@ -18,6 +29,7 @@ __all__ = [
     "SIMULTANEOUS",
     "TERMINAL",
     "CatalogueError",
+    "GameResult",
     "GameState",
     "IllegalActionError",
     "InvalidActionError",

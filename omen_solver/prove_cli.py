@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,7 +28,7 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.deep_cli import DEEP, add_deep_arguments, check_kind_options, run_deep
 from omen_solver.omens.smt.library import load_theorems, select
 from omen_solver.omens.smt.puzzles import KINDS, Recipe, generate, write_puzzle
-from omen_solver.omens.smt.theorem import Report, Theorem, run
+from omen_solver.omens.smt.theorem import Finding, Report, Theorem, VariantReport, run
 from omen_solver.omens.smt.witness import (
     SEARCHES,
     Witness,
@@ -84,6 +86,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_SETTINGS.rlimit,
         metavar="N",
         help=f"z3's deterministic resource limit per check (default {DEFAULT_SETTINGS.rlimit:,})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="N",
+        help="theorems checked at once, each in its own process (default: 2, or 1 on one core)",
     )
     parser.add_argument(
         "--timeout-ms",
@@ -182,8 +191,12 @@ def _with_progress(
     if quiet or not console.is_terminal:
         yield from items
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(what, total=len(items))
         for item in items:
@@ -207,19 +220,79 @@ def _prove(args: argparse.Namespace) -> int:
         return _queries(theorems)
     if args.rlimit <= 0 or args.timeout_ms <= 0:
         raise OmenSolverError("--rlimit and --timeout-ms must be positive")
+    if args.jobs <= 0:
+        raise OmenSolverError("--jobs must be positive")
     settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
     folder = args.counterexamples or args.dir / "counterexamples"
     started = time.perf_counter()
-    reports = [
-        run(theorem, settings=settings, counterexamples=folder)
-        for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=args.json)
-    ]
+    reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
     total = time.perf_counter() - started
     if args.json:
         print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
     else:
-        _show(reports, total, settings)
+        _show(reports, total, settings, folder)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
+
+
+def _run_all(
+    theorems: list[Theorem],
+    folder: Path,
+    settings: SolverSettings,
+    counterexamples: Path,
+    jobs: int,
+    *,
+    quiet: bool,
+) -> list[Report]:
+    """Check the theorems, ``jobs`` at a time (each in a process of its own: a theorem's
+    answer does not depend on what ran before it, every query has a fresh z3 context)."""
+    if jobs == 1 or len(theorems) == 1:
+        return [
+            run(theorem, settings=settings, counterexamples=counterexamples)
+            for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=quiet)
+        ]
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    futures: list[Future[_Result]] = [
+        pool.submit(_run_one, folder, theorem.name, settings, counterexamples)
+        for theorem in theorems
+    ]
+    names = {id(f): t.name for f, t in zip(futures, theorems, strict=True)}
+    try:
+        for future in _with_progress(futures, "theorems", lambda f: names[id(f)], quiet=quiet):
+            future.result()
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers too; nothing interrupted is reported
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        raise
+    pool.shutdown()
+    return [_report(t, f.result()) for t, f in zip(theorems, futures, strict=True)]
+
+
+_Result = tuple[Finding, Path | None, list[tuple[Finding, Path | None]]]
+"""What a worker sends back: the theorem's finding and file, each variant's."""
+
+
+def _run_one(folder: Path, name: str, settings: SolverSettings, out: Path) -> _Result:
+    """One theorem, in a worker process (loaded again there: theorem files are code)."""
+    (theorem,) = select(load_theorems(folder), [name])
+    report = run(theorem, settings=settings, counterexamples=out)
+    variants = [(v.finding, v.counterexample_path) for v in report.variants]
+    return report.finding, report.counterexample_path, variants
+
+
+def _report(theorem: Theorem, result: _Result) -> Report:
+    finding, path, variants = result
+    return Report(
+        theorem,
+        finding,
+        tuple(
+            VariantReport(variant, found, where)
+            for variant, (found, where) in zip(theorem.variants(), variants, strict=True)
+        ),
+        path,
+    )
 
 
 def _list(theorems: list[Theorem], as_json: bool) -> int:
@@ -261,36 +334,48 @@ def _status(outcome: Outcome) -> str:
     return f"[{_STYLE[outcome]}]{outcome.name.lower()}[/]"
 
 
-def _show(reports: list[Report], total: float, settings: SolverSettings) -> None:
+BROKEN_EXPLAINED = (
+    "Each z3 theorem holds for every card, seat, number of players and rule option at once "
+    "(an enumeration theorem: on every sequence of moves of the space it states). "
+    "'Broken variants refuted': each theorem is also checked under deliberately wrong rules "
+    "(a variant of the rules the theorem is about), where it must fail with a counterexample; "
+    "so a proof is known not to be vacuous, and each counterexample is a position file that "
+    "'omen-solver omens play FILE' replays with the real rules."
+)
+
+
+def _show(
+    reports: list[Report], total: float, settings: SolverSettings, folder: Path | None = None
+) -> None:
     out = Console(highlight=False, soft_wrap=True)
     if not out.is_terminal:
-        out.width = max(out.width, 120)  # a table in a file or a pipe shows whole names
+        out.width = max(out.width, 140)  # a table in a file or a pipe shows whole names
     table = Table(
         "theorem",
-        "method",
+        "what it says",
         "status",
         "seconds",
         "broken variants",
-        "cases",
         title="Omens rule theorems",
     )
     for report in reports:
         refuted = sum(v.ok for v in report.variants)
         colour = "green" if refuted == len(report.variants) else "bold red"
-        cases = report.finding.cases
         table.add_row(
             escape(report.theorem.name),
-            report.theorem.method,
+            escape(report.theorem.title),
             _status(report.finding.outcome),
             f"{report.seconds:.2f}",
             f"[{colour}]{refuted}/{len(report.variants)} refuted[/]",
-            "" if cases is None else f"{cases:,}",
         )
     out.print(table)
     for report in reports:
         _details(out, report)
     proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
     variants = [v for r in reports for v in r.variants]
+    out.print(escape(BROKEN_EXPLAINED))
+    if folder is not None and any(v.counterexample_path for v in variants):
+        out.print(f"Counterexamples: {escape(str(folder))}/<theorem>--<broken variant>.toml")
     out.print(
         f"{len(reports)} theorems: {proved} proved, "
         f"{sum(r.finding.outcome is Outcome.REFUTED for r in reports)} refuted, "
@@ -311,20 +396,14 @@ def _details(out: Console, report: Report) -> None:
             f"{escape(str(report.counterexample_path))}"
         )
     for variant in report.variants:
-        where = (
-            ""
-            if variant.counterexample_path is None
-            else (f" -> {escape(str(variant.counterexample_path))}")
-        )
         if variant.ok:
-            out.print(f"  {name} / [dim]{escape(variant.variant.name)}[/]: refuted{where}")
-        else:
-            reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
-            out.print(
-                f"  [bold red]{name} / {escape(variant.variant.name)}: "
-                f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
-                f"'{escape(variant.variant.text)}' was not refuted"
-            )
+            continue
+        reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
+        out.print(
+            f"  [bold red]{name} / {escape(variant.variant.name)}: "
+            f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
+            f"'{escape(variant.variant.text)}' was not refuted"
+        )
 
 
 def _cards(text: str) -> tuple[int, ...]:
@@ -434,11 +513,29 @@ def _generate(args: argparse.Namespace) -> int:
         path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
         write_puzzle(recipe, puzzle, path)
         paths.append(path)
+    reason = None if paths else _why_none(recipe, tried)
     if args.json:
-        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried}, indent=2))
+        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
+                          "reason": reason}, indent=2))
     else:
         out = Console(highlight=False, soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s)")
+        tail = f": {reason}" if reason else ""
+        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
     return EXIT_OK if paths else EXIT_FAILED
+
+
+def _why_none(recipe: Recipe, tried: int) -> str:
+    """Why no puzzle was found: no deal fits the card constraints, or the candidates ran out."""
+    if tried == 0:
+        return ("no deal satisfies the card constraints (--players, --hand-size, --pool, "
+                "--require): loosen them")
+    condition = (f"seat 1's team win only by leading {recipe.lead}"
+                 if recipe.kind == "only-lead" else "exactly one first play of seat 1 win")
+    if tried >= recipe.max_candidates:
+        return (f"in none of the first {tried:,} candidate deals does {condition} (or the "
+                "solver needed more than --max-nodes): raise --max-candidates or --max-nodes, "
+                "or change --seed or the constraints")
+    return (f"all {tried:,} deals the card constraints allow were tried; in none does "
+            f"{condition} (or the solver needed more than --max-nodes)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import weakref
 from collections.abc import Iterator
@@ -24,25 +25,52 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.budget import Progress
-from omen_solver.core.game import GameState
-from omen_solver.core.graph import DEFAULT_MAX_NODES, FORMATS, build_graph, write_graph
+from omen_solver.core.game import GameState, TraceStep
+from omen_solver.core.graph import (
+    DEFAULT_MAX_NODES,
+    FORMATS,
+    build_graph,
+    check_target,
+    write_graph,
+)
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
-from omen_solver.core.search.puzzle import Puzzle, compare, read_puzzle, team_index
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.core.search.puzzle import (
+    Puzzle,
+    check_actions,
+    compare,
+    read_puzzle,
+    team_index,
+)
+from omen_solver.core.search.solver import Engine
+from omen_solver.errors import OmenSolverError, PositionError, one_line, shown
 
-__all__ = ["DEFAULT_CHECK_SECONDS", "DEFAULT_SOLVE_SECONDS", "puzzle_commands", "register"]
+__all__ = [
+    "DEFAULT_CHECK_SECONDS",
+    "DEFAULT_PERFT_SECONDS",
+    "DEFAULT_SOLVE_SECONDS",
+    "puzzle_commands",
+    "register",
+]
 
 DEFAULT_SOLVE_SECONDS = 600.0
 """The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
 DEFAULT_CHECK_SECONDS = 120.0
 """The time limit per puzzle of ``puzzles check`` when neither sets one."""
+DEFAULT_PERFT_SECONDS = 600.0
+"""The time limit of ``perft`` when the command line sets none: past it the count is
+"unknown" (exit status 1), never a wait without end."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
+MAX_DIGITS = 1000
+"""The longest number an option reads (Python's int() refuses numbers of over 4,300 digits;
+a depth of 10**30 plies is read, and the budget answers for it)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,29 +84,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _positive_int(text: str) -> int:
+    """ASCII digits only: int() would also read full-width digits such as "５"."""
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number 0 or more")
+    return int(stripped)
+
+
+def _seconds(text: str) -> float:
+    stripped = text.strip()
     try:
-        value = int(text)
+        value = float(stripped) if stripped.isascii() else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
     return value
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    try:
-        seats = tuple(int(part) for part in text.replace(" ", "").split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write seats such as 1,3") from None
-    if not seats or min(seats) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: seats are numbered from 1")
+    parts = text.replace(" ", "").split(",")
+    if not all(part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS for part in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: write seats such as 1,3")
+    seats = tuple(int(part) for part in parts)
+    if min(seats) < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: seats are numbered from 1")
     return seats
 
 
 def _add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
     parser.add_argument("--max-nodes", type=_positive_int, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
-    parser.add_argument("--max-seconds", type=float, metavar="S",
+    parser.add_argument("--max-seconds", type=_seconds, metavar="S",
                         help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
 
 
@@ -109,17 +146,23 @@ def _budget(args: argparse.Namespace, fallback: Budget | None = None) -> Budget:
 
 
 @contextmanager
-def _progress(label: str) -> Iterator[Progress | None]:
-    """A progress line on stderr while a walk runs, if stderr is a terminal."""
+def _progress(label: str, seconds: float | None = None) -> Iterator[Progress | None]:
+    """A progress bar on stderr while a walk runs, if stderr is a terminal: the time spent
+    against the time limit (when there is one), nodes and nodes per second."""
     console = Console(stderr=True)
     if not console.is_terminal:
         yield None
         return
-    with console.status(f"{escape(label)}…") as status:
+    columns = [
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+        TextColumn("{task.fields[nodes]:,} nodes, {task.fields[rate]:,.0f} nodes/s"),
+    ]
+    with RichProgress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(escape(label), total=seconds, nodes=0, rate=0.0)
 
-        def report(nodes: int, seconds: float) -> None:
-            rate = nodes / seconds if seconds > 0 else 0.0
-            status.update(f"{escape(label)}: {nodes:,} nodes, {rate:,.0f} nodes/s")
+        def report(nodes: int, spent: float) -> None:
+            rate = nodes / spent if spent > 0 else 0.0
+            bar.update(task, completed=spent, nodes=nodes, rate=rate)
 
         yield report
 
@@ -152,7 +195,7 @@ def _register_perft(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-merge", action="store_true",
                         help="walk every sequence instead of reusing transposed subtrees")
-    _add_budget(parser, "default: no limit")
+    _add_budget(parser, f"default: {DEFAULT_PERFT_SECONDS:g}")
     parser.set_defaults(handler=_perft)
 
 
@@ -160,7 +203,8 @@ def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     with _progress(f"perft {args.file}") as progress:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
-                       budget=_budget(args), progress=progress)
+                       budget=_budget(args, Budget(None, DEFAULT_PERFT_SECONDS)),
+                       progress=progress)
     if args.json:
         data = {"file": str(args.file), **result.to_json()}
         if not args.divide:
@@ -217,6 +261,7 @@ def _register_graph(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _graph(args: argparse.Namespace) -> int:
     state = load_state(args.file)
+    check_target(args.out)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
                         max_nodes=args.max_nodes)
     written = write_graph(graph, args.out, args.format)
@@ -260,43 +305,143 @@ def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser = subparsers.add_parser(
         "solve", help="solve a position or puzzle exactly, every hand open (any game)",
         description="Solve a position exactly under a stated solution concept; with a "
-                    "[puzzle] table, answer its question and compare with its stated answer.",
+                    "[puzzle] table, answer its question and compare with its stated answer. "
+                    "Omens positions are searched by the fast kernel (compiled when a C "
+                    "compiler built it, else pure Python: same answers); --engine reference "
+                    "selects the reference search over the explaining engine.",
     )
-    parser.add_argument("file", type=Path, help="position or puzzle file (TOML)")
+    parser.add_argument("file", type=Path, nargs="?",
+                        help="position or puzzle file (TOML); or give --deal")
+    deal = parser.add_argument_group("a random Omens deal instead of a file")
+    deal.add_argument("--deal", type=_positive_int, metavar="SEED",
+                      help="solve the round of a seeded random deal (with --players)")
+    deal.add_argument("--players", type=int, choices=(4, 5, 6), help="players of the deal")
+    deal.add_argument("--round", choices=("first", "later"), default="first",
+                      help="first: one Absolute each, teams from them (default); later: every "
+                           "card shuffled, so several Absolutes or none")
+    deal.add_argument("--cards", type=_positive_int, metavar="K",
+                      help="deal K cards to each hand instead of the full deal (a smaller "
+                           "position; at a first round the Absolute and K-1 others)")
+    deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
+    deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
+                      help="override one rule option (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="replay the principal variation on the explaining engine and "
+                             "show each step with the rule it applies")
     _add_solve_options(parser)
+    parser.add_argument("--engine", choices=[e.value for e in Engine], default="auto",
+                        help="auto: the game's fast kernel where it applies (default); "
+                             "kernel: insist on it; reference: the reference search")
     _add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     parser.set_defaults(handler=_solve)
 
 
+def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any]]:
+    """The state of ``--deal SEED --players N`` and a name for it (an Omens deal)."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table as OmensTable
+
+    if args.players is None:
+        raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
+    overrides = {}
+    for text in args.rule:
+        name, sep, setting = text.partition("=")
+        if not sep:
+            raise OmenSolverError(
+                f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
+            )
+        overrides[name.strip()] = setting.strip()
+    table = OmensTable(args.players, make_rules(args.preset, overrides))
+    deal = random_deal(table, args.deal, args.round, args.cards)
+    size = "" if args.cards is None else f", {args.cards} cards a hand"
+    name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
+    return Path(name), deal_position(table, deal)
+
+
 def _solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> _Solved:
+    if getattr(args, "deal", None) is not None:
+        path, state = _deal_state(args)
+        return _solve_state(path, state, None, args, default_seconds)
     state = load_state(path)
     puzzle = read_puzzle(path, read_toml(path))
+    if puzzle is not None:
+        check_actions(puzzle, state)
+    return _solve_state(path, state, puzzle, args, default_seconds)
+
+
+def _solve_state(
+    path: Path,
+    state: GameState[Any],
+    puzzle: Puzzle | None,
+    args: argparse.Namespace,
+    default_seconds: float,
+) -> _Solved:
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
-    team = None if seats is None else team_index(
-        state, seats, "--team" if args.team is not None else f"{path}: puzzle.team"
-    )
+    if seats is not None:
+        # Checked here so that the message names the option or the file's key.
+        team_index(state, seats, "--team" if args.team is not None else f"{path}: puzzle.team")
     concept = args.concept or (puzzle.concept if puzzle else None)
     mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
     fallback = puzzle.budget if puzzle else Budget()
     budget = _budget(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
-    with _progress(f"solving {path}") as progress:
-        result = solve(state, concept=concept, team=team, budget=budget, simultaneous=mode,
-                       progress=progress)
+    with _progress(f"solving {path}", budget.max_seconds) as progress:
+        try:
+            result = solve(state, concept=concept, team=seats, budget=budget,
+                           simultaneous=mode, progress=progress,
+                           engine=getattr(args, "engine", "auto"))
+        except OmenSolverError as error:
+            # A concept that does not fit the position: name the file it came from.
+            raise PositionError(f"{path}: {error}") from None
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
     return _Solved(path, state, puzzle, result, problems)
 
 
 def _solve(args: argparse.Namespace) -> int:
+    if (args.file is None) == (args.deal is None):
+        raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
     solved = _solve_file(args.file, args, DEFAULT_SOLVE_SECONDS)
+    explained = _explained_line(solved) if args.explain and solved.result.solved else None
     if args.json:
-        _print_json(solved.to_json())
+        data = solved.to_json()
+        if explained is not None:
+            data["explained"] = [
+                {"move": move, "steps": [{"rule": s.rule, "text": s.text} for s in steps]}
+                for move, steps in explained
+            ]
+        _print_json(data)
     else:
         _show_solved(solved)
+        if explained is not None:
+            _show_explained(explained)
     ok = solved.result.solved and not solved.problems
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def _explained_line(solved: _Solved) -> list[tuple[str, list[TraceStep]]]:
+    """The principal variation replayed on the game's explaining engine, step by step."""
+    state = solved.state
+    explain = getattr(state, "explain", None)
+    parse = getattr(state, "parse_move", None)
+    if explain is None or parse is None:
+        raise OmenSolverError(f"{type(state).__name__} cannot explain its moves")
+    line = []
+    for text in solved.result.principal_variation:
+        state, steps = state.explain(state.parse_move(text))  # type: ignore[attr-defined]
+        line.append((text, steps))
+    return line
+
+
+def _show_explained(line: list[tuple[str, list[TraceStep]]]) -> None:
+    out = _out()
+    out.print("the principal variation, explained:")
+    for move, steps in line:
+        out.print(f"  {escape(move)}")
+        for step in steps:
+            out.print(f"      {escape(str(step))}")
 
 
 def _seat_text(seats: list[int]) -> str:
@@ -323,6 +468,9 @@ def describe_answer(result: SolveResult) -> str:
     lead = "no team is ahead" if winner is None else (
         _verb([p + 1 for p in result.teams[winner]], "wins", "win")
     )
+    report = result.extra.get("maxn") if result.concept is Concept.MAXN else None
+    if report and report["depends_on_tie_break"]:
+        lead = f"{lead} when ties go to the first action, but the outcome depends on ties"
     return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 
@@ -347,7 +495,16 @@ def _show_solved(solved: _Solved) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
-    out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  seconds: {result.seconds:.3f}")
+    engine = result.extra.get("engine")
+    memory = result.extra.get("table_bytes")
+    tail = f"  engine: {engine}" if engine else ""
+    if memory:
+        tail += f"  table: {memory / 2**20:,.0f} MiB"
+    out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  "
+              f"seconds: {result.seconds:.3f}{tail}")
+    refused = result.extra.get("kernel_refused")
+    if refused:
+        out.print(f"(the search kernel was not used: {escape(str(refused))})")
     if solved.agrees is True:
         out.print("stated answer: agrees")
     elif solved.agrees is False:
@@ -415,7 +572,7 @@ def _check(args: argparse.Namespace) -> int:
         _show_rows(root, rows)
     for row in rows:
         if row.status == "error":
-            print(f"omen-solver: error: {row.error}", file=sys.stderr)
+            print(f"omen-solver: error: {one_line(row.error)}", file=sys.stderr)
     statuses = {row.status for row in rows}
     if "error" in statuses:
         return 2
@@ -446,8 +603,8 @@ def _row_json(row: _Row) -> dict[str, Any]:
 
 def _show_rows(root: Path, rows: list[_Row]) -> None:
     out = _out()
-    table = Table("puzzle", "question", "answer", "status", "nodes", "seconds",
-                  title=f"puzzles under {escape(str(root))}")
+    table = Table("puzzle", "question", "answer", "best first actions", "status", "nodes",
+                  "seconds", title=f"puzzles under {escape(str(root))}")
     styles = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow", "error": "red"}
     for row in rows:
         solved = row.solved
@@ -455,6 +612,7 @@ def _show_rows(root: Path, rows: list[_Row]) -> None:
         answer = describe_answer(solved.result) if solved else row.error
         table.add_row(
             escape(str(row.path.relative_to(root))), escape(question), escape(answer),
+            escape(", ".join(solved.result.best_actions)) if solved else "",
             f"[{styles[row.status]}]{row.status}[/]",
             f"{solved.result.nodes:,}" if solved else "",
             f"{solved.result.seconds:.2f}" if solved else "",

@@ -10,8 +10,18 @@ with two differences that make exact search simpler:
 * Results are exact: probabilities and returns are :class:`fractions.Fraction`, so the same
   input always gives the same numbers.
 
-Players are numbered from 0. A game groups players into teams; results are per player and equal
-within a team.
+Players are numbered from 0 **inside** the protocol, as in OpenSpiel (``current_player()``,
+``teams()``, the hands of a state): the numbers a program passes around. Everything a person
+reads numbers seats from 1: action text, messages, ``str()`` and ``repr()`` of states, the
+command line, JSON, and :meth:`GameState.result`. A game groups players into teams; results
+are per player and equal within a team.
+
+Coming from OpenSpiel: ``child(action)`` is the way to move (states never change);
+``clone()`` returns the state itself, and ``apply_action`` refuses with a pointer to
+``child``, so that OpenSpiel code that expects a state to change in place fails loudly
+instead of silently playing on from the old state. ``action_to_string(player, action)`` and
+``string_to_action(player, text)`` accept OpenSpiel's player argument. For a real OpenSpiel
+game (mutable states, integer actions) use :mod:`omen_solver.integrations.openspiel`.
 """
 
 from __future__ import annotations
@@ -21,16 +31,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, Self, TypeVar
+from typing import Generic, NoReturn, Self, TypeVar
 
 __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
     "ActionT",
+    "GameResult",
     "GameState",
     "NodeKind",
     "TraceStep",
+    "openspiel_argument",
 ]
 
 CHANCE = -1
@@ -68,6 +80,64 @@ class TraceStep:
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.text}"
+
+
+def openspiel_argument(args: tuple[object, ...], method: str) -> object:
+    """The action (or text) of a call written ours, ``f(action)``, or OpenSpiel's,
+    ``f(player, action)``; OpenSpiel's player (an index from 0) is only context there."""
+    if len(args) == 1:
+        return args[0]
+    if len(args) == 2 and isinstance(args[0], int) and not isinstance(args[0], bool):
+        return args[1]
+    raise TypeError(f"{method}() takes (action) or OpenSpiel's (player, action), got {args!r}")
+
+
+def _seat_words(seats: Sequence[int]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Who won a finished game (or solved scope of it), per team, with seats from 1."""
+
+    teams: tuple[tuple[int, ...], ...]
+    """Each team's seats, numbered from 1."""
+    returns: tuple[Fraction, ...]
+    """Each team's return, in the order of ``teams``."""
+
+    @property
+    def winner(self) -> tuple[int, ...] | None:
+        """The seats of the team whose return is strictly the highest; ``None`` on a tie."""
+        best = max(self.returns)
+        leaders = [team for team, value in zip(self.teams, self.returns, strict=True)
+                   if value == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def of_seat(self, seat: int) -> Fraction:
+        """The return of the team of ``seat`` (from 1)."""
+        for team, value in zip(self.teams, self.returns, strict=True):
+            if seat in team:
+                return value
+        raise ValueError(f"seat {seat!r}: no such seat; seats are 1 to {max(map(max, self.teams))}")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "winner": None if self.winner is None else list(self.winner),
+            "teams": [list(team) for team in self.teams],
+            "returns": [str(value) for value in self.returns],
+        }
+
+    def __str__(self) -> str:
+        values = ", ".join(
+            f"{_seat_words(team)}: {value}"
+            for team, value in zip(self.teams, self.returns, strict=True)
+        )
+        lead = "no team is ahead" if self.winner is None else (
+            f"{_seat_words(self.winner)} {'wins' if len(self.winner) == 1 else 'win'}"
+        )
+        return f"{lead} ({values})"
 
 
 class GameState(ABC, Generic[ActionT]):
@@ -154,7 +224,7 @@ class GameState(ABC, Generic[ActionT]):
         for index, team in enumerate(self.teams()):
             if player in team:
                 return index
-        raise ValueError(f"player {player} is in no team")
+        raise ValueError(f"player index {player} (seat {player + 1}) is in no team")
 
     @abstractmethod
     def returns(self) -> tuple[Fraction, ...]:
@@ -164,6 +234,33 @@ class GameState(ABC, Generic[ActionT]):
         """The result for each team at a terminal state."""
         results = self.returns()
         return tuple(results[team[0]] for team in self.teams())
+
+    def result(self) -> GameResult | None:
+        """Who won, per team, with seats from 1; ``None`` while play goes on."""
+        if not self.is_terminal():
+            return None
+        teams = tuple(tuple(player + 1 for player in team) for team in self.teams())
+        return GameResult(teams, self.team_returns())
+
+    # -- OpenSpiel habits -------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """The state itself: states never change, so a copy is never needed."""
+        return self
+
+    def apply_action(self, action: object) -> NoReturn:
+        """Refused: states never change. OpenSpiel's ``state.apply_action(a)`` changes the
+        state in place; here that would silently leave ``state`` as it was."""
+        raise TypeError(
+            f"{type(self).__name__} never changes: write `state = state.child(action)` "
+            "(for an OpenSpiel game whose states change, use omen_solver.integrations.openspiel)"
+        )
+
+    def apply_actions(self, actions: object) -> NoReturn:
+        """Refused like :meth:`apply_action`: use :meth:`joint_child`."""
+        raise TypeError(
+            f"{type(self).__name__} never changes: write `state = state.joint_child(actions)`"
+        )
 
     # -- identity and text ----------------------------------------------------------------
 
@@ -216,7 +313,7 @@ class GameState(ABC, Generic[ActionT]):
         for action in self.legal_actions(player):
             if self.action_to_string(action) == text:
                 return action
-        raise ValueError(f"{text!r} is not a legal action of player {player}")
+        raise ValueError(f"{text!r} is not a legal action of seat {player + 1}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState) or type(other) is not type(self):

@@ -43,6 +43,7 @@ __all__ = [
     "GraphTooLargeError",
     "MissingDependencyError",
     "build_graph",
+    "check_target",
     "draw",
     "to_dot",
     "write_graph",
@@ -226,6 +227,7 @@ def write_graph(graph: nx.DiGraph, path: Path | str, format: str | None = None) 
     Returns the format used. The file is written whole or not at all.
     """
     path = Path(path)
+    check_target(path)
     chosen = (format or path.suffix.lstrip(".")).lower()
     if chosen not in FORMATS:
         raise OmenSolverError(
@@ -241,12 +243,23 @@ def write_graph(graph: nx.DiGraph, path: Path | str, format: str | None = None) 
     return chosen
 
 
+def check_target(path: Path) -> None:
+    """Refuse an output path that cannot be written, before any work is done."""
+    if path.is_dir():
+        raise OmenSolverError(f"{path}: is a folder; give a file name, e.g. {path / 'tree.svg'}")
+    if not path.parent.is_dir():
+        raise OmenSolverError(f"{path}: cannot be written: no folder {path.parent}")
+
+
 def _write_whole(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename (never half a file)."""
+    """Write through a temporary file in the same folder, then rename (never half a file).
+    Errors name the file asked for, never the temporary one."""
     temporary = path.with_name(f".{path.name}.part")
     try:
         temporary.write_bytes(data)
         temporary.replace(path)
+    except OSError as error:
+        raise OmenSolverError(f"{path}: cannot be written: {error.strerror or error}") from None
     finally:
         temporary.unlink(missing_ok=True)
 

@@ -125,7 +125,7 @@ def build(
     """
     values: dict[str, str] = {}
     if preset is not None:
-        if preset not in presets:
+        if not isinstance(preset, str) or preset not in presets:
             raise OptionError(
                 f"unknown preset {preset!r}; choose one of {', '.join(map(repr, presets))}"
             )

@@ -8,13 +8,13 @@ Commands that work on any game (perft, graph export, solving, puzzles) call :fun
 from __future__ import annotations
 
 import importlib
-import tomllib
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.files import read_toml
 from omen_solver.core.game import GameState
-from omen_solver.errors import PositionError
+from omen_solver.errors import PositionError, shown
 
 __all__ = ["GAME_LOADERS", "Loader", "load_state", "read_toml"]
 
@@ -25,19 +25,6 @@ GAME_LOADERS: MutableMapping[str, str | Loader] = {
     "omen": "omen_solver.omen.position:load_state",
 }
 """Game name (the ``game`` key of a position file) to its loader, or ``module:function``."""
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    """Parse a TOML file; a syntax error names the file, line and column."""
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise PositionError(f"{path}: not valid TOML: {error}") from None
-    except FileNotFoundError:
-        raise PositionError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PositionError(f"{path}: is a directory, not a position file") from None
 
 
 def _resolve(name: str) -> Loader:
@@ -58,9 +45,9 @@ def load_state(path: Path | str) -> GameState[Any]:
         raise PositionError(
             f"{path}: key 'game' is missing; write one of {', '.join(map(repr, GAME_LOADERS))}"
         )
-    if game not in GAME_LOADERS:
+    if not isinstance(game, str) or game not in GAME_LOADERS:
         raise PositionError(
-            f"{path}: key 'game': unknown game {game!r}; "
+            f"{path}: key 'game': unknown game {shown(game)}; "
             f"choose one of {', '.join(map(repr, GAME_LOADERS))}"
         )
     return _resolve(str(game))(path, data)

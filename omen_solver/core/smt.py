@@ -27,6 +27,7 @@ from typing import Any, Final
 import z3
 
 __all__ = [
+    "BIT_BLAST",
     "DEFAULT_SETTINGS",
     "STRATEGIES",
     "Outcome",
@@ -44,6 +45,7 @@ __all__ = [
     "model_bool",
     "model_int",
     "prove",
+    "raise_if_interrupted",
     "smallest",
 ]
 
@@ -102,9 +104,18 @@ def make_context() -> z3.Context:
     return z3.Context()
 
 
-def make_solver(ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS) -> z3.Solver:
-    """The one place solvers are built: fixed seed, timeout and deterministic resource limit."""
-    solver = z3.Solver(ctx=ctx)
+BIT_BLAST: Final = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "bit-blast", "sat")
+"""The tactics of a bit-blasting solver: bit-vector queries (the whole-bout model's masks) are
+simplified, turned into a SAT problem and solved by z3's SAT solver, which on these queries is
+an order of magnitude faster than the default solver."""
+
+
+def make_solver(
+    ctx: z3.Context, settings: SolverSettings = DEFAULT_SETTINGS, *, bit_blast: bool = False
+) -> z3.Solver:
+    """The one place solvers are built: fixed seed, timeout and deterministic resource limit
+    (``bit_blast``: the :data:`BIT_BLAST` tactics instead of z3's default solver)."""
+    solver = z3.Then(*BIT_BLAST, ctx=ctx).solver() if bit_blast else z3.Solver(ctx=ctx)
     _configure(solver, settings)
     return solver
 
@@ -150,14 +161,30 @@ class Verdict:
         return self
 
 
+INTERRUPTED_REASONS: Final = ("interrupted",)
+"""Words of z3's ``reason_unknown()`` when a check was stopped by Ctrl-C: z3 catches SIGINT
+itself while it checks, so Python never sees the signal."""
+
+
+def raise_if_interrupted(reason: str) -> None:
+    """Turn z3's "interrupted from keyboard" back into :class:`KeyboardInterrupt`, so that an
+    interrupted check stops the command (exit 130) instead of reading as ``unknown`` or, worse,
+    letting the next strategy prove the claim."""
+    if any(word in reason.lower() for word in INTERRUPTED_REASONS):
+        raise KeyboardInterrupt(reason)
+
+
 def check(solver: z3.Solver, *assumed: z3.BoolRef) -> tuple[Possibility, str]:
-    """Run ``solver.check(*assumed)``; unknown comes back with z3's reason."""
+    """Run ``solver.check(*assumed)``; unknown comes back with z3's reason (Ctrl-C during the
+    check raises :class:`KeyboardInterrupt`)."""
     result = solver.check(*assumed)
     if result == z3.sat:
         return Possibility.POSSIBLE, ""
     if result == z3.unsat:
         return Possibility.IMPOSSIBLE, ""
-    return Possibility.UNKNOWN, solver.reason_unknown() or "unknown"
+    reason = solver.reason_unknown() or "unknown"
+    raise_if_interrupted(reason)
+    return Possibility.UNKNOWN, reason
 
 
 STRATEGIES: Final = ("asserted", "assumed")
@@ -174,6 +201,7 @@ def prove(
     assumptions: Iterable[z3.BoolRef] = (),
     *,
     settings: SolverSettings = DEFAULT_SETTINGS,
+    bit_blast: bool = False,
 ) -> Verdict:
     """Prove ``assumptions -> claim``: refute its negation.
 
@@ -183,14 +211,15 @@ def prove(
     solver from :func:`make_solver`, so the answer is the same on every run.
     """
     facts = list(assumptions)
-    share = replace(settings, rlimit=max(1, settings.rlimit // len(STRATEGIES)))
+    strategies = ("bit-blasted",) if bit_blast else STRATEGIES
+    share = replace(settings, rlimit=max(1, settings.rlimit // len(strategies)))
     seconds = 0.0
     reasons = []
-    for strategy in STRATEGIES:
-        solver = make_solver(claim.ctx, share)
+    for strategy in strategies:
+        solver = make_solver(claim.ctx, share, bit_blast=bit_blast)
         solver.add(*facts)
         started = time.perf_counter()
-        if strategy == "asserted":
+        if strategy != "assumed":
             solver.add(z3.Not(claim))
             possibility, reason = check(solver)
         else:
@@ -225,7 +254,10 @@ def smallest(
     optimizer.add(*facts)
     for term in terms:
         optimizer.minimize(term)
-    if optimizer.check() != z3.sat:
+    result = optimizer.check()
+    if result == z3.unknown:
+        raise_if_interrupted(optimizer.reason_unknown() or "")
+    if result != z3.sat:
         return None
     return optimizer.model()
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.files import read_toml
 from omen_solver.errors import CatalogueError
 
 __all__ = [
@@ -280,6 +280,12 @@ class Catalogue:
                 )
             cards[card_id] = card
         return Catalogue(cards=cards)
+
+    def overridden_by(self, other: Catalogue) -> Catalogue:
+        """This catalogue with the cards of ``other`` added, and those whose id is already here
+        replacing the card of that id: ``other`` wins (docs/omen-cards.md, "Using your own
+        file")."""
+        return Catalogue(cards={**self.cards, **other.cards})
 
 
 def _resolve_stats(card: Card, stat_colours: str) -> Card:
@@ -555,19 +561,12 @@ def _read_card(path: Path, kind: str, index: int, table: Any, defaults: Mapping[
 
 
 def _valid_id(text: str) -> bool:
-    return bool(text) and all(ch.islower() or ch.isdigit() or ch == "-" for ch in text) and (
-        text[0].isalnum()
-    )
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    return bool(text) and set(text) <= allowed and text[0] != "-"
 
 
 def _read_file(path: Path) -> dict[str, Card]:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise CatalogueError(f"{path}: not valid TOML: {error}") from None
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such card file") from None
+    data = read_toml(path, CatalogueError)
     meta = data.get("meta", {})
     if not isinstance(meta, Mapping):
         raise CatalogueError(f"{path}: [meta] must be a table")
@@ -591,11 +590,16 @@ def _read_file(path: Path) -> dict[str, Card]:
 
 
 def load_catalogue(paths: Sequence[Path | str], base: Catalogue | None = None) -> Catalogue:
-    """Read card files (on top of ``base``); ids must be unique across all of them."""
-    catalogue = base if base is not None else Catalogue(cards={})
+    """Read card files, on top of ``base`` (usually :func:`default_catalogue`).
+
+    Which card wins: a card of the files whose id is also in ``base`` replaces that card of
+    ``base`` (your copy of a card wins over the shipped one); an id defined twice among the
+    files themselves is an error naming both files.
+    """
+    catalogue = Catalogue(cards={})
     for path in paths:
         catalogue = catalogue.merged(Catalogue(cards=_read_file(Path(path))))
-    return catalogue
+    return catalogue if base is None else base.overridden_by(catalogue)
 
 
 @functools.cache

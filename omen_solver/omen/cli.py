@@ -165,7 +165,8 @@ def _split(moves: list[str]) -> list[str]:
 def _play(args: argparse.Namespace) -> int:
     state, moves, trace = _load(args.file)
     todo = [(f"{args.file}: key 'moves[{i}]'", m) for i, m in enumerate(moves)]
-    todo += [(f"--moves {m!r}", m) for m in _split(args.moves)]
+    more = _split(args.moves)
+    todo += [(f"--moves[{i}] (of {len(more)})", m) for i, m in enumerate(more, start=1)]
     state = _play_moves(state, todo, trace)
     summary = state_summary(state)
     summary["trace"] = trace
@@ -233,7 +234,9 @@ def _profiles(args: argparse.Namespace) -> int:
 
 def _cards(args: argparse.Namespace) -> int:
     base = None if args.only else default_catalogue()
-    catalogue = load_catalogue(args.files, base=base).resolve(args.stats)
+    own = load_catalogue(args.files)
+    catalogue = (own if base is None else base.overridden_by(own)).resolve(args.stats)
+    replaced = sorted(set(own.cards) & set(base.cards)) if base is not None else []
     cards = [catalogue[card_id] for card_id in sorted(catalogue.cards)]
     if args.json:
         print(json.dumps([{
@@ -249,4 +252,7 @@ def _cards(args: argparse.Namespace) -> int:
         kind = c.unit_type or c.kind
         print(f"{c.id:24} {kind:10} {c.set:18} {c.origin:8} x{c.copies}{stats}{words}")
     print(f"{len(cards)} cards (cost/offering/strength), all valid")
+    if replaced:
+        print(f"your files replace {len(replaced)} shipped card(s) of the same id: "
+              f"{', '.join(replaced)}")
     return 0

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from omen_solver.errors import InvalidActionError
+from omen_solver.errors import InvalidActionError, shown
 
 __all__ = ["VERBS", "Action", "UnitRef", "parse_action", "parse_unit_ref"]
 
@@ -42,7 +42,7 @@ def parse_unit_ref(text: str) -> UnitRef:
     match = _REF_RE.match(text)
     if match is None:
         raise InvalidActionError(
-            f"{text!r}: a unit is written SEAT@CITY:CARD (e.g. 2@1:hoplite, '!' if Enraged)"
+            f"{shown(text)}: a unit is written SEAT@CITY:CARD (e.g. 2@1:hoplite, '!' if Enraged)"
         )
     seat, city, card, rage = match.groups()
     return UnitRef(int(seat) - 1, int(city) - 1, card, rage == "!")
@@ -152,7 +152,7 @@ def _check_arg(text: str, kind: str, arg: str) -> None:
             "unit": "a unit SEAT@CITY:CARD",
             "option": "1 or 2",
         }[kind]
-        raise InvalidActionError(f"{text!r}: {arg!r} is not {expected}")
+        raise InvalidActionError(f"{shown(text)}: {shown(arg)} is not {expected}")
 
 
 def parse_action(text: str) -> Action:
@@ -161,15 +161,16 @@ def parse_action(text: str) -> Action:
     verb = words[0]
     if verb not in _ARG_KINDS:
         raise InvalidActionError(
-            f"{text!r}: unknown verb {verb!r}; known verbs: {', '.join(sorted(_ARG_KINDS))}"
+            f"{shown(text)}: unknown verb {shown(verb)}; known verbs: "
+            f"{', '.join(sorted(_ARG_KINDS))}"
         )
     kinds = _ARG_KINDS[verb]
     args = tuple(words[1:])
     if len(args) != len(kinds) or any(not arg for arg in args):
         usage = VERBS[verb].split(":")[0]
         raise InvalidActionError(
-            f"{text!r}: {verb!r} takes {len(kinds)} argument(s) separated by single spaces "
-            f"({usage})"
+            f"{shown(text)}: {shown(verb)} takes {len(kinds)} argument(s) separated by single "
+            f"spaces ({usage})"
         )
     for kind, arg in zip(kinds, args, strict=True):
         _check_arg(text, kind, arg)

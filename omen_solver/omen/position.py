@@ -106,7 +106,11 @@ def _catalogue(path: Path, data: Mapping[str, Any], rules: OmenRules) -> Catalog
     if not isinstance(replace_only, bool):
         raise PositionError(f"{path}: key 'replace_cards': must be true or false")
     base = None if replace_only else default_catalogue()
-    catalogue = load_catalogue([path.parent / f for f in files], base=base)
+    try:
+        catalogue = load_catalogue([path.parent / f for f in files], base=base)
+    except CatalogueError as error:
+        # The card file's own message names it, the card and the field; name the key too.
+        raise PositionError(f"{path}: key 'cards': {error}") from None
     return catalogue.resolve(rules.stat_colours)
 
 
@@ -206,7 +210,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
             raise PositionError(f"{path}: key {name!r}: unknown key; expected one of "
                                 f"{', '.join(sorted(_TOP_KEYS))}")
     profile = data.get("profile", DEFAULT_PROFILE)
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         raise PositionError(f"{path}: key 'profile': unknown profile {profile!r}; choose one of "
                             f"{', '.join(PROFILES)}")
     overrides = data.get("rules", {})

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Self, cast
 
-from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep
-from omen_solver.errors import IllegalActionError, OptionError
+from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
+from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
 from omen_solver.omen.cards import Card, Catalogue
 from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
@@ -193,7 +193,10 @@ class OmenState(GameState[Action]):
             return ()
         return tuple(zip(self.prompt.actions, self.prompt.probabilities, strict=True))
 
-    def child(self, action: Action) -> Self:
+    def child(self, action: Action | str) -> Self:
+        """The state after ``action``, given as an :class:`Action` or its text."""
+        if isinstance(action, str):
+            action = self.string_to_action(action)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(str(action)))
         from omen_solver.omen.engine import apply
@@ -232,10 +235,15 @@ class OmenState(GameState[Action]):
             self.over,
         )
 
-    def action_to_string(self, action: Action) -> str:
-        return str(action)
+    def action_to_string(self, *args: Any) -> str:
+        """The text of an action; takes ``(action)`` or OpenSpiel's ``(player, action)``."""
+        return str(openspiel_argument(args, "action_to_string"))
 
-    def string_to_action(self, text: str) -> Action:
+    def string_to_action(self, *args: Any) -> Action:
+        """The legal action a text names; takes ``(text)`` or OpenSpiel's ``(player, text)``."""
+        text = openspiel_argument(args, "string_to_action")
+        if not isinstance(text, str):
+            raise InvalidActionError(f"expected the text of an action, not {text!r}")
         action = parse_action(text)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(text))

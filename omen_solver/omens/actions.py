@@ -34,7 +34,7 @@ import enum
 import re
 from typing import Any, NamedTuple
 
-from omen_solver.errors import InvalidActionError
+from omen_solver.errors import InvalidActionError, shown
 
 __all__ = ["Choice", "OmensAction", "Verb", "format_action", "parse_action"]
 
@@ -122,14 +122,19 @@ def format_action(action: OmensAction) -> str:
     return f"{head}{word} {card}"
 
 
-_HEAD = re.compile(r"^\s*(\d+)\s*:\s*(.*?)\s*$")
-_DEAL = re.compile(r"^\s*deal\s+(\d+)\s+to\s+(\d+)\s*$")
-_PLAY = re.compile(r"^(\d+)(?:>(\d+))?(.*)$")
+# ASCII digits only: ``\d`` would also accept "²" or full-width "５" (which int() reads as 5).
+_HEAD = re.compile(r"^\s*([0-9]+)\s*:\s*(.*?)\s*$")
+_DEAL = re.compile(r"^\s*deal\s+([0-9]+)\s+to\s+([0-9]+)\s*$")
+_PLAY = re.compile(r"^([0-9]+)(?:>([0-9]+))?(.*)$")
+MAX_DIGITS = 9
+"""The longest number the notation reads (no seat or card value comes near it)."""
 
 
 def _number(text: str, word: str, what: str) -> int:
-    if not word.isdigit():
-        raise InvalidActionError(f"{text!r}: expected {what}, found {word!r}")
+    if not (word.isascii() and word.isdigit()):
+        raise InvalidActionError(f"{shown(text)}: expected {what}, found {shown(word)}")
+    if len(word) > MAX_DIGITS:
+        raise InvalidActionError(f"{shown(text)}: {what} of {len(word)} digits is too large")
     return int(word)
 
 
@@ -139,7 +144,7 @@ def _parse_choice(text: str, words: list[str]) -> tuple[str | int, ...]:
     keyword = words[0]
     if keyword not in _CHOICE_ARGS:
         raise InvalidActionError(
-            f"{text!r}: unknown choice {keyword!r}; expected one of {', '.join(_CHOICE_ARGS)}"
+            f"{shown(text)}: unknown choice {keyword!r}; expected one of {', '.join(_CHOICE_ARGS)}"
         )
     pattern = _CHOICE_ARGS[keyword]
     rest = words[1:]
@@ -147,7 +152,7 @@ def _parse_choice(text: str, words: list[str]) -> tuple[str | int, ...]:
         expected = " ".join(
             [keyword, *(p.upper() if p in ("card", "seat") else p for p in pattern)]
         )
-        raise InvalidActionError(f"{text!r}: the choice is written {expected!r}")
+        raise InvalidActionError(f"{shown(text)}: the choice is written {expected!r}")
     values: list[str | int] = [keyword]
     for kind, word in zip(pattern, rest, strict=True):
         if kind == "card":
@@ -155,7 +160,7 @@ def _parse_choice(text: str, words: list[str]) -> tuple[str | int, ...]:
         elif kind == "seat":
             values.append(_number(text, word, "a seat number") - 1)
         elif word != kind:
-            raise InvalidActionError(f"{text!r}: expected {kind!r}, found {word!r}")
+            raise InvalidActionError(f"{shown(text)}: expected {kind!r}, found {shown(word)}")
     return tuple(values)
 
 
@@ -166,35 +171,39 @@ def parse_action(text: str) -> OmensAction:
     """
     deal = _DEAL.match(text)
     if deal:
-        return OmensAction(Verb.DEAL, int(deal.group(2)) - 1, int(deal.group(1)))
+        seat = _number(text, deal.group(2), "a seat number") - 1
+        if seat < 0:
+            raise InvalidActionError(f"{shown(text)}: seats are numbered from 1")
+        return OmensAction(Verb.DEAL, seat, _number(text, deal.group(1), "a card value"))
     head = _HEAD.match(text)
     if not head:
         raise InvalidActionError(
-            f"{text!r}: an action starts with a seat and a colon, e.g. '2:18' or '1:15 lower'"
+            f"{shown(text)}: an action starts with a seat and a colon, e.g. '2:18' or '1:15 lower'"
         )
-    seat = int(head.group(1)) - 1
+    seat = _number(text, head.group(1), "a seat number") - 1
     if seat < 0:
-        raise InvalidActionError(f"{text!r}: seats are numbered from 1")
+        raise InvalidActionError(f"{shown(text)}: seats are numbered from 1")
     words = head.group(2).split()
     if not words:
-        raise InvalidActionError(f"{text!r}: nothing after the colon")
+        raise InvalidActionError(f"{shown(text)}: nothing after the colon")
     first = words[0]
     if first in ("shows", "gives", "discards"):
         if len(words) != 2:
-            raise InvalidActionError(f"{text!r}: write '{seat + 1}:{first} CARD'")
+            raise InvalidActionError(f"{shown(text)}: write '{seat + 1}:{first} CARD'")
         verb = {"shows": Verb.SHOWS, "gives": Verb.GIVES, "discards": Verb.DISCARDS}[first]
         return OmensAction(verb, seat, _number(text, words[1], "a card value"))
     if first == "resolve":
         if len(words) < 2:
-            raise InvalidActionError(f"{text!r}: write '{seat + 1}:resolve CARD CHOICE...'")
+            raise InvalidActionError(f"{shown(text)}: write '{seat + 1}:resolve CARD CHOICE...'")
         card = _number(text, words[1], "a card value")
         return OmensAction(Verb.RESOLVE, seat, card, -1, _parse_choice(text, words[2:]))
     play = _PLAY.match(first)
     if not play or play.group(3):
         raise InvalidActionError(
-            f"{text!r}: expected a card value (optionally '>SEAT'), found {first!r}"
+            f"{shown(text)}: expected a card value (optionally '>SEAT'), found {shown(first)}"
         )
-    to = int(play.group(2)) - 1 if play.group(2) else -1
+    to = _number(text, play.group(2), "a seat number") - 1 if play.group(2) else -1
     if play.group(2) and to < 0:
-        raise InvalidActionError(f"{text!r}: seats are numbered from 1")
-    return OmensAction(Verb.PLAY, seat, int(play.group(1)), to, _parse_choice(text, words[1:]))
+        raise InvalidActionError(f"{shown(text)}: seats are numbered from 1")
+    card = _number(text, play.group(1), "a card value")
+    return OmensAction(Verb.PLAY, seat, card, to, _parse_choice(text, words[1:]))

@@ -22,7 +22,6 @@ The other keywords name the rulebook's special effects: ``fear``, ``luck``, ``mi
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,7 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from omen_solver.errors import CatalogueError
+from omen_solver.core.files import parse_toml, read_text
+from omen_solver.errors import CatalogueError, shown
 
 __all__ = [
     "COLOURS",
@@ -150,21 +150,22 @@ def _card_lines(text: str) -> list[int]:
 def _where(source: str, lines: list[int], index: int, raw: Mapping[str, Any]) -> str:
     line = f":{lines[index]}" if index < len(lines) else ""
     value = raw.get("value")
-    name = f"card #{index + 1}" + (f" (value {value!r})" if value is not None else "")
+    name = f"card #{index + 1}" + (f" (value {shown(value)})" if value is not None else "")
     return f"{source}{line}: {name}"
 
 
 def _choice(where: str, key: str, value: object, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise CatalogueError(
-            f"{where}: field {key!r}: {value!r} is not one of {', '.join(map(repr, allowed))}"
+            f"{where}: field {shown(key)}: {shown(value)} is not one of "
+            f"{', '.join(map(repr, allowed))}"
         )
     return value
 
 
 def _check_params(where: str, effect: str, params: object) -> dict[str, str]:
     if not isinstance(params, dict):
-        raise CatalogueError(f"{where}: field 'params' must be a table, not {params!r}")
+        raise CatalogueError(f"{where}: field 'params' must be a table, not {shown(params)}")
     expected = dict(EFFECTS[effect][1])
     if effect == "discard_self_if":
         condition = _choice(where, "params.condition", params.get("condition"), _CONDITIONS)
@@ -172,13 +173,15 @@ def _check_params(where: str, effect: str, params: object) -> dict[str, str]:
     for key in params:
         if key not in expected:
             raise CatalogueError(
-                f"{where}: field 'params.{key}': effect {effect!r} takes no such parameter"
+                f"{where}: field 'params.{key}': effect {shown(effect)} takes no such parameter"
                 + (f" (it takes {', '.join(expected)})" if expected else " (it takes none)")
             )
     checked: dict[str, str] = {}
     for key, allowed in expected.items():
         if key not in params:
-            raise CatalogueError(f"{where}: field 'params.{key}' is missing for effect {effect!r}")
+            raise CatalogueError(
+                f"{where}: field 'params.{key}' is missing for effect {shown(effect)}"
+            )
         checked[key] = _choice(where, f"params.{key}", params[key], allowed)
     return checked
 
@@ -186,13 +189,15 @@ def _check_params(where: str, effect: str, params: object) -> dict[str, str]:
 def _parse_card(where: str, raw: Mapping[str, Any]) -> Card:
     for key in _REQUIRED:
         if key not in raw:
-            raise CatalogueError(f"{where}: field {key!r} is missing")
+            raise CatalogueError(f"{where}: field {shown(key)} is missing")
     for key in raw:
         if key not in _REQUIRED and key not in _OPTIONAL:
-            raise CatalogueError(f"{where}: unknown field {key!r}")
+            raise CatalogueError(f"{where}: unknown field {shown(key)}")
     value = raw["value"]
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise CatalogueError(f"{where}: field 'value' must be a positive integer, not {value!r}")
+        raise CatalogueError(
+            f"{where}: field 'value' must be a positive integer, not {shown(value)}"
+        )
     colours = raw["colours"]
     if not isinstance(colours, list) or not colours:
         raise CatalogueError(f"{where}: field 'colours' must be a non-empty list of colours")
@@ -200,20 +205,20 @@ def _parse_card(where: str, raw: Mapping[str, Any]) -> Card:
     if len(set(checked_colours)) != len(checked_colours):
         raise CatalogueError(f"{where}: field 'colours' names a colour twice")
     effect = raw["effect"]
-    if effect not in EFFECTS:
+    if not isinstance(effect, str) or effect not in EFFECTS:
         raise CatalogueError(
-            f"{where}: field 'effect': unknown effect {effect!r}; "
+            f"{where}: field 'effect': unknown effect {shown(effect)}; "
             f"known effects: {', '.join(EFFECTS)}"
         )
     timing = _choice(where, "timing", raw["timing"], (NOW, END))
     if timing not in EFFECTS[effect][0]:
         raise CatalogueError(
-            f"{where}: field 'timing': effect {effect!r} cannot be {timing!r} "
+            f"{where}: field 'timing': effect {shown(effect)} cannot be {shown(timing)} "
             f"(allowed: {', '.join(EFFECTS[effect][0])})"
         )
     for key in ("name", "french", "text"):
         if key in raw and not isinstance(raw[key], str):
-            raise CatalogueError(f"{where}: field {key!r} must be a string")
+            raise CatalogueError(f"{where}: field {shown(key)} must be a string")
     printed = raw.get("english_printed", True)
     if not isinstance(printed, bool):
         raise CatalogueError(f"{where}: field 'english_printed' must be true or false")
@@ -232,19 +237,20 @@ def _parse_card(where: str, raw: Mapping[str, Any]) -> Card:
 
 def parse_catalogue(text: str, source: str = "<string>") -> Catalogue:
     """Read a catalogue from TOML text; errors name ``source``, the line, the card and the field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CatalogueError(f"{source}: not valid TOML: {error}") from None
+    data = parse_toml(text, source, CatalogueError)
     raws = data.get("card")
     if not isinstance(raws, list) or not raws:
         raise CatalogueError(f"{source}: no [[card]] tables found")
     unknown = [key for key in data if key != "card"]
     if unknown:
-        raise CatalogueError(f"{source}: unknown top-level key {unknown[0]!r} (only [[card]])")
+        raise CatalogueError(f"{source}: unknown top-level key {shown(unknown[0])} (only [[card]])")
     lines = _card_lines(text)
     cards: dict[int, Card] = {}
     for index, raw in enumerate(raws):
+        if not isinstance(raw, dict):
+            raise CatalogueError(
+                f"{source}: card #{index + 1}: expected a [[card]] table, not {shown(raw)}"
+            )
         where = _where(source, lines, index, raw)
         card = _parse_card(where, raw)
         if card.value in cards:
@@ -259,11 +265,7 @@ def parse_catalogue(text: str, source: str = "<string>") -> Catalogue:
 def load_catalogue(path: Path | str) -> Catalogue:
     """Read and validate a catalogue file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such catalogue file") from None
-    return parse_catalogue(text, str(path))
+    return parse_catalogue(read_text(path, CatalogueError), str(path))
 
 
 _DEFAULT: Catalogue | None = None

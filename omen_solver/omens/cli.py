@@ -77,7 +77,7 @@ def _to_act(state: OmensState) -> str | int | None:
 
 
 def _legal_moves(state: OmensState) -> list[str]:
-    return [state.move_to_string(move) for move in state.moves()]
+    return [state.action_to_string(move) for move in state.moves()]
 
 
 def _legal(args: argparse.Namespace) -> int:
@@ -106,8 +106,9 @@ def _apply_cli_moves(
         try:
             move = state.parse_move(text)
         except OmenSolverError as error:
-            raise PositionError(f"--moves[{number}] {text!r}: {error}") from None
-        canonical = state.move_to_string(move)
+            # The message names the move's text already; say which of the moves it was.
+            raise PositionError(f"--moves[{number}] (of {len(texts)}): {error}") from None
+        canonical = state.action_to_string(move)
         state, log = state.explain(move)
         steps.append((canonical, log))
     return state, steps
@@ -173,14 +174,17 @@ def _play(args: argparse.Namespace) -> int:
             print(current)
         print(f"    [{step['rule']}] {step['text']}")
     print()
+    name = position.table.name
     if report["bout_winner"] is not None:
-        print(f"bout won by seat {report['bout_winner']}; discarded: {report['discarded']}")
+        discarded = ", ".join(name(card) for card in report["discarded"]) or "none"
+        print(f"bout won by seat {report['bout_winner']}; discarded: {discarded}")
     if report["round_winner_team"] is not None:
-        print(f"round won by the team of seats {report['round_winner_team']}")
+        seats = " and ".join(map(str, report["round_winner_team"]))
+        print(f"round won by the team of seats {seats}")
     elif report["next_leader"] is not None:
         print(f"seat {report['next_leader']} leads the next bout")
     for seat, hand in report["hands"].items():
-        print(f"seat {seat}: {hand}")
+        print(f"seat {seat}: {', '.join(name(card) for card in hand) or '(no card)'}")
     who = report["to_act"]
     if who is not None:
         print(

@@ -1,105 +1,102 @@
-"""Random deals as at the table, and rounds played forward from them.
+"""Random deals, seeded: the positions of a game start or of a later round (rules file 000,
+"Setup" and "End of a Round").
 
-Two kinds of deal (rules file 000, "Setup" and "End of a Round"):
+* **First round** (:data:`FIRST`): each player gets one Absolute face up; teams and the first
+  leader come from the Absolutes (:func:`omen_solver.omens.state.derive_teams`); with 4 or 5
+  players the undealt Absolutes go back to the box; the other cards are shuffled and dealt up
+  to the hand sizes of :func:`omen_solver.omens.table.deal_sizes`.
+* **Later round** (:data:`LATER`): the teams are drawn as at a game start, then every card
+  not in the box (option ``reshuffle_absolutes``) is shuffled and dealt, so a player may hold
+  several Absolutes or none; the round is led by a seat drawn at random (the winner of the
+  round before).
 
-* ``start``: a game start. Each player is dealt one Absolute face up (the unused ones go to
-  the box with 4 or 5 players), teams and the first leader follow from the Absolutes, and the
-  other cards are dealt to the deal size (the engine's own chance nodes,
-  :meth:`OmensState.new_game`, sampled).
-* ``later``: a later round. The teams are those of a game start dealt the same way; every card
-  but the boxed Absolutes (all of them under ``reshuffle_absolutes = "all"``) is shuffled and
-  dealt to the deal size, so a player may hold several Absolutes or none; the round's leader
-  (the previous round's winner) is a seat drawn at random.
-
-:func:`play_forward` then plays the round on with random legal play (every legal move equally
-likely, Luck's random discard as the rules draw it) and gives every position on the way where
-a player is to play a card. Everything is drawn from the :class:`random.Random` passed in, so
-a seed fixes the deals and the play.
+The same seed gives the same deal on every machine (:class:`random.Random`).
 """
 
 from __future__ import annotations
 
-import enum
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
-from omen_solver.core.game import CHANCE
-from omen_solver.omens.actions import OmensAction
-from omen_solver.omens.state import OmensState, Phase, derive_teams
-from omen_solver.omens.table import Scope, Table, deal_sizes
+from omen_solver.errors import OmenSolverError
+from omen_solver.omens.state import OmensState, derive_teams
+from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Table, deal_sizes
 
-__all__ = ["DealKind", "Reached", "deal_round", "play_forward", "random_move"]
+__all__ = ["FIRST", "KINDS", "LATER", "Deal", "deal_position", "random_deal"]
 
-
-class DealKind(enum.Enum):
-    """Which deal of a game a random deal imitates."""
-
-    START = "start"
-    """The first round: one Absolute per player, teams and leader from the Absolutes."""
-    LATER = "later"
-    """A later round: every card in play shuffled together, any seat leading."""
-
-
-def deal_round(table: Table, kind: DealKind, rng: random.Random) -> OmensState:
-    """A freshly dealt round, at the start of its first bout (``table.scope`` must be
-    ``round``: the position is solved for the round)."""
-    if table.scope is not Scope.ROUND:
-        raise ValueError(f"deals are made for the round scope, not {table.scope.value!r}")
-    if kind is DealKind.START:
-        state = OmensState.new_game(table)
-        while state.phase == Phase.DEAL:
-            state = state.apply_move(random_move(state, rng))
-        return state
-    absolutes = list(table.catalogue.absolutes)
-    rng.shuffle(absolutes)
-    dealt = absolutes[: table.players]
-    teams = derive_teams(dealt)
-    box = [] if table.rules.reshuffle_absolutes == "all" else absolutes[table.players :]
-    deck = sorted(set(table.catalogue) - set(box))
-    rng.shuffle(deck)
-    hands: list[list[int]] = []
-    for size in deal_sizes(table.players, teams, first_round=False):
-        hands.append(deck[:size])
-        deck = deck[size:]
-    leader = rng.randrange(table.players)
-    return OmensState.start_of_bout(table, hands, teams, leader, box=box)
-
-
-def random_move(state: OmensState, rng: random.Random) -> tuple[OmensAction, ...]:
-    """A random legal move (or chance outcome, as likely as the rules make it)."""
-    if state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
-        return (action,)
-    return rng.choice(state.moves())
+FIRST: Final = "first"
+LATER: Final = "later"
+KINDS: Final = (FIRST, LATER)
 
 
 @dataclass(frozen=True)
-class Reached:
-    """A position reached in a round played forward: a player is to play a card."""
+class Deal:
+    """A dealt round: hands (seats from 0 inside the library), teams, leader, boxed cards."""
 
-    start: OmensState
-    """The start of the bout in progress."""
-    moves: tuple[tuple[OmensAction, ...], ...]
-    """The moves made in the bout so far (each a single action or a joint exchange)."""
-    state: OmensState
-    """The position itself: ``start`` after ``moves``."""
-    bouts: int
-    """Bouts of the round played before this one."""
+    hands: tuple[tuple[int, ...], ...]
+    teams: tuple[tuple[int, ...], ...]
+    leader: int
+    box: tuple[int, ...]
+    seed: int
+    kind: str
+
+    def describe(self) -> str:
+        """``deal 7 (first round): seat 1 [..] ...`` with seats from 1."""
+        hands = "  ".join(f"seat {s + 1} {list(h)}" for s, h in enumerate(self.hands))
+        return f"deal {self.seed} ({self.kind} round): {hands}; seat {self.leader + 1} leads"
 
 
-def play_forward(state: OmensState, rng: random.Random) -> Iterator[Reached]:
-    """Every position where a player is to play a card (not to answer an effect), as the
-    round from ``state`` (the start of a bout) is played on at random, until it is over."""
-    bout_over = state.stop_predicate("bout")
-    start, bouts = state, 0
-    moves: list[tuple[OmensAction, ...]] = []
-    while not state.is_terminal():
-        if state.current_player() >= 0 and not state.pending:
-            yield Reached(start, tuple(moves), state, bouts)
-        move = random_move(state, rng)
-        state = state.apply_move(move)
-        moves.append(move)
-        if bout_over(state):
-            start, moves, bouts = state, [], bouts + 1
+def random_deal(table: Table, seed: int, kind: str = FIRST, cards: int | None = None) -> Deal:
+    """A seeded random deal for ``table``'s players and catalogue. ``cards`` deals fewer cards
+    to each hand than the rules (a smaller position from the same kind of deal): at a first
+    round the Absolute and ``cards - 1`` others."""
+    if kind not in KINDS:
+        raise OmenSolverError(f"deal kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int) or cards < 1):
+        raise OmenSolverError(f"cards per hand: expected a whole number from 1, not {cards!r}")
+    players = table.players
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # pragma: no cover - Table checks it
+        raise OmenSolverError(f"Omens is played by 4 to 6 players, not {players}")
+    catalogue = table.catalogue
+    absolutes = list(catalogue.absolutes)
+    if len(absolutes) < players:
+        raise OmenSolverError(
+            f"the catalogue has {len(absolutes)} Absolutes; {players} players need one each"
+        )
+    rng = random.Random(seed)
+    rng.shuffle(absolutes)
+    absolute_of = absolutes[:players]
+    box = tuple(sorted(absolutes[players:]))
+    teams = derive_teams(absolute_of)
+    sizes = deal_sizes(players, teams, first_round=kind == FIRST)
+    if cards is not None:
+        sizes = tuple(min(size, cards) for size in sizes)
+    if kind == FIRST:
+        deck = sorted(set(catalogue) - set(catalogue.absolutes))
+        rng.shuffle(deck)
+        hands = []
+        for seat in range(players):
+            dealt, deck = deck[: sizes[seat] - 1], deck[sizes[seat] - 1 :]
+            hands.append(tuple(sorted([absolute_of[seat], *dealt])))
+        leader = max(range(players), key=lambda seat: absolute_of[seat])
+    else:
+        if table.rules.reshuffle_absolutes == "all":
+            box = ()
+        deck = sorted(set(catalogue) - set(box))
+        rng.shuffle(deck)
+        hands = []
+        for seat in range(players):
+            dealt, deck = deck[: sizes[seat]], deck[sizes[seat] :]
+            hands.append(tuple(sorted(dealt)))
+        leader = rng.randrange(players)
+    return Deal(tuple(hands), teams, leader, box, seed, kind)
+
+
+def deal_position(table: Table, deal: Deal) -> OmensState:
+    """The state at the first bout of the dealt round."""
+    dealt = {card for hand in deal.hands for card in hand}
+    out = sorted(set(table.catalogue) - dealt - set(deal.box))
+    return OmensState.start_of_bout(
+        table, deal.hands, deal.teams, deal.leader, out=out, box=deal.box
+    )

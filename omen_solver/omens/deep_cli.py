@@ -16,7 +16,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.errors import OmenSolverError
-from omen_solver.omens.deals import DealKind
 from omen_solver.omens.deep_puzzles import (
     DEFAULT_MAX_CARDS,
     DealProgress,
@@ -25,6 +24,7 @@ from omen_solver.omens.deep_puzzles import (
     generate_deep,
     write_deep_puzzle,
 )
+from omen_solver.omens.playout import DealKind
 
 __all__ = ["DEEP", "DEEP_ONLY", "add_deep_arguments", "check_kind_options", "run_deep"]
 

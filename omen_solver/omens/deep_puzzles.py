@@ -1,7 +1,7 @@
 """Puzzles that need insight: deep, unique wins found in real deals.
 
 ``omen-solver puzzles generate --kind deep`` deals rounds as at the table
-(:mod:`omen_solver.omens.deals`: a game start, or a later round), plays them forward at random,
+(:mod:`omen_solver.omens.playout`: a game start, or a later round), plays them forward at random,
 and examines every position on the way where a player is to play a card and few enough cards
 are left to solve (:data:`DEFAULT_MAX_CARDS`). A position is kept when, with every hand open:
 
@@ -37,8 +37,8 @@ from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
 from omen_solver.core.search import Concept, ConceptError, solve
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
-from omen_solver.omens.deals import DealKind, Reached, deal_round, play_forward
 from omen_solver.omens.depth import BoutSearch, Goal
+from omen_solver.omens.playout import DealKind, Reached, deal_round, play_forward
 from omen_solver.omens.position import load_position
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import BoutSummary, OmensState
@@ -63,6 +63,7 @@ __all__ = [
     "followers",
     "generate_deep",
     "idea",
+    "mover_team",
     "reached_from_file",
     "replay_line",
     "tempting_moves",
@@ -176,7 +177,7 @@ class DeepPuzzle:
     reached: Reached
     """The position: the start of its bout and the moves made in the bout so far."""
     team: tuple[int, ...]
-    """The team of the player to move (0-based seats)."""
+    """The team of the player to move (seats from 1)."""
     concept: Concept
     best: str
     rating: Rating
@@ -212,8 +213,10 @@ def reached_from_file(path: Path | str) -> Reached:
     return Reached(position.start, position.moves, position.state, 0)
 
 
-def _team_of(state: OmensState, seat: int) -> int:
-    return next(index for index, team in enumerate(state.teams()) if seat in team)
+def mover_team(state: OmensState) -> tuple[int, ...]:
+    """The team of the player to move, as its seats from 1."""
+    mover = state.current_player()
+    return next(tuple(seat + 1 for seat in team) for team in state.teams() if mover in team)
 
 
 def _bout_only(reached: Reached) -> OmensState:
@@ -230,13 +233,13 @@ def _bout_only(reached: Reached) -> OmensState:
 
 
 def tempting_moves(
-    reached: Reached, concept: Concept, team: int, budget: Budget
+    reached: Reached, concept: Concept, team: Sequence[int], budget: Budget
 ) -> dict[str, tuple[str, ...]]:
     """The tempting plays of the player to move, each with why it tempts: a play of the
     player's highest card (every variant: Law's higher or lower, The Absolute's target), and a
     play after which the player's team can make sure to win the bout in progress (solved with
-    scope ``bout``, under ``concept``). Raises :class:`BudgetExceeded` if a bout cannot be
-    solved within ``budget``."""
+    scope ``bout``, under ``concept``, for ``team``: its seats from 1). Raises
+    :class:`BudgetExceeded` if a bout cannot be solved within ``budget``."""
     state = reached.state
     highest = max(state.hands[state.current_player()])
     bout = _bout_only(reached)
@@ -261,7 +264,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
     """Keep the position as a deep puzzle, or say why not."""
     state = reached.state
     concept = recipe.concept
-    team = _team_of(state, state.current_player())
+    team = mover_team(state)
     try:
         result = solve(state, concept=concept, team=team, budget=recipe.solver_budget)
         if not result.solved:
@@ -275,9 +278,8 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
         tempting = tempting_moves(reached, concept, team, recipe.solver_budget)
         if best in tempting or not tempting:
             return Examined(reason="natural play wins", winning=winning)
-        seats = state.teams()[team]
         search = BoutSearch(
-            state, Goal.team_wins(state.num_players, seats), budget=recipe.depth_budget
+            state, Goal.team_wins(state.num_players, team), budget=recipe.depth_budget
         )
         if search.won_within(recipe.min_depth - 1):
             return Examined(reason="shallow", winning=winning)
@@ -295,7 +297,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
     return Examined(
         DeepPuzzle(
             reached=reached,
-            team=seats,
+            team=team,
             concept=concept,
             best=best,
             rating=rating,
@@ -311,7 +313,7 @@ def _refute(
     text: str,
     reasons: tuple[str, ...],
     concept: Concept,
-    team: int,
+    team: Sequence[int],
     recipe: DeepRecipe,
 ) -> Tempting:
     """The team's value after a tempting play and, when the other side wins for certain, its
@@ -324,9 +326,8 @@ def _refute(
         raise BudgetExceeded(f"after {text}", result.nodes, result.seconds)
     if result.value != 0:
         return Tempting(text, reasons, result.value)
-    seats = state.teams()[team]
     search = BoutSearch(
-        child, Goal.team_fails(state.num_players, seats), budget=recipe.depth_budget
+        child, Goal.team_fails(state.num_players, team), budget=recipe.depth_budget
     )
     depth = search.depth()
     if depth is None:  # pragma: no cover - value 0: the others win within some bouts
@@ -394,7 +395,7 @@ def idea(puzzle: DeepPuzzle) -> str:
     first, last = puzzle.line[0], puzzle.line[-1]
     parts = [f"seat {mover + 1} plays {name(card)}, not its highest card, {name(highest)}"]
     winner = first.summary.winner
-    if winner is not None and winner not in puzzle.team:
+    if winner is not None and winner + 1 not in puzzle.team:
         assert first.summary.winning_card is not None
         parts.append(
             f"lets seat {winner + 1} win the first bout with {name(first.summary.winning_card)}"
@@ -422,7 +423,8 @@ def _sentence(text: str) -> str:
 
 
 def _seats(seats: Sequence[int]) -> str:
-    names = [str(seat + 1) for seat in seats]
+    """``2, 3 and 5`` (seats from 1)."""
+    names = [str(seat) for seat in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -564,7 +566,7 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
         "",
         "[puzzle]",
         f"question = {json.dumps(question)}",
-        f"team = {json.dumps([s + 1 for s in puzzle.team])}",
+        f"team = {json.dumps(list(puzzle.team))}",
         *([f'concept = "{puzzle.concept.value}"'] if puzzle.concept is Concept.PARANOID else []),
         f"max_nodes = {puzzle_budget(rating.nodes)}",
         "",
@@ -659,7 +661,7 @@ def followers(reached: Reached, winning: Sequence[str]) -> list[Reached]:
     next to play a card in the same bout, whatever the others do in between (every reply, in
     legal order; at most :data:`MAX_FOLLOWERS`)."""
     state = reached.state
-    team = next(team for team in state.teams() if state.current_player() in team)
+    team = {seat - 1 for seat in mover_team(state)}
     bout_over = state.stop_predicate("bout")
     out: list[Reached] = []
     stack = []

@@ -58,19 +58,21 @@ class Goal:
     (every hand empty) counts for it."""
 
     side: tuple[bool, ...]
+    """For each seat (in the engine's order, from 0): whether it is on the side."""
     no_winner_counts: bool = False
 
     @classmethod
     def team_wins(cls, players: int, team: Sequence[int]) -> Goal:
-        """The team (0-based seats) wins the round."""
-        return cls(tuple(seat in team for seat in range(players)))
+        """The team (its seats from 1) wins the round."""
+        return cls(tuple(seat + 1 in team for seat in range(players)))
 
     @classmethod
     def team_fails(cls, players: int, team: Sequence[int]) -> Goal:
-        """Everyone else makes sure the team does not win the round."""
-        return cls(tuple(seat not in team for seat in range(players)), no_winner_counts=True)
+        """Everyone else makes sure the team (its seats from 1) does not win the round."""
+        return cls(tuple(seat + 1 not in team for seat in range(players)), no_winner_counts=True)
 
     def reached(self, winner: int) -> bool:
+        """Whether a round won by ``winner`` (the engine's seat, from 0; -1: nobody) is."""
         return self.side[winner] if winner >= 0 else self.no_winner_counts
 
 

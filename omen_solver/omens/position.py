@@ -26,9 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import Source, read_source
 from omen_solver.core.game import TraceStep
-from omen_solver.core.positions import read_toml
-from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
+from omen_solver.errors import (
+    CatalogueError,
+    OmenSolverError,
+    OptionError,
+    PositionError,
+    shown,
+)
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.cards import Catalogue, default_catalogue, load_catalogue
 from omen_solver.omens.rules import OmensRules, make_rules
@@ -54,6 +60,7 @@ _KEYS: Final = {
     "hands",
     "bout",
     "rounds_won",
+    "later_rounds",
     "box",
     "puzzle",
     "title",
@@ -81,7 +88,7 @@ class OmensPosition:
         state = self.start
         steps: list[tuple[str, list[TraceStep]]] = []
         for move in self.moves:
-            text = state.move_to_string(move)
+            text = state.action_to_string(move)
             state, log = state.explain(move)
             steps.append((text, log))
         return state, steps
@@ -92,9 +99,11 @@ def load_state(path: Path, data: dict[str, Any]) -> OmensState:
     return parse_position(data, str(path), base=path.parent).state
 
 
-def load_position(path: Path | str) -> OmensPosition:
-    path = Path(path)
-    return parse_position(read_toml(path), str(path), base=path.parent)
+def load_position(source: Source) -> OmensPosition:
+    """Read a position with its parts (the start of the bout, the moves, title and puzzle)
+    from a path, TOML text or an open file (see :func:`omen_solver.omens.load`)."""
+    data, name, base = read_source(source)
+    return parse_position(data, name, base=base)
 
 
 class _Reader:
@@ -109,7 +118,9 @@ class _Reader:
 
     def integer(self, key: str, value: object, low: int, high: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise self.fail(key, f"expected a whole number from {low} to {high}, not {value!r}")
+            raise self.fail(
+                key, f"expected a whole number from {low} to {high}, not {shown(value)}"
+            )
         return value
 
     def seat(self, key: str, value: object, players: int) -> int:
@@ -117,11 +128,13 @@ class _Reader:
 
     def cards(self, key: str, value: object, catalogue: Catalogue) -> list[int]:
         if not isinstance(value, list):
-            raise self.fail(key, f"expected a list of card values, not {value!r}")
+            raise self.fail(key, f"expected a list of card values, not {shown(value)}")
         cards = []
         for card in value:
             if not isinstance(card, int) or isinstance(card, bool) or card not in catalogue:
-                raise self.fail(key, f"card {card!r} is not in the catalogue ({catalogue.source})")
+                raise self.fail(
+                    key, f"card {shown(card)} is not in the catalogue ({catalogue.source})"
+                )
             if card in cards:
                 raise self.fail(key, f"card {card} is listed twice")
             cards.append(card)
@@ -133,7 +146,7 @@ def _catalogue(reader: _Reader, base: Path | None) -> Catalogue:
     if name is None:
         return default_catalogue()
     if not isinstance(name, str):
-        raise reader.fail("catalogue", f"expected a file name, not {name!r}")
+        raise reader.fail("catalogue", f"expected a file name, not {shown(name)}")
     path = (base or Path()) / name
     try:
         return load_catalogue(path)
@@ -145,7 +158,7 @@ def _rules(reader: _Reader) -> OmensRules:
     preset = reader.data.get("preset", "rulebook")
     overrides = reader.data.get("rules", {})
     if not isinstance(preset, str):
-        raise reader.fail("preset", f"expected a preset name, not {preset!r}")
+        raise reader.fail("preset", f"expected a preset name, not {shown(preset)}")
     if not isinstance(overrides, dict):
         raise reader.fail("rules", "expected a table of rule options")
     try:
@@ -161,7 +174,7 @@ def _rules(reader: _Reader) -> OmensRules:
 def _choice(reader: _Reader, key: str, allowed: Sequence[str], default: str) -> str:
     value = reader.data.get(key, default)
     if value not in allowed:
-        raise reader.fail(key, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
+        raise reader.fail(key, f"{shown(value)} is not one of {', '.join(map(repr, allowed))}")
     return str(value)
 
 
@@ -169,9 +182,13 @@ def _hands(reader: _Reader, players: int, catalogue: Catalogue) -> list[list[int
     raw = reader.data.get("hands")
     if not isinstance(raw, dict):
         raise reader.fail("hands", "missing or not a table: give one list of cards per seat")
+    seats = [str(seat) for seat in range(1, players + 1)]
     for key in raw:
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= players):
-            raise reader.fail(f"hands.{key}", f"no such seat: seats are 1 to {players}")
+        if key not in seats:
+            # Exact text only: "01" or "１" would name seat 1 twice, or a seat nobody reads.
+            raise reader.fail(
+                f"hands.{key}", f"no such seat: seats are written {', '.join(seats)}"
+            )
     hands: list[list[int]] = []
     owner: dict[int, str] = {}
     for seat in range(1, players + 1):
@@ -290,6 +307,51 @@ def _rounds_won(reader: _Reader, teams: tuple[tuple[int, ...], ...]) -> list[int
     return [reader.integer(f"rounds_won[{i + 1}]", n, 0, 1) for i, n in enumerate(raw)]
 
 
+def _later_rounds(
+    reader: _Reader,
+    scope: Scope,
+    catalogue: Catalogue,
+    teams: tuple[tuple[int, ...], ...],
+    box: list[int],
+    rules: OmensRules,
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The given deals of the rounds after this one (rules file 000, "End of a Round": every
+    card not in the box is dealt again). A hand may be smaller than a real deal's, to make a
+    smaller puzzle; never larger."""
+    raw = reader.data.get("later_rounds")
+    if raw is None:
+        return ()
+    if scope is not Scope.GAME:
+        raise reader.fail("later_rounds", 'deals of later rounds need scope = "game"')
+    if not isinstance(raw, list) or not raw:
+        raise reader.fail("later_rounds", "expected a list of rounds, each a list of hands")
+    players = sum(len(team) for team in teams)
+    sizes = deal_sizes(players, teams, first_round=False)
+    boxed = set() if rules.reshuffle_absolutes == "all" else set(box)
+    rounds = []
+    for number, hands in enumerate(raw, start=1):
+        key = f"later_rounds[{number}]"
+        if not isinstance(hands, list) or len(hands) != players:
+            raise reader.fail(key, f"expected {players} hands, one per seat in seat order")
+        dealt: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for seat, hand in enumerate(hands):
+            where = f"{key}[{seat + 1}]"
+            cards = reader.cards(where, hand, catalogue)
+            if not 1 <= len(cards) <= sizes[seat]:
+                raise reader.fail(where, f"seat {seat + 1} is dealt 1 to {sizes[seat]} cards "
+                                         f"(a real deal gives {sizes[seat]}), not {len(cards)}")
+            for card in cards:
+                if card in seen:
+                    raise reader.fail(where, f"card {card} is dealt twice")
+                if card in boxed:
+                    raise reader.fail(where, f"card {card} stays in the box")
+                seen.add(card)
+            dealt.append(tuple(sorted(cards)))
+        rounds.append(tuple(dealt))
+    return tuple(rounds)
+
+
 def _moves(
     reader: _Reader, state: OmensState
 ) -> tuple[OmensState, tuple[tuple[OmensAction, ...], ...]]:
@@ -300,13 +362,13 @@ def _moves(
     for number, text in enumerate(raw, start=1):
         key = f"bout.moves[{number}]"
         if not isinstance(text, str):
-            raise reader.fail(key, f"expected a move as text, not {text!r}")
+            raise reader.fail(key, f"expected a move as text, not {shown(text)}")
         try:
             move = state.parse_move(text)
         except OmenSolverError as error:
             raise reader.fail(key, str(error)) from None
         moves.append(move)
-        state = state.apply_move(move)
+        state = state.child(move)
     return state, tuple(moves)
 
 
@@ -319,7 +381,9 @@ def parse_position(
         if key not in _KEYS:
             raise reader.fail(key, f"unknown key; known keys: {', '.join(sorted(_KEYS))}")
     if data.get("game", "omens") != "omens":
-        raise reader.fail("game", f"this reader is for 'omens' positions, not {data['game']!r}")
+        raise reader.fail(
+            "game", f"this reader is for 'omens' positions, not {shown(data['game'])}"
+        )
     players = reader.integer("players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS)
     catalogue = _catalogue(reader, base)
     rules = _rules(reader)
@@ -344,7 +408,8 @@ def parse_position(
             f"{MAX_PLAYERS - players} Absolutes kept in the box",
         )
     discard = sorted(set(catalogue) - held - set(box))
-    table = Table(players, rules, catalogue, scope)
+    later = _later_rounds(reader, scope, catalogue, teams, box, rules)
+    table = Table(players, rules, catalogue, scope, later, sum(rounds_won) + 1)
     start = OmensState.start_of_bout(
         table, hands, teams, leader, rounds_won=rounds_won, out=discard, box=box
     )

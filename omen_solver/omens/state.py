@@ -20,9 +20,16 @@ from itertools import product
 from typing import Any, Final
 
 from omen_solver.core.enumeration.budget import Budget, Progress
-from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, TraceStep
+from omen_solver.core.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    GameState,
+    TraceStep,
+    openspiel_argument,
+)
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.errors import IllegalActionError
+from omen_solver.errors import IllegalActionError, InvalidActionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
 from omen_solver.omens.table import Placement, Scope, Table, deal_sizes
@@ -349,6 +356,9 @@ def _betrayal_choices(
 # The state
 # ---------------------------------------------------------------------------------------------
 
+Move = OmensAction | Sequence[OmensAction]
+"""What a state moves by: one action, or a joint action (one action per acting seat)."""
+
 
 class OmensState(GameState[OmensAction]):
     """An Omens position: hands, cards in play, pending decisions, rounds won.
@@ -586,8 +596,9 @@ class OmensState(GameState[OmensAction]):
         if kind == EXCHANGE:
             if player is None or player not in (seat, a):
                 raise ValueError(
-                    "a simultaneous exchange: ask legal_actions(player) for "
-                    f"seat {seat + 1} or seat {a + 1}"
+                    "The Absolute's exchange: seats choose at once; ask "
+                    f"legal_actions({seat}) for seat {seat + 1} or legal_actions({a}) for "
+                    f"seat {a + 1} (players are indexed from 0), or joint_actions() for both"
                 )
             yield from (OmensAction(Verb.GIVES, player, c) for c in self._hands[player])
         elif kind == DREAM:
@@ -690,20 +701,35 @@ class OmensState(GameState[OmensAction]):
 
     # -- protocol: moving ------------------------------------------------------------------
 
-    def child(self, action: OmensAction) -> OmensState:
-        return self._apply((action,), None)
+    def child(self, action: Move | str) -> OmensState:
+        """The state after ``action``: an action, the pair of actions of The Absolute's
+        exchange (a joint action), or the text of either in canonical notation (``"2:18"``,
+        ``"1:gives 9 & 3:gives 22"``). An illegal action raises
+        :class:`~omen_solver.errors.IllegalActionError` listing the legal ones."""
+        return self._apply(self._as_move(action), None)
 
     def joint_child(self, actions: Sequence[OmensAction]) -> OmensState:
-        return self._apply(tuple(actions), None)
+        return self._apply(self._as_move(tuple(actions)), None)
 
-    def explain(
-        self, move: OmensAction | Sequence[OmensAction]
-    ) -> tuple[OmensState, list[TraceStep]]:
-        """The successor and the rule-by-rule steps of what happened (a joint move is a
-        sequence of the acting players' actions)."""
+    def explain(self, move: Move | str) -> tuple[OmensState, list[TraceStep]]:
+        """The successor and the rule-by-rule steps of what happened; ``move`` is what
+        :meth:`child` takes."""
         log: list[TraceStep] = []
-        actions = (move,) if isinstance(move, OmensAction) else tuple(move)
-        return self._apply(actions, log), log
+        return self._apply(self._as_move(move), log), log
+
+    def _as_move(self, move: object) -> tuple[OmensAction, ...]:
+        if isinstance(move, OmensAction):
+            return (move,)
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if isinstance(move, tuple | list) and move and all(
+            isinstance(action, OmensAction) for action in move
+        ):
+            return tuple(move)
+        raise InvalidActionError(
+            f"expected an action, a joint action or the text of one (e.g. '2:18'), "
+            f"not {shown(move)}"
+        )
 
     def _apply(self, actions: tuple[OmensAction, ...], log: Log) -> OmensState:
         self._check_legal(actions)
@@ -786,10 +812,21 @@ class OmensState(GameState[OmensAction]):
             )
         return self._key
 
-    def action_to_string(self, action: OmensAction) -> str:
-        return format_action(action)
+    def action_to_string(self, *args: Any) -> str:
+        """The canonical text of an action, or of a joint action (its parts joined by
+        ``&``). Takes ``(action)``, or OpenSpiel's ``(player, action)``."""
+        action = openspiel_argument(args, "action_to_string")
+        if isinstance(action, OmensAction):
+            return format_action(action)
+        return " & ".join(format_action(part) for part in self._as_move(action))
 
-    def string_to_action(self, text: str) -> OmensAction:
+    def string_to_action(self, *args: Any) -> OmensAction:
+        """The legal action a text names. Takes ``(text)``, or OpenSpiel's
+        ``(player, text)``. At The Absolute's exchange it reads one seat's gift; a joint
+        action's text goes to :meth:`child` (or :meth:`string_to_joint`) whole."""
+        text = openspiel_argument(args, "string_to_action")
+        if not isinstance(text, str):
+            raise InvalidActionError(f"expected the text of an action, not {shown(text)}")
         action = parse_action(text)
         if self.current_player() == SIMULTANEOUS:
             if action.seat not in self.acting_players() or action not in self.legal_actions(
@@ -812,16 +849,19 @@ class OmensState(GameState[OmensAction]):
         return list(product(*(self.legal_actions(p) for p in self.acting_players())))
 
     def moves(self) -> list[tuple[OmensAction, ...]]:
-        """Every move here: single actions, or joint actions at a simultaneous node."""
+        """Every move here, each a tuple: one action, or at a simultaneous node a joint
+        action. Each is what :meth:`child` and :meth:`action_to_string` take."""
         if self.current_player() == SIMULTANEOUS:
             return self.joint_actions()
         return [(action,) for action in self.legal_actions()]
 
     def move_to_string(self, move: Sequence[OmensAction]) -> str:
+        """The same as :meth:`action_to_string` (kept for code written against 0.1)."""
         return " & ".join(format_action(action) for action in move)
 
     def parse_move(self, text: str) -> tuple[OmensAction, ...]:
-        """Read one move: an action, or a joint action (``a & b``) at a simultaneous node."""
+        """Read one move as a tuple: an action, or a joint action (``a & b``) at a
+        simultaneous node (what :meth:`child` does with text)."""
         if self.current_player() != SIMULTANEOUS:
             return (self.string_to_action(text),)
         if "&" not in text:
@@ -842,7 +882,8 @@ class OmensState(GameState[OmensAction]):
         return move
 
     def apply_move(self, move: Sequence[OmensAction]) -> OmensState:
-        return self._apply(tuple(move), None)
+        """The same as :meth:`child` (kept for code written against 0.1)."""
+        return self._apply(self._as_move(move), None)
 
     # -- hooks for enumeration and search (omen_solver.core.enumeration.hooks) ------------
 
@@ -885,7 +926,11 @@ class OmensState(GameState[OmensAction]):
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
         front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
-        return f"<OmensState {hands} | in play: {front or '-'} | to act: {self.current_player()}>"
+        player = self.current_player()
+        who = f"seat {player + 1}" if player >= 0 else {
+            CHANCE: "chance", SIMULTANEOUS: "simultaneous", TERMINAL: "nobody (over)"
+        }[player]
+        return f"<OmensState {hands} | in play: {front or '-'} | to act: {who}>"
 
     def __str__(self) -> str:
         return describe_state(self)
@@ -1444,10 +1489,15 @@ def _reset_bout(work: _Work, leader: int) -> None:
 
 def _new_round(work: _Work, leader: int) -> None:
     """A new round (rules file 000, "End of a Round"): every card is shuffled together (the
-    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again."""
+    boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again; or, for a
+    game analysed with given deals (``Table.later_rounds``), the next given deal."""
     table = work.table
     if table.rules.reshuffle_absolutes == "all":
         work.box = ()
+    index = sum(work.rounds_won) - table.later_from
+    if 0 <= index < len(table.later_rounds):
+        _deal_given(work, leader, table.later_rounds[index])
+        return
     deck = tuple(sorted(set(table.catalogue) - set(work.box)))
     work.say(
         "round.new",
@@ -1460,6 +1510,20 @@ def _new_round(work: _Work, leader: int) -> None:
     work.phase = Phase.DEAL
     work.deck = ((), deck)
     work.deal_queue = _deal_queue(deal_sizes(table.players, work.teams, first_round=False))
+
+
+def _deal_given(work: _Work, leader: int, hands: tuple[tuple[int, ...], ...]) -> None:
+    """The next round with the hands the analysis was given (no chance node)."""
+    dealt = {card for hand in hands for card in hand}
+    work.say(
+        "round.new",
+        "a new round with the given deal: "
+        + ", ".join(f"seat {s + 1} {len(h)}" for s, h in enumerate(hands))
+        + f"; seat {leader + 1} leads",
+    )
+    _reset_bout(work, leader)
+    work.hands = [sorted(hand) for hand in hands]
+    work.out = tuple(sorted(set(work.table.catalogue) - dealt - set(work.box)))
 
 
 def _deal_queue(

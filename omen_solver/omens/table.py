@@ -67,6 +67,11 @@ class Table:
     rules: OmensRules = field(default_factory=make_rules)
     catalogue: Catalogue = field(default_factory=default_catalogue)
     scope: Scope = Scope.ROUND
+    later_rounds: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    """With scope ``game``: the hands dealt for the rounds after the current one, in order
+    (each a hand per seat), instead of chance deals: a game analysed for a given deal."""
+    later_from: int = 1
+    """The number of rounds won in all when ``later_rounds[0]`` is dealt."""
     effect: Mapping[int, str] = field(init=False)
     colours: Mapping[int, frozenset[str]] = field(init=False)
     now: frozenset[int] = field(init=False)

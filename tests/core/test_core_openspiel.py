@@ -50,7 +50,7 @@ def test_alpha_beta_search_agrees(root) -> None:
     value, _ = minimax.alpha_beta_search(
         game, maximum_depth=game.max_game_length(), maximizing_player_id=0
     )
-    ours = solve(root, team=0).value
+    ours = solve(root, team=1).value
     assert math.isclose(value + facts.total / 2, ours, abs_tol=1e-9)
 
 
@@ -64,7 +64,7 @@ def test_expectiminimax_agrees(root) -> None:
     game = make_game(root)
     assert game.get_type().chance_mode.name == "EXPLICIT_STOCHASTIC"
     value, _ = minimax.expectiminimax(game.new_initial_state(), game.max_game_length(), None, 0)
-    ours = solve(root, team=0).value
+    ours = solve(root, team=1).value
     assert math.isclose(value + game.facts.total / 2, ours, abs_tol=1e-9)
 
 

@@ -75,7 +75,7 @@ def assert_line_keeps_value(root, result: SolveResult, **options) -> None:
     state = root
     for text in result.principal_variation:
         state = replay(state, (text,))
-        options.setdefault("team", result.team)
+        options.setdefault("team", result.team_seats)
         assert naive_solve(state, **options).value == result.value, text
     # The line ends only where it must: at the end, at chance, or at a mixed matrix game.
     kind = state.current_player()
@@ -128,10 +128,11 @@ def test_maxn_agrees_with_the_naive_solver(spec: RandomSpec) -> None:
 @pytest.mark.parametrize("team", [0, 1, 2])
 def test_paranoid_agrees_and_never_exceeds_maxn(spec: RandomSpec, team: int) -> None:
     root = RandomGame(spec)
-    reference = naive_solve(root, concept="paranoid", team=team)
-    for fast in minimax_variants(root, concept="paranoid", team=team):
+    seats = [player + 1 for player in root.teams()[team]]
+    reference = naive_solve(root, concept="paranoid", team=seats)
+    for fast in minimax_variants(root, concept="paranoid", team=seats):
         assert_agree(fast, reference)
-    assert_line_keeps_value(root, solve(root, concept="paranoid", team=team),
+    assert_line_keeps_value(root, solve(root, concept="paranoid", team=seats),
                             concept="paranoid")
     if spec in THREE_TEAM_SPECS:
         # A team's paranoid value is what it guarantees whatever the others do, so it is at
@@ -176,7 +177,7 @@ def test_three_teams_need_a_named_concept() -> None:
     with pytest.raises(ConceptError, match=r"'minimax' .* needs exactly two teams"):
         solve(root, concept="minimax")
     maxn = solve(root, concept="maxn")
-    paranoid = solve(root, concept=Concept.PARANOID, team=0)
+    paranoid = solve(root, concept=Concept.PARANOID, team=1)
     assert (maxn.concept, paranoid.concept) == (Concept.MAXN, Concept.PARANOID)
     assert maxn.to_json()["answer"]["concept"] == "maxn"
     assert paranoid.to_json()["answer"] == {
@@ -188,13 +189,22 @@ def test_three_teams_need_a_named_concept() -> None:
 def test_unknown_concept_is_an_option_error() -> None:
     with pytest.raises(OptionError, match="unknown; choose one of minimax, maxn, paranoid"):
         solve(TeamNim(3), concept="expectimax")
-    with pytest.raises(OptionError, match="team 2"):
-        solve(TeamNim(3), team=2)
+    with pytest.raises(OptionError, match="team 0: name a team by its seats, numbered from 1"):
+        solve(TeamNim(3), team=0)
+    with pytest.raises(OptionError, match=r"team: seats \[9\] are not a team here"):
+        solve(TeamNim(3), team=9)
 
 
-def test_maxn_refuses_several_teams_choosing_at_once() -> None:
-    with pytest.raises(ConceptError, match=r"several teams .* choose at once"):
-        solve(MatrixToy((PENNIES,)), concept="maxn")
+def test_maxn_plays_security_strategies_when_several_teams_choose_at_once() -> None:
+    """The stated rule of omen_solver/core/search/maxn.py: each team picks the choice whose worst
+    case is best for it. In matching pennies every choice risks -1, so (ties to the first) both
+    show heads and the row team gets 1; paranoid, each team guarantees only the mixed value 0."""
+    result = solve(MatrixToy((PENNIES,)), concept="maxn")
+    assert result.values == (1, -1)
+    report = result.extra["maxn"]
+    assert report["tie_breaks"] == {"first": ["1", "-1"], "last": ["1", "-1"]}
+    assert report["paranoid"] == ["0", "0"] and report["forced_winner"] is None
+    assert naive_solve(MatrixToy((PENNIES,)), concept="maxn").values == (1, -1)
 
 
 def test_minimax_refuses_a_game_that_is_not_constant_sum() -> None:
@@ -207,7 +217,7 @@ def test_minimax_refuses_a_game_that_is_not_constant_sum() -> None:
 def test_matching_pennies_at_the_root() -> None:
     # Matching pennies: value 0 in mixed strategies; the row side gets -1 if it must show its
     # coin first and 1 if the column side must.
-    result = solve(MatrixToy((PENNIES,)), team=0)
+    result = solve(MatrixToy((PENNIES,)), team=1)
     assert (result.value, result.pure_lower, result.pure_upper) == (0, -1, 1)
     assert result.best_actions == ("0", "1")
     assert result.principal_variation == ()
@@ -215,7 +225,7 @@ def test_matching_pennies_at_the_root() -> None:
     assert result.root_matrix.row_strategy == (Fraction(1, 2), Fraction(1, 2))
     assert result.to_json()["root_matrix"]["value"] == "0"
     assert result.answer() is None  # a tie: neither side is ahead
-    assert_agree(result, naive_solve(MatrixToy((PENNIES,)), team=0))
+    assert_agree(result, naive_solve(MatrixToy((PENNIES,)), team=1))
 
 
 def test_menu_then_matrix_game() -> None:
@@ -334,8 +344,9 @@ def test_every_concept_agrees_with_the_naive_solver_on_generated_games(spec, mod
     root = RandomGame(spec)
     concepts = ["minimax", "paranoid"] if len(spec.teams) == 2 else ["paranoid"]
     for concept in concepts:
-        for team in range(len(spec.teams)):
-            options = {"concept": concept, "team": team, "simultaneous": mode}
+        for team in root.teams():
+            seats = [player + 1 for player in team]
+            options = {"concept": concept, "team": seats, "simultaneous": mode}
             assert_agree(solve(root, **options), naive_solve(root, **options))
     try:
         reference = naive_solve(root, concept="maxn")

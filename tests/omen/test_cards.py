@@ -146,7 +146,7 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
 def test_not_toml_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="not valid TOML"):
         load_catalogue([write(tmp_path, "[[unit]\n")])
-    with pytest.raises(CatalogueError, match="no such card file"):
+    with pytest.raises(CatalogueError, match="no such file"):
         load_catalogue([tmp_path / "nothing.toml"])
 
 

@@ -87,7 +87,8 @@ def test_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("omen", "play", WAR, "--moves", "keep 2@1:cyclops"), "--moves 'keep 2@1:cyclops'"),
+        (("omen", "play", WAR, "--moves", "keep 2@1:cyclops"),
+         "--moves[1] (of 1): 'keep 2@1:cyclops'"),
         (("omen", "play", WAR, "--moves", "jump"), "unknown verb 'jump'"),
         (("omen", "legal", "no-such-file.toml"), "no-such-file.toml: no such file"),
     ],

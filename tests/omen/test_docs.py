@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from pathlib import Path
 
 from omen_solver.core.options import describe
@@ -82,11 +83,13 @@ def test_the_card_file_example_loads(tmp_path: Path) -> None:
 
 
 def test_the_position_example_loads(tmp_path: Path) -> None:
+    # Whole, with its card file beside it (tests/cli/test_docs_examples.py checks that the
+    # shipped files are the docs' examples verbatim).
     text = (DOCS / "omen.md").read_text(encoding="utf-8")
     example = text.split("## Positions", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
-    lines = [line for line in example.splitlines() if not line.startswith("cards =")]
     path = tmp_path / "example.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_text(example, encoding="utf-8")
+    shutil.copy(DOCS / "examples" / "omen" / "my-copy.toml", tmp_path / "my-copy.toml")
     state = load_position(path)
     assert state.rules.war_tiebreak == "total-cost" and state.cities[0].relic == "aegis"
     assert state.players[0].rewards == ("ambrosia",)  # seat 1 won city 1

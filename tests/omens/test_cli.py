@@ -83,13 +83,13 @@ def test_play_unfinished_bout_has_no_winner(
 def test_play_text_names_rules(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "omens", "play", str(example), "--moves", "5:11", "6:19")
     assert code == 0
-    assert "[bout.winner.highest]" in out and "round won by the team of seats [2, 5]" in out
+    assert "[bout.winner.highest]" in out and "round won by the team of seats 2 and 5" in out
 
 
 def test_bad_move_exits_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "omens", "play", str(example), "--moves", "5:12")
     assert code == 2 and out == ""
-    assert "--moves[1] '5:12'" in err and "legal: 5:7, 5:11" in err
+    assert "--moves[1] (of 1): '5:12'" in err and "legal: 5:7, 5:11" in err
 
 
 def test_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ Absolute's exchange). Invariants checked at every step (rules file 000):
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -88,10 +89,18 @@ class OmensGames(RuleBasedStateMachine):
 
 
 OmensGames.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=30,
     stateful_step_count=600,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow],
 )
 TestOmensGames = OmensGames.TestCase
+
+
+class OmensGamesSlow(OmensGames):
+    """The bigger tier: ten times the games of the default run."""
+
+
+OmensGamesSlow.TestCase.settings = settings(OmensGames.TestCase.settings, max_examples=300)
+TestOmensGamesSlow = pytest.mark.slow(OmensGamesSlow.TestCase)

@@ -74,8 +74,8 @@ def test_json_reports_name_status_seconds_and_variants(
     status, out, _ = run(
         capsys,
         "prove",
-        "mirror-lowest-wins",
-        "one-winner",
+        "life-and-death",
+        "jealousy-no-second-effect",
         "--dir",
         str(PROOFS),
         "--counterexamples",
@@ -84,7 +84,7 @@ def test_json_reports_name_status_seconds_and_variants(
     )
     assert status == 0
     reports = json.loads(out)
-    assert [r["name"] for r in reports] == ["mirror-lowest-wins", "one-winner"]
+    assert [r["name"] for r in reports] == ["life-and-death", "jealousy-no-second-effect"]
     for report in reports:
         assert report["status"] == "proved"
         assert isinstance(report["seconds"], float)
@@ -129,7 +129,7 @@ def test_unknown_is_reported_with_z3s_reason_and_fails(
     status, out, _ = run(
         capsys,
         "prove",
-        "one-winner",
+        "life-and-death",
         "--dir",
         str(PROOFS),
         "--rlimit",
@@ -152,7 +152,8 @@ def test_readable_output_names_every_theorem(
     )
     assert status == 0
     assert "life-and-death" in out and "proved" in out
-    assert "discarded-lose-effect: refuted" in out
+    assert "Life and Death discard each other" in out  # the statement beside the name
+    assert "1/1 refuted" in out and out.count("Broken variants refuted") == 1
 
 
 def test_list_and_query(capsys: pytest.CaptureFixture[str]) -> None:
@@ -161,10 +162,10 @@ def test_list_and_query(capsys: pytest.CaptureFixture[str]) -> None:
     listed = json.loads(out)
     assert len(listed) >= 20
     assert all(item["statement"] and item["rests_on"] and item["broken"] for item in listed)
-    status, out, _ = run(capsys, "prove", "law-ends-after-wrath", "--dir", str(PROOFS), "--query")
+    status, out, _ = run(capsys, "prove", "one-card-before-each", "--dir", str(PROOFS), "--query")
     assert status == 0
     assert "enumerated: 4 players" in out and "deals" in out
-    status, out, _ = run(capsys, "prove", "mirror-lowest-wins", "--dir", str(PROOFS), "--query")
+    status, out, _ = run(capsys, "prove", "betrayal-gift", "--dir", str(PROOFS), "--query")
     assert "def query" in out and "rests on" in out
 
 
@@ -173,7 +174,8 @@ def test_list_and_query(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["prove", "--dir", "no/such/folder"], "no such folder of theorems"),
         (["prove", "no-such-theorem", "--dir", str(PROOFS)], "no theorem named 'no-such-theorem'"),
-        (["prove", "one-winner", "--dir", str(PROOFS), "--rlimit", "0"], "must be positive"),
+        (["prove", "life-and-death", "--dir", str(PROOFS), "--rlimit", "0"], "must be positive"),
+        (["prove", "life-and-death", "--dir", str(PROOFS), "--jobs", "0"], "must be positive"),
     ],
 )
 def test_bad_input_exits_2(
@@ -196,3 +198,62 @@ def test_bad_theorem_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: 
     write(tmp_path, "broken_code.py", "raise RuntimeError('oops')\n")
     status, _, err = run(capsys, "prove", "--dir", str(tmp_path))
     assert status == 2 and "broken_code.py" in err and "oops" in err
+
+
+HARD = '''
+"""A query that takes z3 a long time (pigeons in too few holes), to interrupt."""
+import z3
+from omen_solver.omens.smt.broken import Broken
+from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
+
+
+def query(m):
+    n = 14
+    p = [[z3.Bool(f"p{i}_{j}", m.ctx) for j in range(n - 1)] for i in range(n)]
+    facts = [z3.Or(*row) for row in p]
+    facts += [
+        z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j]))
+        for j in range(n - 1) for i in range(n) for k in range(i + 1, n)
+    ]
+    return Query(z3.Not(z3.And(*facts)))
+
+
+THEOREM = SmtTheorem(
+    name="pigeons",
+    title="Pigeons",
+    statement="No 14 pigeons fit 13 holes.",
+    rests_on=(rule("000", "Components"),),
+    query=query,
+    broken=(Broken.PRIDE_IGNORED,),
+)
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_prove_and_reports_nothing_proved(tmp_path: Path, jobs: str) -> None:
+    """A real SIGINT to the process group, as Ctrl-C on a terminal sends: z3 catches it during
+    a check, and prove must still stop with 'interrupted' and exit 130 (brief: exit codes),
+    reporting nothing as proved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    write(tmp_path, "pigeons.py", HARD)
+    write(tmp_path, "pigeons_too.py", HARD.replace('"pigeons"', '"pigeons-too"'))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "omen_solver", "prove", "--dir", str(tmp_path), "--jobs", jobs,
+         "--counterexamples", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(4)
+    assert process.poll() is None, process.communicate()
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
+    assert "omen-solver: interrupted" in err
+    assert "proved" not in out and "Traceback" not in err

@@ -25,7 +25,7 @@ import pytest
 
 from omen_solver.cli import main
 from omen_solver.core.search import Concept, solve
-from omen_solver.core.search.puzzle import read_puzzle, team_index
+from omen_solver.core.search.puzzle import read_puzzle
 from omen_solver.omens.depth import BoutSearch, Goal
 from omen_solver.omens.position import load_position
 from omen_solver.omens.state import OmensState
@@ -69,7 +69,7 @@ def facts(path: Path) -> Facts:
     state = position.state
     puzzle = read_puzzle(path)
     assert puzzle is not None and puzzle.team is not None
-    team = team_index(state, puzzle.team, str(path))
+    team = puzzle.team
     concept = puzzle.concept or Concept.MINIMAX
     result = solve(state, concept=concept, team=team, budget=puzzle.budget)
     assert result.solved, path.name
@@ -86,7 +86,7 @@ def facts(path: Path) -> Facts:
         assert after.solved, (path.name, text)
         if after.value == 1:
             tempting.add(text)
-    search = BoutSearch(state, Goal.team_wins(state.num_players, state.teams()[team]))
+    search = BoutSearch(state, Goal.team_wins(state.num_players, team))
     won_in_two = search.won_within(MIN_DEPTH - 1)
     return Facts(
         players=state.num_players,

@@ -22,7 +22,7 @@ import pytest
 from omen_solver import cli
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.search import solve
-from omen_solver.core.search.puzzle import compare, read_puzzle, team_index
+from omen_solver.core.search.puzzle import compare, read_puzzle
 from omen_solver.omens.position import load_state
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omens"
@@ -143,8 +143,8 @@ def test_rule_option_puzzles_change_the_answer() -> None:
         state = load_state(path, default)
         puzzle = read_puzzle(path, default)
         assert puzzle is not None
-        team = None if puzzle.team is None else team_index(state, puzzle.team, path.name)
-        result = solve(state, concept=puzzle.concept, team=team, simultaneous=puzzle.simultaneous,
+        result = solve(state, concept=puzzle.concept, team=puzzle.team,
+                       simultaneous=puzzle.simultaneous,
                        budget=Budget(puzzle.budget.max_nodes))
         assert result.solved, path.name
         assert compare(puzzle, state, result), f"{path.name}: the option changes nothing"

@@ -83,9 +83,10 @@ def resolve_stop(state: GameState[Any], stop: str | StopPredicate | None) -> Sto
     try:
         return state.stop_predicate(stop)
     except ValueError as error:
+        # The game's own message names the point already; the known names are added once.
         known = stop_points(state)
-        hint = f"; known: {', '.join(known)}" if known else ""
-        raise ChoiceError(f"stopping point {stop!r}: {error}{hint}") from None
+        problem = f"unknown; known: {', '.join(known)}" if known else str(error)
+        raise ChoiceError(f"stopping point {stop!r}: {problem}") from None
 
 
 def return_bounds(state: GameState[Any]) -> tuple[Fraction, Fraction] | None:

@@ -36,7 +36,7 @@ from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.errors import OmenSolverError
 
-__all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact"]
+__all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact", "proven_bounds"]
 
 NEG_INF = float("-inf")
 POS_INF = float("inf")
@@ -44,6 +44,19 @@ Bound = Fraction | float
 """A value or a window edge: a :class:`Fraction`, or an infinity when no bound is known."""
 
 _NO_MOVE = -1
+
+
+def proven_bounds(
+    value: Bound, alpha: Bound, beta: Bound, low: Bound, high: Bound
+) -> tuple[Bound, Bound]:
+    """A table entry's bounds ``(low, high)`` once a fail-soft search with the window
+    ``(alpha, beta)`` has returned ``value``: at most ``value`` if it failed low, at least
+    ``value`` if it failed high, else exactly ``value``."""
+    if value <= alpha:
+        return low, value if value < high else high
+    if value >= beta:
+        return value if value > low else low, high
+    return value, value
 
 
 def exact(value: Bound) -> Fraction:
@@ -167,14 +180,7 @@ class TwoSidedSearch(NodeMeter):
             value, best = self.simultaneous(state, alpha, beta, best)
         else:
             raise ValueError(f"{type(state).__name__}.current_player() returned {player}")
-        if value <= alpha:
-            if value < high:
-                high = value
-        elif value >= beta:
-            if value > low:
-                low = value
-        else:
-            low = high = value
+        low, high = proven_bounds(value, alpha, beta, low, high)
         if self.transpositions:
             self.table[key] = (low, high, best)
         return value

@@ -25,6 +25,7 @@ from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import MatrixGame
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
+from omen_solver.core.search.maxn import TieBreak, security_choice
 from omen_solver.core.search.result import (
     Concept,
     ConceptError,
@@ -33,7 +34,7 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
-from omen_solver.core.search.solver import resolve_concept
+from omen_solver.core.search.solver import TeamName, resolve_concept
 
 __all__ = ["naive_solve"]
 
@@ -44,7 +45,7 @@ def naive_solve(
     state: GameState[Any],
     *,
     concept: Concept | str | None = None,
-    team: int | None = None,
+    team: TeamName | None = None,
     budget: Budget | None = None,
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
 ) -> SolveResult:
@@ -116,6 +117,8 @@ class _Walker(NodeMeter):
                 for i, v in enumerate(self.vector(state.child(outcome))):
                     total[i] += probability * v
             return tuple(total)
+        if player == SIMULTANEOUS and len({self.team_of[p] for p in state.acting_players()}) > 1:
+            return self._security(state)
         options, make, team = self._maxn_options(state)
         best: Vector | None = None
         for option in options:
@@ -124,6 +127,16 @@ class _Walker(NodeMeter):
                 best = vector
         assert best is not None
         return best
+
+    def _security(self, state: GameState[Any]) -> Vector:
+        """Two teams choosing at once: each plays its security strategy (maxn.py)."""
+        first, second = state.acting_players()
+        rows, columns = state.legal_actions(first), state.legal_actions(second)
+        table = [[self.vector(state.joint_child((r, c))) for c in columns] for r in rows]
+        row = security_choice(table, self.team_of[first], TieBreak.FIRST)
+        flipped = [[table[r][c] for r in range(len(rows))] for c in range(len(columns))]
+        column = security_choice(flipped, self.team_of[second], TieBreak.FIRST)
+        return table[row][column]
 
     def _count(self, state: GameState[Any]) -> None:
         self.nodes += 1
@@ -222,6 +235,10 @@ class _Walker(NodeMeter):
         line: list[str] = []
         state = root
         while state.current_player() not in (TERMINAL, CHANCE):
+            if state.is_simultaneous_node() and len(
+                {self.team_of[p] for p in state.acting_players()}
+            ) > 1:
+                break  # two teams choose at once: security strategies, no single line
             options, make, team = self._maxn_options(state)
             text = state.action_to_string if not state.is_simultaneous_node() else (
                 state.joint_to_string

@@ -33,17 +33,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration.budget import Budget
-from omen_solver.core.game import GameState
+from omen_solver.core.enumeration.hooks import ChoiceError
+from omen_solver.core.enumeration.tree import branches, joint_actions
+from omen_solver.core.game import SIMULTANEOUS, GameState
 from omen_solver.core.positions import read_toml
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.errors import PositionError
+from omen_solver.core.search.solver import team_index as solver_team_index
+from omen_solver.errors import PositionError, shown
 
 __all__ = [
-    "ANSWER_KEYS", "PUZZLE_KEYS", "RATING_KEYS", "Puzzle", "compare", "read_puzzle", "team_index",
+    "ACTION_KEYS",
+    "ANSWER_KEYS",
+    "PUZZLE_KEYS",
+    "RATING_KEYS",
+    "Puzzle",
+    "check_actions",
+    "compare",
+    "read_puzzle",
+    "team_index",
 ]
 
 PUZZLE_KEYS = frozenset(
@@ -56,6 +68,10 @@ ANSWER_KEYS = frozenset(
         "best_actions_exclude", "principal_variation_starts", "pure_lower", "pure_upper",
     }
 )
+
+ACTION_KEYS = ("best_actions", "best_actions_include", "best_actions_exclude")
+"""The answer keys that list root actions: each must be a legal action of the root, or the
+stated answer would be checked against nothing (a typo in an exclusion always "agrees")."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +96,11 @@ def _fail(path: Path, key: str, message: str) -> PositionError:
 
 def _fraction(path: Path, key: str, value: Any) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise _fail(path, key, f"expected an exact number such as 1 or \"2/3\", got {value!r}")
+        raise _fail(path, key, f"expected an exact number such as 1 or \"2/3\", got {shown(value)}")
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise _fail(path, key, f"{value!r} is not an exact number such as \"2/3\"") from None
+        raise _fail(path, key, f"{shown(value)} is not an exact number such as \"2/3\"") from None
 
 
 def _texts(path: Path, key: str, value: Any) -> list[str]:
@@ -101,7 +117,8 @@ def _seats(path: Path, key: str, value: Any) -> tuple[int, ...]:
         or not value
         or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
     ):
-        raise _fail(path, key, f"expected seats numbered from 1, such as [1, 3], got {value!r}")
+        raise _fail(path, key,
+                    f"expected seats numbered from 1, such as [1, 3], got {shown(value)}")
     return tuple(sorted(value))
 
 
@@ -128,7 +145,7 @@ def read_puzzle(path: Path | str, data: dict[str, Any] | None = None) -> Puzzle 
             concept = Concept(table["concept"])
         except ValueError:
             known = ", ".join(c.value for c in Concept)
-            raise _fail(path, "puzzle.concept", f"unknown concept {table['concept']!r}; "
+            raise _fail(path, "puzzle.concept", f"unknown concept {shown(table['concept'])}; "
                         f"choose one of {known}") from None
     try:
         mode = SimultaneousMode(table.get("simultaneous", "mixed"))
@@ -154,7 +171,7 @@ def _rating(path: Path, table: Any) -> dict[str, int]:
         if key not in RATING_KEYS:
             raise _fail(path, where, f"unknown key; known: {', '.join(sorted(RATING_KEYS))}")
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _fail(path, where, f"expected a whole number of at least 0, got {value!r}")
+            raise _fail(path, where, f"expected a whole number of at least 0, got {shown(value)}")
     return dict(table)
 
 
@@ -177,14 +194,52 @@ def _check_answer(path: Path, answer: dict[str, Any]) -> None:
             _texts(path, where, value)
 
 
+def _root_texts(state: GameState[Any]) -> list[str]:
+    """Every way of writing a root action: a legal action, or at a simultaneous node a joint
+    action or the part of it one side chooses (the rows and columns of its matrix game)."""
+    if state.current_player() != SIMULTANEOUS:
+        return [branch.text for branch in branches(state)]
+    texts: dict[str, None] = {}
+    for joint in joint_actions(state):
+        for size in range(1, len(joint) + 1):
+            for part in combinations(joint, size):
+                texts[" & ".join(state.action_to_string(action) for action in part)] = None
+    return list(texts)
+
+
+def _legal_hint(texts: Sequence[str]) -> str:
+    sample = ", ".join(texts[:12]) + (" ..." if len(texts) > 12 else "")
+    return f"legal here: {sample}" if texts else "no action is legal here"
+
+
+def check_actions(puzzle: Puzzle, state: GameState[Any]) -> None:
+    """Every action the stated answer names is legal where it is named: the root actions of
+    :data:`ACTION_KEYS`, and each step of ``principal_variation_starts`` in turn. Raises
+    :class:`PositionError` naming the file, the key and the action."""
+    answer = puzzle.answer
+    legal = _root_texts(state)
+    for key in ACTION_KEYS:
+        for number, text in enumerate(answer.get(key, []), start=1):
+            if text not in legal:
+                raise _fail(puzzle.path, f"puzzle.answer.{key}[{number}]",
+                            f"{shown(text)} is not a legal action of the position; "
+                            f"{_legal_hint(legal)}")
+    here = state
+    for number, text in enumerate(answer.get("principal_variation_starts", []), start=1):
+        children = {branch.text: branch.child for branch in branches(here)}
+        if text not in children:
+            raise _fail(puzzle.path, f"puzzle.answer.principal_variation_starts[{number}]",
+                        f"{shown(text)} is not legal at that point of the line; "
+                        f"{_legal_hint(list(children))}")
+        here = children[text]
+
+
 def team_index(state: GameState[Any], seats: Sequence[int], where: str) -> int:
     """The team named by its seats (all of them, or any one seat of it)."""
-    players = {seat - 1 for seat in seats}
-    for index, team in enumerate(state.teams()):
-        if players == set(team) or (len(players) == 1 and players <= set(team)):
-            return index
-    teams = "; ".join(str([p + 1 for p in team]) for team in state.teams())
-    raise PositionError(f"{where}: seats {list(seats)} are not a team here; the teams are {teams}")
+    try:
+        return solver_team_index(state, tuple(seats), "team")
+    except ChoiceError as error:
+        raise PositionError(f"{where}: {str(error).removeprefix('team: ')}") from None
 
 
 def compare(puzzle: Puzzle, state: GameState[Any], result: SolveResult) -> list[str]:

@@ -89,7 +89,8 @@ class SolveResult:
     concept: Concept
     teams: tuple[tuple[int, ...], ...]
     team: int
-    """The index in ``teams`` of the team the value is given for."""
+    """The index in ``teams`` of the team the value is given for (its seats:
+    :attr:`team_seats`)."""
     value: Fraction | None
     """The asked team's value under the concept."""
     values: tuple[Fraction, ...] | None
@@ -114,6 +115,16 @@ class SolveResult:
     @property
     def solved(self) -> bool:
         return self.status is Status.SOLVED
+
+    @property
+    def team_seats(self) -> tuple[int, ...]:
+        """The seats (from 1) of the team asked about: what ``solve(team=...)`` takes."""
+        return tuple(_seats(self.teams[self.team]))
+
+    @property
+    def winner_seats(self) -> tuple[int, ...] | None:
+        """The seats (from 1) of the winning team (see :attr:`winner`), or ``None``."""
+        return None if self.winner is None else tuple(_seats(self.teams[self.winner]))
 
     @property
     def winner(self) -> int | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from time import perf_counter
+from typing import Any, TypeVar
 
 from omen_solver.core.enumeration.budget import (
     Budget,
@@ -24,7 +25,7 @@ from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
-from omen_solver.core.search.maxn import MaxnSearch, first_best, simultaneous_team
+from omen_solver.core.search.maxn import MaxnSearch, TieBreak, Vector, pick
 from omen_solver.core.search.result import (
     Concept,
     ConceptError,
@@ -35,7 +36,16 @@ from omen_solver.core.search.result import (
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
 from omen_solver.errors import OmenSolverError
 
-__all__ = ["MAX_LINE", "Engine", "KernelRefused", "default_team", "resolve_concept", "solve"]
+__all__ = [
+    "MAX_LINE",
+    "Engine",
+    "KernelRefused",
+    "TeamName",
+    "default_team",
+    "resolve_concept",
+    "solve",
+    "team_index",
+]
 
 
 class Engine(enum.Enum):
@@ -56,14 +66,22 @@ MAX_LINE = 100_000
 """The longest principal variation followed (a guard against a game that loops)."""
 
 
-def _as_concept(concept: Concept | str | None) -> Concept | None:
-    if concept is None or isinstance(concept, Concept):
-        return concept
+E = TypeVar("E", bound=enum.Enum)
+
+
+def _named(kind: type[E], what: str, value: E | str) -> E:
+    """A member of ``kind`` given by itself or by its value; a clear error otherwise."""
+    if isinstance(value, kind):
+        return value
     try:
-        return Concept(concept)
+        return kind(value)
     except ValueError:
-        known = ", ".join(c.value for c in Concept)
-        raise ChoiceError(f"concept {concept!r}: unknown; choose one of {known}") from None
+        known = ", ".join(str(member.value) for member in kind)
+        raise ChoiceError(f"{what} {value!r}: unknown; choose one of {known}") from None
+
+
+def _as_concept(concept: Concept | str | None) -> Concept | None:
+    return None if concept is None else _named(Concept, "concept", concept)
 
 
 def default_team(state: GameState[Any]) -> int:
@@ -75,9 +93,10 @@ def default_team(state: GameState[Any]) -> int:
 
 
 def resolve_concept(
-    state: GameState[Any], concept: Concept | str | None, team: int | None
+    state: GameState[Any], concept: Concept | str | None, team: TeamName | None
 ) -> tuple[Concept, int]:
-    """Check that the concept fits the position's teams; pick the defaults."""
+    """Check that the concept fits the position's teams; pick the defaults. Returns the
+    concept and the index in ``state.teams()`` of the team asked about."""
     teams = state.teams()
     players = sorted(p for t in teams for p in t)
     if players != list(range(state.num_players)):
@@ -98,18 +117,44 @@ def resolve_concept(
             f"concept 'minimax' (alpha-beta) needs exactly two teams whose returns add up to a "
             f"constant; this position has {len(teams)} teams: use 'maxn' or 'paranoid'"
         )
-    if team is None:
-        team = default_team(state)
-    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
-        raise ChoiceError(f"team {team!r}: expected a team index from 0 to {len(teams) - 1}")
-    return chosen, team
+    index = default_team(state) if team is None else team_index(state, team, "team")
+    return chosen, index
+
+
+TeamName = int | Sequence[int]
+"""How a person names a team, as on the command line (``--team 1,3``): its seats from 1, or
+any one of them."""
+
+
+def team_index(state: GameState[Any], team: TeamName, where: str) -> int:
+    """The index in ``state.teams()`` of the team named by its seats (from 1): all of them,
+    or any one seat of it. Raises :class:`ChoiceError` naming ``where``."""
+    seats = [team] if isinstance(team, int) else team
+    shown_teams = "; ".join(str([p + 1 for p in members]) for members in state.teams())
+    if (
+        isinstance(team, bool | str)
+        or not isinstance(seats, Sequence)
+        or not seats
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seats)
+    ):
+        raise ChoiceError(
+            f"{where} {team!r}: name a team by its seats, numbered from 1 (e.g. (1, 3)), or by "
+            f"one of them; the teams are {shown_teams}"
+        )
+    players = {seat - 1 for seat in seats}
+    for index, members in enumerate(state.teams()):
+        if players == set(members) or (len(players) == 1 and players <= set(members)):
+            return index
+    raise ChoiceError(
+        f"{where}: seats {sorted(seats)} are not a team here; the teams are {shown_teams}"
+    )
 
 
 def solve(
     state: GameState[Any],
     *,
     concept: Concept | str | None = None,
-    team: int | None = None,
+    team: TeamName | None = None,
     budget: Budget | None = None,
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
     transpositions: bool = True,
@@ -120,10 +165,12 @@ def solve(
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
-    ``team`` is the index (in ``state.teams()``) of the team the value is given for, and for
-    ``paranoid`` the team that plays against all the others. ``bounds`` overrides the game's
-    ``return_bounds`` hook. When the budget runs out the result is ``UNKNOWN`` with the
-    bounds proven so far.
+    ``team`` names the team the value is given for (and for ``paranoid`` the team that plays
+    against all the others) as the command line does: its seats from 1, ``team=(1, 3)``, or
+    any one of them, ``team=2``. Default: the team to move at the root. The result's
+    ``team`` is that team's index in ``result.teams``; ``result.team_seats`` its seats.
+    ``bounds`` overrides the game's ``return_bounds`` hook. When the budget runs out the
+    result is ``UNKNOWN`` with the bounds proven so far.
 
     ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
     ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
@@ -149,13 +196,7 @@ def solve(
 
 
 def _as_engine(engine: Engine | str) -> Engine:
-    if isinstance(engine, Engine):
-        return engine
-    try:
-        return Engine(engine)
-    except ValueError:
-        known = ", ".join(e.value for e in Engine)
-        raise ChoiceError(f"engine {engine!r}: unknown; choose one of {known}") from None
+    return _named(Engine, "engine", engine)
 
 
 def _kernel(
@@ -250,6 +291,8 @@ class _TwoSided:
             line = principal_variation(search, self.root, value)
         except BudgetExceeded as exceeded:
             return self._unknown(value, exceeded)
+        except RecursionError:
+            return self._unknown(value, too_deep(search.nodes, search.elapsed()))
         pure_lower, pure_upper, note = self._pure_values(value)
         return SolveResult(
             Status.SOLVED, self.concept, self.root.teams(), self.team, value,
@@ -324,6 +367,15 @@ class _TwoSided:
             Status.UNKNOWN, self.concept, self.root.teams(), self.team, None, None, lower,
             upper, (), (), exceeded.nodes, search.states, exceeded.seconds, note=note,
         )
+
+
+def too_deep(nodes: int, seconds: float) -> BudgetExceeded:
+    """Play that went deeper than Python's frames allow: it can repeat for ever under the
+    position's rules (e.g. Omens with ``wrath_replay = "allowed"``), so the answer is unknown."""
+    return BudgetExceeded(
+        "play went deeper than the search can follow without ending: under these rules it can "
+        "repeat for ever", nodes, seconds,
+    )
 
 
 def _sides(search: TwoSidedSearch, state: GameState[Any]) -> set[bool]:
@@ -436,32 +488,115 @@ def _solve_maxn(
     budget: Budget,
     transpositions: bool,
     progress: Progress | None,
+    paranoid: Callable[[int, Budget], SolveResult] | None = None,
+    make: Callable[[TieBreak, Budget], Any] | None = None,
 ) -> SolveResult:
-    search = MaxnSearch(root, transpositions=transpositions, budget=budget, progress=progress)
+    """Max-n told straight: the value under each tie-break (:class:`TieBreak`), and each
+    team's paranoid guarantee (what it can force whatever all the others do). The reported
+    value, best actions and line are those of the ``first`` tie-break; ``extra["maxn"]`` says
+    whether the outcome depends on the tie-break and whether some team can force a win."""
+    started = perf_counter()
+    build = make or (lambda tie, left: MaxnSearch(
+        root, transpositions=transpositions, budget=left, progress=progress, tie_break=tie
+    ))
+    spent = 0
+    vectors: dict[TieBreak, Vector] = {}
+    best: list[str] = []
+    line: tuple[str, ...] = ()
+    states = 0
     try:
-        vector = search.search(root)
-        best = _maxn_best(search, root)
-        line = _maxn_line(search, root)
+        for tie in TieBreak:
+            search = build(tie, budget.remaining(spent, perf_counter() - started))
+            try:
+                try:
+                    vectors[tie] = search.search(root)
+                    if tie is TieBreak.FIRST:
+                        best = _maxn_best(search, root)
+                        line = _maxn_line(search, root)
+                except RecursionError:
+                    raise too_deep(search.nodes, search.elapsed()) from None
+            finally:
+                spent += search.nodes
+                states += search.states
+        guarantees = []
+        for index in range(len(root.teams())):
+            left = budget.remaining(spent, perf_counter() - started)
+            found = (paranoid or _paranoid_of(root, progress))(index, left)
+            spent += found.nodes
+            if not found.solved:
+                raise BudgetExceeded(found.note or "budget", spent, perf_counter() - started)
+            guarantees.append(found.value)
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, Concept.MAXN, root.teams(), team, None, None, None, None, (), (),
-            exceeded.nodes, search.states, exceeded.seconds, note=exceeded.reason,
+            spent, states, perf_counter() - started, note=exceeded.reason,
         )
+    vector = vectors[TieBreak.FIRST]
+    report = _maxn_report(root, vectors, guarantees)
     return SolveResult(
         Status.SOLVED, Concept.MAXN, root.teams(), team, vector[team], vector, vector[team],
-        vector[team], tuple(best), line, search.nodes, search.states, search.elapsed(),
+        vector[team], tuple(best), line, spent, states, perf_counter() - started,
+        note=report["summary"], extra={"maxn": report},
     )
+
+
+def _paranoid_of(
+    root: GameState[Any], progress: Progress | None
+) -> Callable[[int, Budget], SolveResult]:
+    def run(team: int, left: Budget) -> SolveResult:
+        return _TwoSided(
+            root, Concept.PARANOID, team, left, SimultaneousMode.MIXED, True, True,
+            return_bounds(root), progress,
+        ).run()
+
+    return run
+
+
+def _maxn_report(
+    root: GameState[Any], vectors: dict[TieBreak, Vector], guarantees: list[Fraction | None]
+) -> dict[str, Any]:
+    teams = root.teams()
+
+    def seats(index: int) -> str:
+        return ", ".join(str(p + 1) for p in teams[index])
+
+    forced = [i for i, g in enumerate(guarantees) if g is not None and g == 1]
+    outcomes = {tie.value: [str(v) for v in vector] for tie, vector in vectors.items()}
+    depends = len({vector for vector in vectors.values()}) > 1
+    parts = []
+    if forced:
+        parts.append(f"seats {seats(forced[0])} can force a win whatever the others do")
+    else:
+        shown = "; ".join(f"seats {seats(i)}: {g}" for i, g in enumerate(guarantees))
+        parts.append(f"no team can force a win (each team's paranoid guarantee: {shown})")
+    if depends:
+        ties = "; ".join(
+            f"ties to the {tie.value} action: " + ", ".join(str(v) for v in vector)
+            for tie, vector in vectors.items()
+        )
+        parts.append(f"max-n's outcome depends on how ties are broken ({ties})")
+    else:
+        parts.append("max-n gives the same outcome whichever way ties are broken")
+    return {
+        "tie_breaks": outcomes,
+        "depends_on_tie_break": depends,
+        "paranoid": [None if g is None else str(g) for g in guarantees],
+        "forced_winner": [p + 1 for p in teams[forced[0]]] if forced else None,
+        "summary": "; ".join(parts),
+    }
 
 
 def _maxn_options(
     search: MaxnSearch, state: GameState[Any]
 ) -> tuple[Sequence[Any], Callable[[Any], Any], Callable[[Any], str], int] | None:
+    """The options of the one team choosing at ``state`` (a cross-team exchange: None)."""
     player = state.current_player()
     if player >= 0:
         return state.legal_actions(), state.child, state.action_to_string, search.team_of[player]
     if player == SIMULTANEOUS:
-        team = simultaneous_team(state, search.team_of)
-        return joint_actions(state), state.joint_child, state.joint_to_string, team
+        teams = {search.team_of[p] for p in state.acting_players()}
+        if len(teams) == 1:
+            return joint_actions(state), state.joint_child, state.joint_to_string, teams.pop()
     return None
 
 
@@ -476,7 +611,8 @@ def _maxn_best(search: MaxnSearch, root: GameState[Any]) -> list[str]:
 
 
 def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
-    """The line max-n play follows (first best by the tie-break), up to a chance node."""
+    """The line max-n play follows (the tie-break's choice), up to a chance node or a
+    cross-team exchange."""
     line: list[str] = []
     state = root
     while len(line) < MAX_LINE:
@@ -485,7 +621,7 @@ def _maxn_line(search: MaxnSearch, root: GameState[Any]) -> tuple[str, ...]:
             break
         choices, make, text, team = options
         children = [make(c) for c in choices]
-        index = first_best([search.search(child) for child in children], team)
+        index = pick([search.search(child) for child in children], team, search.tie_break)
         line.append(text(choices[index]))
         state = children[index]
     return tuple(line)

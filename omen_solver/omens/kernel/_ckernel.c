@@ -267,10 +267,12 @@ typedef struct {
     uint32_t *offset;   /* into words */
     uint8_t *length;
     Q *low, *high;
+    Q *third;           /* max-n with three teams: the third component (else NULL) */
     int32_t *best;
     size_t cap, size;
     uint64_t *words;
     size_t nwords, capwords;
+    int with_third;
 } Table;
 
 static uint64_t hash_words(const uint64_t *w, int n) {
@@ -284,14 +286,15 @@ static uint64_t hash_words(const uint64_t *w, int n) {
 }
 
 static int table_grow(Table *t) {
-    size_t cap = t->cap ? t->cap * 2 : (1 << 16);
+    size_t cap = t->cap ? t->cap * 2 : (1 << 12);
     uint64_t *hash = calloc(cap, sizeof(uint64_t));
     uint32_t *offset = malloc(cap * sizeof(uint32_t));
     uint8_t *length = malloc(cap);
     Q *low = malloc(cap * sizeof(Q)), *high = malloc(cap * sizeof(Q));
+    Q *third = t->with_third ? malloc(cap * sizeof(Q)) : NULL;
     int32_t *best = malloc(cap * sizeof(int32_t));
-    if (!hash || !offset || !length || !low || !high || !best) {
-        free(hash); free(offset); free(length); free(low); free(high); free(best);
+    if (!hash || !offset || !length || !low || !high || !best || (t->with_third && !third)) {
+        free(hash); free(offset); free(length); free(low); free(high); free(best); free(third);
         return 0;
     }
     for (size_t j = 0; j < t->cap; j++) {
@@ -300,15 +303,18 @@ static int table_grow(Table *t) {
         while (hash[i]) i = (i + 1) & (cap - 1);
         hash[i] = t->hash[j]; offset[i] = t->offset[j]; length[i] = t->length[j];
         low[i] = t->low[j]; high[i] = t->high[j]; best[i] = t->best[j];
+        if (third) third[i] = t->third[j];
     }
     free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
+    free(t->third);
     t->hash = hash; t->offset = offset; t->length = length; t->low = low; t->high = high;
-    t->best = best; t->cap = cap;
+    t->best = best; t->third = third; t->cap = cap;
     return 1;
 }
 
 static void table_free(Table *t) {
     free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
+    free(t->third);
     free(t->words);
     memset(t, 0, sizeof *t);
 }
@@ -329,17 +335,19 @@ static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size
     return 0;
 }
 
-static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best) {
+static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                        Q third) {
     if (!t->cap || (t->size + 1) * 2 > t->cap) {
         if (!table_grow(t)) return 0;
     }
     size_t slot;
     if (table_find(t, w, n, h, &slot)) {
         t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+        if (t->third) t->third[slot] = third;
         return 1;
     }
     if (t->nwords + n > t->capwords) {
-        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 20);
+        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
         while (capwords < t->nwords + n) capwords *= 2;
         uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
         if (!words) return 0;
@@ -348,6 +356,7 @@ static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q
     memcpy(t->words + t->nwords, w, n * sizeof(uint64_t));
     t->hash[slot] = h; t->offset[slot] = (uint32_t)t->nwords; t->length[slot] = (uint8_t)n;
     t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+    if (t->third) t->third[slot] = third;
     t->nwords += n;
     t->size++;
     return 1;
@@ -386,7 +395,7 @@ typedef struct {
     double started, deadline;
     PyObject *progress, *matrix_value;
     int stop;
-    long long stat_matrix, stat_lp, stat_joint, stat_decision, stat_lower_cut, stat_upper_cut;
+    int maxn_mode, tie_last, nteams;
     Frame **frames; /* one allocation per depth: addresses stay put while deeper ones grow */
     int nframes, depth;
 } Search;
@@ -464,16 +473,6 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 
 static int terminal(Search *S, const KS *k, Q *out) {
     int winner = k->winner;
-    if (S->has_payoff) {
-        /* machine.py: next_round_leader */
-        int leader = winner < 0 ? 0 : winner;
-        int setting = S->spec.pride_next_round;
-        if (winner >= 0 && k->has_outcome && k->out_pride
-            && (setting == 1 || (setting == 2 && k->victim < 0)))
-            leader = k->out_next_leader;
-        *out = S->payoff[winner + 1][leader];
-        return 0;
-    }
     if (S->constant_sum) {
         int total = winner < 0 ? 0 : 1;
         if (S->total < 0) S->total = total;
@@ -482,6 +481,16 @@ static int terminal(Search *S, const KS *k, Q *out) {
             S->stop = STOP_PYTHON;
             return -1;
         }
+    }
+    if (S->has_payoff) {
+        /* search.py: leaf_value; machine.py: next_round_leader */
+        int leader = winner < 0 ? 0 : winner;
+        int setting = S->spec.pride_next_round;
+        if (winner >= 0 && k->has_outcome && k->out_pride
+            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            leader = k->out_next_leader;
+        *out = S->payoff[winner + 1][leader];
+        return 0;
     }
     *out = (winner >= 0 && S->maximising[winner]) ? Q1 : Q0;
     return 0;
@@ -776,7 +785,6 @@ static int matrix_value(Search *S, Matrix *M, Q *out) {
     if (S->mode == MODE_UPPER) { *out = upper; free(entries); return 0; }
     if (q_eq(lower, upper)) { *out = lower; free(entries); return 0; }
     S->gap_seen = 1;
-    S->stat_lp++;
     PyObject *matrix = PyList_New(h);
     for (int r = 0; r < h; r++) {
         PyObject *row = PyList_New(w);
@@ -802,7 +810,6 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
     int nm = legal(&S->spec, k, player, mine), nt = legal(&S->spec, k, target, theirs);
     if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
     if (S->maximising[player] == S->maximising[target]) {
-        S->stat_joint++;
         int count = nm * nt;
         int *pairs = malloc(2 * (size_t)count * sizeof(int));
         if (!pairs) { S->stop = STOP_MEMORY; return -1; }
@@ -815,7 +822,6 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
         if (kept < 0) return -1;
         return choose(S, f, kept, alpha, beta, best, S->maximising[player], value, best_out);
     }
-    S->stat_matrix++;
     Matrix M;
     M.S = S; M.state = k;
     M.player_rows = S->maximising[player];
@@ -830,9 +836,9 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
     int r;
     Q lower, upper;
     r = two_ply(&M, 1, 1, alpha, beta, &lower);
-    if (r == 0 && (q_le(beta, lower) || S->mode == MODE_LOWER)) { S->stat_lower_cut++; *value = lower; goto done; }
+    if (r == 0 && (q_le(beta, lower) || S->mode == MODE_LOWER)) { *value = lower; goto done; }
     if (r == 0) r = two_ply(&M, 0, 0, alpha, beta, &upper);
-    if (r == 0 && (q_le(upper, alpha) || S->mode == MODE_UPPER)) { S->stat_upper_cut++; *value = upper; goto done; }
+    if (r == 0 && (q_le(upper, alpha) || S->mode == MODE_UPPER)) { *value = upper; goto done; }
     if (r == 0) r = matrix_value(S, &M, value);
 done:
     free(M.kids); free(M.made);
@@ -877,9 +883,176 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
         low = high = value;
     }
     if (found || (long long)S->table.size < S->table_limit) {
-        if (!table_insert(&S->table, w, len, h, low, high, best)) { S->stop = STOP_MEMORY; return -1; }
+        if (!table_insert(&S->table, w, len, h, low, high, best, Q0)) { S->stop = STOP_MEMORY; return -1; }
     }
     *out = value;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- max-n (kernel/maxn.py) */
+
+typedef struct { Q v[3]; } Vec;
+
+static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out, int *exact);
+
+static void maxn_leaf(Search *S, const KS *k, Vec *out) {
+    for (int t = 0; t < 3; t++) out->v[t] = Q0;
+    if (k->winner >= 0) out->v[S->spec.team_of[k->winner]] = Q1;
+}
+
+/* Children of ``moves`` (pairs when ``joint``), every one kept, in legal order. */
+static int maxn_children(Search *S, Frame *f, const KS *k, const int *moves, int n, int joint) {
+    for (int i = 0; i < n; i++) {
+        KS *kid = &f->kids[i];
+        if (joint) joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
+        else child(&S->spec, &S->memo, k, moves[i], kid);
+        if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
+    }
+    return n;
+}
+
+static int maxn_choose(Search *S, Frame *f, int count, int team, int parent_team, Q bound,
+                       Vec *out, int *exact) {
+    int have = 0;
+    Vec best;
+    for (int index = 0; index < count; index++) {
+        int i = S->tie_last ? count - 1 - index : index;
+        Q mine = have ? best.v[team] : QNEG;
+        Vec v;
+        int child_exact;
+        S->depth++;
+        int r = maxn_value(S, &f->kids[i], team, mine, &v, &child_exact);
+        S->depth--;
+        if (r < 0) return -1;
+        if (!child_exact) continue;
+        if (!have || q_lt(best.v[team], v.v[team])) {
+            best = v;
+            have = 1;
+            if (q_le(Q1, v.v[team])) break;
+            if (parent_team >= 0 && parent_team != team && q_le(q_sub(Q1, v.v[team]), bound)) {
+                *out = best; *exact = 0;
+                return 0;
+            }
+        }
+    }
+    *out = best;
+    *exact = 1;
+    return 0;
+}
+
+/* The tie-break's row by security (core/search/maxn.py: security_choice). */
+static int maxn_security(Search *S, const Vec *table, int rows, int columns, int by_rows, int team) {
+    int best = 0;
+    Q best_worst = QTWO;
+    for (int a = 0; a < (by_rows ? rows : columns); a++) {
+        Q worst = QTWO;
+        for (int b = 0; b < (by_rows ? columns : rows); b++) {
+            const Vec *v = by_rows ? &table[a * columns + b] : &table[b * columns + a];
+            if (q_lt(v->v[team], worst)) worst = v->v[team];
+        }
+        if (a == 0 || q_lt(best_worst, worst) || (S->tie_last && q_eq(best_worst, worst))) {
+            best = a;
+            best_worst = worst;
+        }
+    }
+    return best;
+}
+
+static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out, int *exact) {
+    S->nodes++;
+    if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
+    if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
+    const Spec *spec = &S->spec;
+    int player = current_player(spec, k);
+    if (player == TERMINAL) { maxn_leaf(S, k, out); *exact = 1; return 0; }
+    Frame *frame = frame_at(S, S->depth, 0);
+    if (!frame) { S->stop = STOP_MEMORY; return -1; }
+    uint64_t *w = frame->key;
+    int len = pack_key(spec, k, w);
+    uint64_t h = hash_words(w, len);
+    size_t slot;
+    if (table_find(&S->table, w, len, h, &slot)) {
+        out->v[0] = S->table.low[slot]; out->v[1] = S->table.high[slot];
+        out->v[2] = S->table.third ? S->table.third[slot] : Q0;
+        *exact = 1;
+        return 0;
+    }
+    int r;
+    if (player >= 0) {
+        int n = legal(spec, k, player, frame->legal);
+        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+        Frame *f = frame_at(S, S->depth, n);
+        if (!f) { S->stop = STOP_MEMORY; return -1; }
+        if (maxn_children(S, f, k, f->legal, n, 0) < 0) return -1;
+        r = maxn_choose(S, f, n, spec->team_of[player], parent_team, bound, out, exact);
+    } else if (player == CHANCE) {
+        int n = legal(spec, k, -1, frame->legal);
+        if (n <= 0) { S->stop = STOP_CAPACITY; return -1; }
+        Frame *f = frame_at(S, S->depth, n);
+        if (!f) { S->stop = STOP_MEMORY; return -1; }
+        if (maxn_children(S, f, k, f->legal, n, 0) < 0) return -1;
+        Q share = {1, n};
+        Vec total;
+        for (int t = 0; t < 3; t++) total.v[t] = Q0;
+        r = 0;
+        for (int i = 0; i < n && r == 0; i++) {
+            Vec v;
+            int child_exact;
+            S->depth++;
+            r = maxn_value(S, &f->kids[i], -1, Q0, &v, &child_exact);
+            S->depth--;
+            for (int t = 0; t < 3; t++) total.v[t] = q_add(total.v[t], q_mul(share, v.v[t]));
+        }
+        *out = total;
+        *exact = 1;
+    } else {
+        const Pending *top = &k->pending[k->npending - 1];
+        int first = top->seat, second = top->a;
+        int nm = legal(spec, k, first, frame->mine), nt = legal(spec, k, second, frame->theirs);
+        if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
+        int count = nm * nt;
+        int *pairs = malloc(2 * (size_t)count * sizeof(int));
+        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
+        for (int i = 0; i < nm; i++)
+            for (int j = 0; j < nt; j++) {
+                pairs[2 * (i * nt + j)] = frame->mine[i];
+                pairs[2 * (i * nt + j) + 1] = frame->theirs[j];
+            }
+        Frame *f = frame_at(S, S->depth, count);
+        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
+        r = maxn_children(S, f, k, pairs, count, 1);
+        free(pairs);
+        if (r < 0) return -1;
+        int team = spec->team_of[first];
+        if (team == spec->team_of[second]) {
+            r = maxn_choose(S, f, count, team, parent_team, bound, out, exact);
+        } else {
+            Vec *table = malloc((size_t)count * sizeof(Vec));
+            if (!table) { S->stop = STOP_MEMORY; return -1; }
+            r = 0;
+            for (int i = 0; i < count && r == 0; i++) {
+                int child_exact;
+                S->depth++;
+                r = maxn_value(S, &f->kids[i], -1, Q0, &table[i], &child_exact);
+                S->depth--;
+            }
+            if (r == 0) {
+                int row = maxn_security(S, table, nm, nt, 1, team);
+                int column = maxn_security(S, table, nm, nt, 0, spec->team_of[second]);
+                *out = table[row * nt + column];
+                *exact = 1;
+            }
+            free(table);
+        }
+    }
+    if (r < 0) return -1;
+    if (q_overflow) { S->stop = STOP_CAPACITY; return -1; }
+    if (*exact && (long long)S->table.size < S->table_limit) {
+        if (!table_insert(&S->table, w, len, h, out->v[0], out->v[1], NO_MOVE, out->v[2])) {
+            S->stop = STOP_MEMORY;
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -962,6 +1135,37 @@ static PyObject *Search_search(Search *S, PyObject *args) {
     return Py_BuildValue("(Ns)", q_to_py(value), "");
 }
 
+static PyObject *Search_maxn(Search *S, PyObject *args) {
+    PyObject *state_o;
+    int tie_last;
+    if (!PyArg_ParseTuple(args, "Op", &state_o, &tie_last)) return NULL;
+    KS k;
+    if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
+    if (!S->table.with_third) {
+        if (S->table.cap) { PyErr_SetString(PyExc_RuntimeError, "this search already holds values"); return NULL; }
+        S->table.with_third = 1;
+    }
+    S->tie_last = tie_last;
+    S->stop = STOP_NONE;
+    S->depth = 0;
+    q_overflow = 0;
+    Vec v;
+    int exact;
+    if (maxn_value(S, &k, -1, Q0, &v, &exact) < 0) {
+        if (S->stop == STOP_PYTHON) return NULL;
+        return Py_BuildValue("(Os)", Py_None,
+                             S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
+                             : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
+                             : "capacity");
+    }
+    int teams = 0;
+    for (int seat = 0; seat < S->spec.players; seat++)
+        if (S->spec.team_of[seat] + 1 > teams) teams = S->spec.team_of[seat] + 1;
+    PyObject *vector = PyTuple_New(teams);
+    for (int t = 0; t < teams; t++) PyTuple_SET_ITEM(vector, t, q_to_py(v.v[t]));
+    return Py_BuildValue("(Ns)", vector, "");
+}
+
 static PyObject *Search_entry(Search *S, PyObject *args) {
     PyObject *state_o;
     if (!PyArg_ParseTuple(args, "O", &state_o)) return NULL;
@@ -989,15 +1193,12 @@ static PyObject *Search_get_bytes(Search *S, void *closure) {
     return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
                              + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
 }
-static PyObject *Search_get_stats(Search *S, void *closure) {
-    return Py_BuildValue("{sLsLsLsLsL}", "matrix", S->stat_matrix, "lp", S->stat_lp, "joint", S->stat_joint,
-                         "lower_cut", S->stat_lower_cut, "upper_cut", S->stat_upper_cut);
-}
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
     {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},
+    {"maxn", (PyCFunction)Search_maxn, METH_VARARGS, "maxn(state, tie_last) -> (vector or None, stop reason)"},
     {NULL}
 };
 
@@ -1007,7 +1208,6 @@ static PyGetSetDef Search_getset[] = {
     {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
-    {"stats", (getter)Search_get_stats, NULL, "counters", NULL},
     {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
     {NULL}
 };

@@ -218,7 +218,7 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
 }
 
 static int memo_grow(Memo *m) {
-    size_t cap = m->cap ? m->cap * 2 : 4096;
+    size_t cap = m->cap ? m->cap * 2 : 1024;
     uint64_t *keys = calloc(cap * 3, sizeof(uint64_t));
     Outcome *values = malloc(cap * sizeof(Outcome));
     if (!keys || !values) { free(keys); free(values); return 0; }

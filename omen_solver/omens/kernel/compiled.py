@@ -12,13 +12,15 @@ from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, Progress
+from omen_solver.core.game import GameState
 from omen_solver.core.search.matrix import solve_matrix_game
+from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, DEPTH_REASON, Entry, Value
 
-__all__ = ["AVAILABLE", "CompiledSearch"]
+__all__ = ["AVAILABLE", "CompiledMaxn", "CompiledSearch"]
 
 try:
     from omen_solver.omens.kernel import _ckernel  # type: ignore[attr-defined]
@@ -116,6 +118,55 @@ class CompiledSearch:
     def entry(self, state: KState) -> Entry | None:
         found = self._search.entry(state.key())
         return None if found is None else (found[0], found[1], found[2])
+
+
+class CompiledMaxn:
+    """:class:`~omen_solver.omens.kernel.maxn.KernelMaxn` on the compiled kernel."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        *,
+        tie_break: TieBreak = TieBreak.FIRST,
+        budget: Budget | None = None,
+        progress: Progress | None = None,
+        table_limit: int = DEFAULT_TABLE_LIMIT,
+    ) -> None:
+        if _ckernel is None:  # pragma: no cover - depends on the build
+            raise OmenSolverError("the compiled kernel is not built")
+        budget = budget or Budget()
+        spec = machine.spec
+        self.machine = machine
+        self.tie_break = tie_break
+        self.team_of = list(spec.team_of)
+        self._budget = budget
+        self._search: Any = _ckernel.Search(
+            spec.as_tuple(), [0] * spec.players, 0, 0, budget.max_nodes or 0,
+            float(budget.max_seconds or 0.0), table_limit, progress, _matrix_value, None,
+        )
+
+    @property
+    def nodes(self) -> int:
+        return int(self._search.nodes)
+
+    @property
+    def states(self) -> int:
+        return int(self._search.states)
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self._search.table_bytes)
+
+    def elapsed(self) -> float:
+        return float(self._search.elapsed)
+
+    def search(self, state: GameState[Any]) -> tuple[Fraction, ...]:
+        """The max-n vector of a protocol view of a kernel state."""
+        k: KState = state.k  # type: ignore[attr-defined]
+        vector, stop = self._search.maxn(k.key(), self.tie_break is TieBreak.LAST)
+        if vector is None:
+            raise _exceeded(stop, self._budget, self.nodes, self.elapsed())
+        return tuple(Fraction(v) for v in vector)
 
 
 def _exceeded(stop: str, budget: Budget, nodes: int, seconds: float) -> BudgetExceeded:

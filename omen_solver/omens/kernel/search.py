@@ -29,12 +29,13 @@ from fractions import Fraction
 from typing import Final
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.search.alphabeta import proven_bounds
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 
-__all__ = ["DEFAULT_TABLE_LIMIT", "KernelSearch", "Value"]
+__all__ = ["DEFAULT_TABLE_LIMIT", "KernelSearch", "Value", "leaf_value"]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
@@ -44,12 +45,14 @@ DEFAULT_TABLE_LIMIT: Final = 8_000_000
 
 MAX_DEPTH: Final = 1_000
 """Plies the search goes down at most. A round lasts far fewer (every bout discards a card);
-only rule options that let play repeat (``wrath_replay = "allowed"``: two Wraths can send each
-other back for ever) reach it, and the search then stops with "unknown"."""
+only a bout that repeats reaches it (Betrayal takes Wrath and gives it back, Wrath sends
+Betrayal back, Betrayal is replayed...: under ``wrath_replay = "allowed"``, or when Betrayal is
+its player's only card), and the search then stops with "unknown"."""
 
 DEPTH_REASON: Final = (
-    f"play went {MAX_DEPTH} actions deep without ending: under these rule options it can "
-    "repeat for ever (e.g. wrath_replay = allowed lets two Wraths return each other)"
+    f"play went {MAX_DEPTH} actions deep without ending: the rules let it repeat for ever "
+    "(Betrayal gives Wrath back, Wrath sends Betrayal back to be replayed...; the rulebook "
+    "does not say how such a bout ends)"
 )
 
 _NONE: Final = -1
@@ -100,9 +103,6 @@ class KernelSearch(NodeMeter):
     def terminal(self, state: KState) -> Value:
         """The maximising side's return where play is over."""
         winner = state.winner
-        if self.payoff is not None:
-            leader = self.machine.next_round_leader(state) if winner >= 0 else 0
-            return self.payoff[winner + 1][leader]
         if self.constant_sum:
             total = 0 if winner < 0 else 1
             if self.total is None:
@@ -113,7 +113,7 @@ class KernelSearch(NodeMeter):
                     "the two teams' returns do not add up to a constant, so minimax does not "
                     "apply; use concept 'paranoid'"
                 )
-        return 1 if winner >= 0 and self.maximising[winner] else 0
+        return leaf_value(self.machine, self.maximising, self.payoff, state)
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -158,14 +158,7 @@ class KernelSearch(NodeMeter):
             value = self.chance(state, alpha, beta)
         else:
             value, best = self.simultaneous(state, alpha, beta, best)
-        if value <= alpha:
-            if value < high:
-                high = value
-        elif value >= beta:
-            if value > low:
-                low = value
-        else:
-            low = high = value
+        low, high = proven_bounds(value, alpha, beta, low, high)  # type: ignore[assignment]
         if entry is not None or len(self.table) < self.table_limit:
             self.table[key] = (low, high, best)
         return value
@@ -419,6 +412,22 @@ class KernelSearch(NodeMeter):
         self.gap_seen = True
         solution = solve_matrix_game([[Fraction(x) for x in row] for row in entries])
         return _lean(solution.value)
+
+
+def leaf_value(
+    machine: Machine,
+    maximising: Sequence[bool],
+    payoff: Sequence[Sequence[Value]] | None,
+    state: KState,
+) -> Value:
+    """The maximising side's return where play is over: 1 if one of its seats won, else 0;
+    with a payoff table (a game analysed round by round, :mod:`.game`), its entry for the
+    winner and the seat that leads the next round."""
+    winner = state.winner
+    if payoff is not None:
+        leader = machine.next_round_leader(state) if winner >= 0 else 0
+        return payoff[winner + 1][leader]
+    return 1 if winner >= 0 and maximising[winner] else 0
 
 
 def _best_first(options: list[tuple[int, KState]], best: int) -> list[tuple[int, KState]]:

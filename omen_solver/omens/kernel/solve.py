@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.enumeration.budget import Budget, Progress, deep_recursion
+from omen_solver.core.enumeration.budget import (
+    Budget,
+    BudgetExceeded,
+    Progress,
+    Status,
+    deep_recursion,
+)
+from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.core.search.solver import _TwoSided
+from omen_solver.core.search.solver import _solve_maxn, _TwoSided
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
+from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
@@ -42,7 +52,8 @@ def backend_name() -> str:
     return "compiled" if _use_compiled() else "pure Python"
 
 
-SearchFactory = Callable[[SimultaneousMode, Budget], KernelSearchLike]
+Factory = Callable[[SimultaneousMode, Budget], KernelTwoSided]
+Payoff = list[list[Value]]
 
 
 def make_search(
@@ -103,35 +114,55 @@ def solve_with_kernel(
     table_limit: int = DEFAULT_TABLE_LIMIT,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
-    (:func:`omen_solver.core.search.solver.resolve_concept`). Raises
-    :class:`KernelUnsupported` for what the kernel does not play (a chance deal, a rule
-    setting it does not know), so that the caller can use the reference solver."""
+    (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
+    as it is; a game needs the deal of every round that may still be played
+    (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
+    kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
+    caller can use the reference solver."""
     table = state.table
-    if table.scope is Scope.GAME:
-        raise KernelUnsupported(
-            "the kernel solves a bout or a round; a game needs the deal of every round "
-            "(see omen_solver.omens.kernel.game)"
-        )
-    if concept is Concept.MAXN:
-        raise KernelUnsupported("max-n runs on the reference solver")
     teams = state.teams()
-    spec = compile_table(table, teams)
+    game = table.scope is Scope.GAME
+    spec = compile_table(round_table(table) if game else table, teams)
     machine = Machine(spec)
-    view = KernelView(machine, from_engine(spec, state))
     maximising = [seat in teams[team] for seat in range(spec.players)]
     constant_sum = concept is Concept.MINIMAX
+    chain: GameChain | None = None
+    payoff: Payoff | None = None
     searches: list[KernelSearchLike] = []
-
-    def factory(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
-        inner = make_search(
-            machine, maximising, constant_sum=constant_sum, mode=mode, budget=left,
-            progress=progress, table_limit=table_limit,
-        )
-        searches.append(inner)
-        return KernelTwoSided(inner, maximising)
-
     with deep_recursion():
-        result = _KernelRoot(view, concept, team, budget, simultaneous, progress, factory).run()
+        if game:
+            chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
+                              budget, progress)
+            try:
+                payoff = chain.payoff(tuple(state.rounds_won))
+            except BudgetExceeded as exceeded:
+                return _unknown_game(state, concept, team, chain, exceeded)
+            budget = chain.left()
+
+        def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
+            """Searches for the seats of ``side`` (the asked team's by default)."""
+
+            def make(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
+                inner = make_search(
+                    machine, side, constant_sum=constant_sum, mode=mode, budget=left,
+                    progress=progress, table_limit=table_limit, payoff=payoff,
+                )
+                searches.append(inner)
+                return KernelTwoSided(inner, machine, side, payoff)
+
+            return make
+
+        view = KernelView(machine, from_engine(spec, state))
+        if concept is Concept.MAXN:
+            if game:
+                raise KernelUnsupported("max-n over a whole game runs on the reference solver")
+            result = _maxn(view, team, budget, progress, factory)
+        else:
+            result = _KernelRoot(
+                view, concept, team, budget, simultaneous, progress, factory(payoff)
+            ).run()
+        if chain is not None:
+            result = _through_later_rounds(result, view, chain, factory)
     memory = sum(getattr(s, "table_bytes", 0) for s in searches)
     result.extra.update(
         {
@@ -141,3 +172,84 @@ def solve_with_kernel(
         }
     )
     return result
+
+
+def _through_later_rounds(
+    result: SolveResult,
+    view: KernelView,
+    chain: GameChain,
+    factory: Callable[..., Factory],
+) -> SolveResult:
+    """A game's answer: the nodes of every round searched, and the principal variation carried
+    on through the later rounds (each analysed like the first) while play goes on."""
+    line = list(result.principal_variation)
+    nodes = result.nodes + chain.nodes
+    states = result.states + chain.states
+    state = view
+    if not result.solved:
+        return replace(result, nodes=nodes, states=states)
+    try:
+        for text in line:
+            state = _follow(state, text)
+        while state.is_terminal() and state.k.winner >= 0 and max(state.k.won) < 2:
+            score = tuple(state.k.won)
+            leader = chain.machine.next_round_leader(state.k)
+            value = chain.value(score, leader)
+            start = KernelView(chain.machine, chain.start(score, leader))
+            part = _KernelRoot(
+                start, result.concept, result.team, chain.left(), chain.mode, chain.progress,
+                factory(chain.payoff(score)),
+            ).run()
+            nodes += part.nodes
+            if not part.solved or part.value != value or not part.principal_variation:
+                break
+            line.extend(part.principal_variation)
+            state = start
+            for text in part.principal_variation:
+                state = _follow(state, text)
+    except BudgetExceeded:
+        pass
+    return replace(result, principal_variation=tuple(line), nodes=nodes, states=states)
+
+
+def _maxn(
+    view: KernelView,
+    team: int,
+    budget: Budget,
+    progress: Progress | None,
+    factory: Callable[[Payoff | None, Sequence[bool]], Factory],
+) -> SolveResult:
+    """Max-n on the kernel's machine (the reference's max-n search over a protocol view of
+    it), with each team's paranoid guarantee from the kernel search."""
+
+    spec = view.machine.spec
+
+    def paranoid(index: int, left: Budget) -> SolveResult:
+        side = [spec.team_of[seat] == index for seat in range(spec.players)]
+        return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
+                           progress, factory(None, side)).run()
+
+    def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
+        kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
+        return kind(view.machine, tie_break=tie, budget=left, progress=progress)
+
+    return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
+
+
+def _follow(view: KernelView, text: str) -> KernelView:
+    """The state after a move of a principal variation (a joint one at an exchange)."""
+    if view.is_simultaneous_node():
+        return view.joint_child(view.string_to_joint(text))
+    return view.child(view.string_to_action(text))
+
+
+def _unknown_game(
+    state: OmensState, concept: Concept, team: int, chain: GameChain,
+    exceeded: BudgetExceeded,
+) -> SolveResult:
+    return SolveResult(
+        Status.UNKNOWN, concept, state.teams(), team, None, None, Fraction(0), Fraction(1),
+        (), (), chain.nodes, chain.states, exceeded.seconds,
+        note=f"{exceeded.reason} while solving the later rounds",
+        extra={"engine": f"kernel ({backend_name()})"},
+    )

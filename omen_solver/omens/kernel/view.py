@@ -22,7 +22,7 @@ from omen_solver.omens.actions import format_action, parse_action
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.convert import from_action, to_action
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import Entry, Value
+from omen_solver.omens.kernel.search import Entry, Value, leaf_value
 
 __all__ = ["KernelSearchLike", "KernelTwoSided", "KernelView"]
 
@@ -127,9 +127,17 @@ class KernelTwoSided:
     low: Bound = 0
     high: Bound = 1
 
-    def __init__(self, inner: KernelSearchLike, maximising: Sequence[bool]) -> None:
+    def __init__(
+        self,
+        inner: KernelSearchLike,
+        machine: Machine,
+        maximising: Sequence[bool],
+        payoff: Sequence[Sequence[Value]] | None = None,
+    ) -> None:
         self.inner = inner
+        self.machine = machine
         self.maximising = list(maximising)
+        self.payoff = payoff
         self.mode = inner.mode
 
     @property
@@ -190,7 +198,7 @@ class KernelTwoSided:
     def bounds_of(self, state: GameState[Any]) -> tuple[Bound, Bound]:
         assert isinstance(state, KernelView)
         if state.is_terminal():
-            value = 1 if state.k.winner >= 0 and self.maximising[state.k.winner] else 0
+            value = leaf_value(self.machine, self.maximising, self.payoff, state.k)
             return value, value
         found = self.inner.entry(state.k)
         return (0, 1) if found is None else (found[0], found[1])

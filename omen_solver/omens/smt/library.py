@@ -2,7 +2,7 @@
 
 A theorem file is a Python module that defines ``THEOREM``, a
 :class:`~omen_solver.omens.smt.theorem.Theorem` whose name is the file's stem with ``_``
-written ``-`` (``proofs/mirror_lowest_wins.py`` defines ``mirror-lowest-wins``). Files whose
+written ``-`` (``proofs/life_and_death.py`` defines ``life-and-death``). Files whose
 name starts with ``_`` are helpers and are not loaded as theorems. Modules are loaded by path,
 so the folder need not be a package.
 """

@@ -151,7 +151,7 @@ def _keep(recipe: Recipe, state: OmensState) -> Generated | None:
     values = {}
     for move in moves:
         text = state.move_to_string(move)
-        child = solve(state.apply_move(move), team=result.team, budget=recipe.budget)
+        child = solve(state.apply_move(move), team=result.team_seats, budget=recipe.budget)
         if not child.solved or child.value is None:
             return None
         values[text] = child.value

@@ -1,0 +1,73 @@
+"""Random material for the kernel's differential tests: rule options, deals, play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from omen_solver.omens.deals import FIRST, LATER, deal_position, random_deal
+from omen_solver.omens.rules import OmensRules, make_rules, option_specs
+from omen_solver.omens.state import OmensState
+from omen_solver.omens.table import Scope, Table
+
+NOW_EFFECTS = ("law", "dream", "jealousy", "secret", "wrath", "betrayal", "absolute")
+"""The immediate effects (omens-cards.md, timing column)."""
+
+
+def random_rules(rng: random.Random) -> OmensRules:
+    """A preset (rulebook or gamepark) with each option overridden half of the time."""
+    overrides = {
+        spec.name: rng.choice(list(spec.settings))
+        for spec in option_specs()
+        if rng.random() < 0.5
+    }
+    return make_rules(rng.choice(["rulebook", "gamepark"]), overrides)
+
+
+def random_round(rng: random.Random, players: int, scope: Scope = Scope.ROUND) -> OmensState:
+    """A whole round from a seeded deal (a game start or a later round), random options."""
+    table = Table(players, random_rules(rng), scope=scope)
+    deal = random_deal(table, rng.randrange(10**9), rng.choice([FIRST, LATER]))
+    return deal_position(table, deal)
+
+
+def random_small(rng: random.Random, players: int, cards: int) -> OmensState:
+    """A bout start with ``cards`` random cards per hand (any of the 35), random options."""
+    table = Table(players, random_rules(rng))
+    deck = list(table.catalogue)
+    rng.shuffle(deck)
+    hands = [sorted(deck[seat * cards : (seat + 1) * cards]) for seat in range(players)]
+    seats = list(range(players))
+    rng.shuffle(seats)
+    teams = (
+        [seats[0:2], seats[2:4], seats[4:6]] if players == 6 else [seats[:2], seats[2:]]
+    )
+    return OmensState.start_of_bout(table, hands, teams, rng.randrange(players))
+
+
+@dataclass
+class Coverage:
+    """What random play met: bouts, moves, the immediate effects played, exchanges."""
+
+    bouts: int = 0
+    rounds: int = 0
+    moves: int = 0
+    effects: set[str] = field(default_factory=set)
+    exchanges: int = 0
+    presets: set[str] = field(default_factory=set)
+
+    def note(self, state: OmensState, text: str) -> None:
+        self.moves += 1
+        if "&" in text or "gives" in text:
+            self.exchanges += 1
+
+
+def walk(rng: random.Random, state: OmensState) -> Iterator[OmensState]:
+    """The states of one random line of play to the end of ``state``'s scope."""
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        moves = state.moves()
+        state = state.apply_move(moves[rng.randrange(len(moves))])
