@@ -25,6 +25,7 @@ from rich.table import Table
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
+from omen_solver.omens.deep_cli import DEEP, add_deep_arguments, check_kind_options, run_deep
 from omen_solver.omens.smt.library import load_theorems, select
 from omen_solver.omens.smt.puzzles import KINDS, Recipe, generate, write_puzzle
 from omen_solver.omens.smt.theorem import Finding, Report, Theorem, VariantReport, run
@@ -422,14 +423,16 @@ def _requirement(text: str) -> tuple[int, tuple[int, ...]]:
 def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "generate",
-        help="generate Omens puzzles from stated constraints (python-constraint2 + the solver)",
+        help="generate Omens puzzles: from stated constraints, or deep ones from real deals",
         description="Find deals that satisfy the stated constraints on cards (a constraint "
         "problem) and on best play (solved exactly), and write them as puzzle files "
         "(docs/puzzles.md) into OUT. Kinds: unique-win (only one first play of seat 1 wins the "
-        "round for its team), only-lead (seat 1's team wins only if seat 1 leads --lead).",
+        "round for its team), only-lead (seat 1's team wins only if seat 1 leads --lead), "
+        "deep (random deals played forward: one play wins, not the natural one, in 3 bouts or "
+        "more; rated by depth, tempting plays and nodes).",
     )
     parser.add_argument("out", type=Path, help="folder to write the puzzles into")
-    parser.add_argument("--kind", choices=KINDS, default="unique-win")
+    parser.add_argument("--kind", choices=(*KINDS, DEEP), default="unique-win")
     parser.add_argument(
         "--lead",
         type=int,
@@ -440,7 +443,6 @@ def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument(
         "--hand-size",
         type=int,
-        default=2,
         metavar="N",
         help="cards in every hand (2 to 4; default 2)",
     )
@@ -460,27 +462,34 @@ def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="cards a seat must hold, e.g. 2:26 (repeat)",
     )
     parser.add_argument("--count", type=int, default=3, help="puzzles to write (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="shuffles the pool (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0,
+        help="shuffles the pool, or (deep) draws the deals and the play (default 0)",
+    )
     parser.add_argument(
         "--max-candidates",
         type=int,
-        default=2000,
         metavar="N",
         help="candidate deals tried at most (default 2000)",
     )
     parser.add_argument(
         "--max-nodes",
         type=int,
-        default=200_000,
         metavar="N",
-        help="solver budget per candidate (default 200,000)",
+        help="solver budget per candidate (default 200,000; deep: per position, 1,000,000, "
+        "or 200,000 with 6 players)",
     )
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+    add_deep_arguments(parser)
     parser.set_defaults(handler=_generate)
 
 
 def _generate(args: argparse.Namespace) -> int:
-    if args.max_nodes <= 0:
+    if args.kind == DEEP:
+        return run_deep(args)
+    check_kind_options(args)
+    max_nodes = 200_000 if args.max_nodes is None else args.max_nodes
+    if max_nodes <= 0:
         raise OmenSolverError("--max-nodes must be positive")
     require: dict[int, tuple[int, ...]] = {}
     for seat, cards in args.require:
@@ -488,14 +497,14 @@ def _generate(args: argparse.Namespace) -> int:
     recipe = Recipe(
         kind=args.kind,
         players=args.players,
-        hand_size=args.hand_size,
+        hand_size=2 if args.hand_size is None else args.hand_size,
         lead=args.lead,
         pool=tuple(args.pool),
         require=require,
         count=args.count,
         seed=args.seed,
-        max_candidates=args.max_candidates,
-        budget=Budget(max_nodes=args.max_nodes),
+        max_candidates=2000 if args.max_candidates is None else args.max_candidates,
+        budget=Budget(max_nodes=max_nodes),
     )
     found, tried = generate(recipe)
     stem = args.kind if args.lead is None else f"{args.kind}-{args.lead}"

@@ -46,9 +46,11 @@ REQUIRED_POINTS = {
     "six-players-paranoid": "Six players, three teams, paranoid (O15)",
     "six-players-maxn": "Six players, three teams, max-n (O15)",
     "rule-option": "A non-default rule option or preset that changes the answer (rules README)",
+    "deep": "A unique win of 3 bouts or more from a real deal, the natural play failing "
+    "(000 'Game Sequence'; docs/puzzles.md)",
 }
 OTHER_POINTS = {"wrath", "bigger"}
-MIN_PUZZLES = 32
+MIN_PUZZLES = 48
 MIN_EXPLANATION_LINES = 8
 BUDGET_MARGIN = 5
 """Each puzzle's node budget must be at least this many times the nodes its solve needs."""

@@ -21,6 +21,11 @@ The format is game-agnostic: the position part is read by the game's loader (whi
     principal_variation_starts = ["..."]  # the solver's line starts with these
     pure_lower = "-1"       # pure-strategy values at matrix games without a saddle
     pure_upper = "1"
+
+    [puzzle.rating]         # optional: how hard the puzzle is (informative, not checked here)
+    depth = 3               # the length of the winning line (Omens: bouts)
+    tempting = 2            # tempting first moves that lose
+    nodes = 12345           # nodes the solver needs
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ __all__ = [
     "ACTION_KEYS",
     "ANSWER_KEYS",
     "PUZZLE_KEYS",
+    "RATING_KEYS",
     "Puzzle",
     "check_actions",
     "compare",
@@ -53,8 +59,9 @@ __all__ = [
 ]
 
 PUZZLE_KEYS = frozenset(
-    {"question", "team", "concept", "simultaneous", "max_nodes", "max_seconds", "answer"}
+    {"question", "team", "concept", "simultaneous", "max_nodes", "max_seconds", "answer", "rating"}
 )
+RATING_KEYS = frozenset({"depth", "tempting", "nodes"})
 ANSWER_KEYS = frozenset(
     {
         "winner", "value", "values", "best_actions", "best_actions_include",
@@ -79,6 +86,8 @@ class Puzzle:
     simultaneous: SimultaneousMode
     budget: Budget
     answer: dict[str, Any] = field(default_factory=dict)
+    rating: dict[str, int] = field(default_factory=dict)
+    """How hard the puzzle is (``depth``, ``tempting``, ``nodes``), as the file states it."""
 
 
 def _fail(path: Path, key: str, message: str) -> PositionError:
@@ -150,7 +159,20 @@ def read_puzzle(path: Path | str, data: dict[str, Any] | None = None) -> Puzzle 
     if not isinstance(answer, dict) or not answer:
         raise _fail(path, "puzzle.answer", "a table with the stated answer is required")
     _check_answer(path, answer)
-    return Puzzle(path, question.strip(), team, concept, mode, budget, dict(answer))
+    rating = _rating(path, table.get("rating", {}))
+    return Puzzle(path, question.strip(), team, concept, mode, budget, dict(answer), rating)
+
+
+def _rating(path: Path, table: Any) -> dict[str, int]:
+    if not isinstance(table, dict):
+        raise _fail(path, "puzzle.rating", "expected a table such as { depth = 3, nodes = 120 }")
+    for key, value in table.items():
+        where = f"puzzle.rating.{key}"
+        if key not in RATING_KEYS:
+            raise _fail(path, where, f"unknown key; known: {', '.join(sorted(RATING_KEYS))}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise _fail(path, where, f"expected a whole number of at least 0, got {shown(value)}")
+    return dict(table)
 
 
 def _check_answer(path: Path, answer: dict[str, Any]) -> None:
