@@ -55,6 +55,8 @@ class Coverage:
     moves: int = 0
     effects: set[str] = field(default_factory=set)
     exchanges: int = 0
+    endless: int = 0
+    """Random lines cut because a bout repeated for ever."""
     presets: set[str] = field(default_factory=set)
 
     def note(self, state: OmensState, text: str) -> None:
