@@ -65,6 +65,11 @@ class Counterexample:
     replayable: bool = True
     teams: list[list[int]] | None = None
     """Seats from 1; the default split for the number of players if ``None``."""
+    rounds_won: list[int] | None = None
+    """Rounds each team has won, in the order of :attr:`teams`: the position is then played as
+    a whole game (``scope = "game"``), so a replay shows whether a won round ends it."""
+    box: list[int] = field(default_factory=list)
+    """The Absolutes kept in the box (a game of fewer than 6 players lists them)."""
 
     def to_toml(self, title: str, lead: str) -> str:
         """The position file's text: ``omen-solver omens play FILE`` replays it."""
@@ -83,8 +88,14 @@ class Counterexample:
             f"description = {_string(description)}",
             f"players = {self.players}",
             f"teams = {json.dumps(teams)}",
-            "",
         ]
+        if self.rounds_won is not None:
+            lines += [
+                'scope = "game"',
+                f"rounds_won = {json.dumps(self.rounds_won)}",
+                f"box = {json.dumps(sorted(self.box))}",
+            ]
+        lines.append("")
         if self.rules:
             lines.append("[rules]")
             lines += [f"{name} = {_string(value)}" for name, value in sorted(self.rules.items())]
