@@ -317,15 +317,15 @@ def _moves(
 
 
 def top_up(start: list[list[int]], values: Sequence[int]) -> None:
-    """Give a hand of 1 card at the start of the bout a second one, the plainest unused card:
-    no bout starts with a hand of 1 card (rules file 000, "End of a Round": a round is over
-    once the players are down to 1 card). A bout-level
+    """Give a hand of 0 or 1 card at the start of the bout the plainest unused cards up to 2:
+    no bout starts with a hand of 1 card or none (rules file 000, "End of a Round": a round is
+    over once the players are down to 1 card). A bout-level
     model leaves the hands free, so a short hand is an artefact of the model, not of the
     rules the theorem is about; a position file with it would not load."""
     used = {card for hand in start for card in hand}
     spare = [card for card in values if card not in used]
     for hand in start:
-        if len(hand) == 1 and spare:
+        while len(hand) < 2 and spare:
             hand.append(spare.pop(0))
 
 
