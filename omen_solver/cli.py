@@ -49,6 +49,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.search_cli",
     "omen_solver.omen.cli",
     "omen_solver.prove_cli",
+    "omen_solver.survey.cli",
     "omen_solver.vectors.cli",
 )
 

@@ -27,7 +27,7 @@ from omen_solver.core.game import GameState
 from omen_solver.core.search.maxn import TieBreak, security_choice
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import DEPTH_REASON, MAX_DEPTH, Value
+from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, DEPTH_REASON, MAX_DEPTH, Value
 
 __all__ = ["KernelMaxn"]
 
@@ -45,7 +45,7 @@ class KernelMaxn(NodeMeter):
         tie_break: TieBreak = TieBreak.FIRST,
         budget: Budget | None = None,
         progress: Progress | None = None,
-        table_limit: int = 8_000_000,
+        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
         super().__init__(budget, progress)
         self.machine = machine

@@ -1,0 +1,192 @@
+"""Benchmark: survey throughput on 1 and 2 Dask workers, and PIMC self-play.
+
+Prints, in one run:
+
+* **throughput**: deals per second of the same survey on a local Dask cluster of 1 worker and
+  of 2 workers (cluster start-up and each worker's one import of the solver not counted), and
+  the parallel efficiency ``rate2 / (2 * rate1)``;
+* **self-play**: win rates of a team advised by perfect-information Monte Carlo (``advise``,
+  ``--samples`` deals per decision) against random players and against a simple heuristic
+  player (the lowest card above every card in play, else the lowest), and of the heuristic
+  against random, with 95 % Wilson intervals.
+  Games are played in pairs on the same deal with the teams' seats swapped (as in duplicate
+  bridge), so the deal and the lead favour neither side: a side no better than the other wins
+  half. A PIMC decision whose searches run out of budget (5,000,000 nodes per deal), or for
+  which no consistent deal is sampled, is left to chance (a random legal move) and counted in
+  the output, never as a result.
+
+Usage::
+
+    python benchmarks/survey.py [--deals 150] [--batch 4] [--games 40] [--samples 8]
+                                [--skip-throughput] [--skip-self-play]
+
+Throughput survey: 4, 5 and 6 players, 2 cards per hand (an Absolute and one other), round
+scope, every analysis on (option impact, immediate cards in every optimal line), seed 0.
+Self-play rounds: 4 players, 3 cards each from cards 1-29, round scope, seats 1 and 3 against
+seats 2 and 4, seat 1 leads; deal ``i`` comes from ``random.Random(i)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from distributed import Client, LocalCluster
+
+from omen_solver.core.enumeration.budget import Budget
+from omen_solver.omens.actions import OmensAction, Verb
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.state import OmensState
+from omen_solver.omens.table import Table
+from omen_solver.survey.advice import AdviceError, Tracker, advise
+from omen_solver.survey.analysis import SurveyConfig
+from omen_solver.survey.runner import run_survey, warm_worker
+from omen_solver.survey.stats import wilson
+
+TEAMS = ((0, 2), (1, 3))
+NODES = 5_000_000
+"""The node budget of the searches of one deal in a PIMC decision (deterministic)."""
+Move = tuple[OmensAction, ...]
+Player = Callable[[OmensState, Tracker, int, random.Random], Move]
+
+
+def throughput(deals: int, batch: int) -> None:
+    config = SurveyConfig(players=(4, 5, 6), deals=deals // 3, cards=2, max_seconds=60.0)
+    total = len(config.players) * config.deals
+    print(f"throughput: {total} deals (4, 5, 6 players, 2 cards, every analysis), "
+          f"{batch} deals per task", flush=True)
+    rates = {}
+    for workers in (1, 2):
+        folder = Path(tempfile.mkdtemp(prefix="survey-bench-"))
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                Client(cluster) as client:
+            client.run(warm_worker)
+            start = time.perf_counter()
+            store = run_survey(config, folder, scheduler=cluster.scheduler_address, batch=batch)
+            seconds = time.perf_counter() - start
+        shutil.rmtree(folder)
+        rates[workers] = len(store.records) / seconds
+        print(f"  {workers} worker(s): {len(store.records)} deals in {seconds:.1f} s = "
+              f"{rates[workers]:.2f} deals/s", flush=True)
+    print(f"  parallel efficiency at 2 workers: {rates[2] / (2 * rates[1]):.2f} (target >= 0.8)")
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Counter:
+    """Decisions of a PIMC player; those where a search ran out of budget, and those where no
+    consistent deal was sampled (both then left to chance)."""
+
+    decisions: int = 0
+    unknown: int = 0
+    unsampled: int = 0
+
+
+def random_player(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
+    return rng.choice(state.moves())
+
+
+def _card(move: Move) -> int:
+    """The card a move places in play (0 for a move that places none)."""
+    return max((a.card for a in move if a.verb is Verb.PLAY), default=0)
+
+
+def cheapest_winner(state: OmensState, tracker: Tracker, seat: int,
+                    rng: random.Random) -> Move:
+    """A trick-taking habit: the lowest card above every card in play, else the lowest card
+    (the first such move; a move that places no card counts as 0)."""
+    moves = state.moves()
+    top = max((placed.card for placed in state.in_play), default=0)
+    above = [move for move in moves if _card(move) > top]
+    return min(above or moves, key=_card)
+
+
+def pimc(samples: int, counter: Counter) -> Player:
+    def play(state: OmensState, tracker: Tracker, seat: int, rng: random.Random) -> Move:
+        moves = state.moves()
+        if len(moves) == 1:
+            return moves[0]
+        counter.decisions += 1
+        try:
+            advice = advise(tracker.view(seat), samples=samples, exact_limit=samples,
+                            seed=rng.randrange(2**32), budget=Budget(max_nodes=NODES))
+        except AdviceError:
+            counter.unsampled += 1
+            return rng.choice(moves)
+        best = advice.best
+        if best is None or advice.unknown:
+            counter.unknown += 1
+        if best is None:
+            return rng.choice(moves)
+        return (state.string_to_action(best.action),)
+
+    return play
+
+
+def game(seed: int, ours: Player, theirs: Player, ours_first: bool) -> int:
+    """1 if ``ours`` wins the round: seats 1 and 3 when ``ours_first``, else seats 2 and 4."""
+    rng = random.Random(seed)
+    deck = list(range(1, 30))
+    rng.shuffle(deck)
+    hands = [sorted(deck[i * 3:(i + 1) * 3]) for i in range(4)]
+    state = OmensState.start_of_bout(Table(4, make_rules()), hands, TEAMS, 0)
+    tracker = Tracker(state)
+    moves = random.Random(f"moves:{seed}:{ours_first}")
+    ours_team = 0 if ours_first else 1
+    while not state.is_terminal():
+        seat = state.current_player()
+        player = ours if state.team_of(seat) == ours_team else theirs
+        move = player(state, tracker, seat, moves)
+        after = state.apply_move(move)
+        tracker.observe(state, move, after)
+        state = after
+    return int(state.team_returns()[ours_team])
+
+
+def self_play(games: int, samples: int) -> None:
+    print(f"self-play: {games} deals, each played twice with the seats swapped; PIMC with "
+          f"{samples} deals per decision", flush=True)
+    counter = Counter()
+    matches = [("random", random_player, "random", random_player),
+               ("heuristic", cheapest_winner, "random", random_player),
+               ("PIMC", pimc(samples, counter), "random", random_player),
+               ("PIMC", pimc(samples, counter), "heuristic", cheapest_winner)]
+    for name, ours, other, theirs in matches:
+        start = time.perf_counter()
+        wins = sum(game(seed, ours, theirs, first)
+                   for seed in range(games) for first in (True, False))
+        played = 2 * games
+        low, high = wilson(wins, played)
+        print(f"  {name} vs {other}: {wins}/{played} won = {wins / played:.3f} "
+              f"[{low:.3f}, {high:.3f}] in {time.perf_counter() - start:.0f} s", flush=True)
+    print(f"  PIMC decisions: {counter.decisions}; left to chance: {counter.unknown} with a "
+          f"search out of budget, {counter.unsampled} with no consistent deal sampled")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=150, help="deals in the throughput survey")
+    parser.add_argument("--batch", type=int, default=4, help="deals per Dask task")
+    parser.add_argument("--games", type=int, default=40, help="deals per self-play match")
+    parser.add_argument("--samples", type=int, default=8, help="PIMC deals per decision")
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-self-play", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_throughput:
+        throughput(args.deals, args.batch)
+    if not args.skip_self_play:
+        self_play(args.games, args.samples)
+
+
+if __name__ == "__main__":
+    main()

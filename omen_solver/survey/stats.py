@@ -1,0 +1,72 @@
+"""Confidence intervals for rates.
+
+Every rate here is the mean of values in [0, 1] (a team's value under best play is 1 or 0, or a
+fraction where chance or a mixed strategy enters). The Wilson score interval is used: for a
+variable bounded in [0, 1] with mean p the variance is at most p(1 - p), the Bernoulli variance
+the interval assumes, so it is conservative for fractional values too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Final
+
+__all__ = ["CONFIDENCE", "Rate", "rate", "wilson"]
+
+CONFIDENCE: Final = 0.95
+
+
+def wilson(successes: float, count: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if count <= 0:
+        return 0.0, 1.0
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / count
+    denominator = 1 + z * z / count
+    centre = (p + z * z / (2 * count)) / denominator
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / count + z * z / (4 * count * count)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A mean of values in [0, 1] with its interval, and how many values were unknown."""
+
+    total: Fraction
+    count: int
+    unknown: int = 0
+
+    @property
+    def mean(self) -> float | None:
+        return None if self.count == 0 else float(self.total / self.count)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(float(self.total), self.count)
+
+    def to_json(self) -> dict[str, object]:
+        low, high = self.interval
+        return {
+            "mean": None if self.mean is None else round(self.mean, 6),
+            "low": round(low, 6),
+            "high": round(high, 6),
+            "count": self.count,
+            "unknown": self.unknown,
+        }
+
+    def text(self) -> str:
+        """``0.62 [0.55, 0.69] (n=200)``; ``-`` when nothing is known."""
+        if self.mean is None:
+            return f"- (n=0, {self.unknown} unknown)" if self.unknown else "-"
+        low, high = self.interval
+        tail = f", {self.unknown} unknown" if self.unknown else ""
+        return f"{self.mean:.3f} [{low:.3f}, {high:.3f}] (n={self.count}{tail})"
+
+
+def rate(values: list[Fraction | None]) -> Rate:
+    """The rate of known values; ``None`` values are counted as unknown, never as 0 or 1."""
+    known = [v for v in values if v is not None]
+    return Rate(sum(known, Fraction(0)), len(known), len(values) - len(known))
