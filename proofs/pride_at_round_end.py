@@ -52,4 +52,5 @@ THEOREM = BoutTheorem(
     query=query,
     broken=("pride-over-round",),
     span=0,
+    search_bit_blast=False,
 )

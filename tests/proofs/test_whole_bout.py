@@ -76,8 +76,9 @@ def test_every_broken_rule_is_seen_by_the_comparison(broken: str) -> None:
 SYMBOLIC = build_symbolic()
 
 
-def _pin(bout: Any, observed: Any) -> z3.ModelRef:
-    """A z3 model of the symbolic bout's inputs, options and choices for a concrete bout."""
+def _pin(bout: Any, observed: Any, given: Any) -> z3.ModelRef:
+    """A z3 model of the symbolic bout's inputs, options and choices for a concrete bout (the
+    teams and laurels as the concrete run was ``given`` them)."""
     b = SYMBOLIC
     model = z3.Model(b.ctx)
     start = bout.start
@@ -90,6 +91,9 @@ def _pin(bout: Any, observed: Any) -> z3.ModelRef:
     for seat, var in enumerate(inputs.hands):
         hand = start.hands[seat] if seat < players else ()
         model.update_value(var, o.card(sum(1 << c for c in hand)))
+    for var, mates in zip(inputs.mates, given.mates, strict=True):
+        model.update_value(var, o.seats(mates))
+    model.update_value(inputs.laurels, o.seats(given.laurels))
     chosen = bout.rules.as_dict()
     for name in b.options.ladders:
         for var, value in b.options.assignment(name, chosen[name]):
@@ -136,7 +140,10 @@ def test_the_symbolic_model_is_the_tested_model() -> None:
         names = ("card", "allowed", "law_after", "in_play_after")
         steps = list(zip(SYMBOLIC.trace.steps, concrete.steps, strict=False))
         end = SYMBOLIC.trace.end
-        ends = ("win", "discarded", "round_winner", "next_round_leader", "complete")
+        ends = (
+            "win", "discarded", "round_winner", "next_round_leader", "complete",
+            "laurels_after", "game_over",
+        )  # fmt: skip
         terms = [z3.And(*SYMBOLIC.facts)]
         expected: list[Any] = [True]
         for mine, step in steps:
@@ -144,6 +151,7 @@ def test_the_symbolic_model_is_the_tested_model() -> None:
             expected += [getattr(step, name) for name in names] + list(step.hands_after)
         terms += [getattr(end, name) for name in ends] + list(end.final_hands)
         expected += [getattr(concrete.end, name) for name in ends] + list(concrete.end.final_hands)
-        assert _values(_pin(bout, observed), terms) == [int(v) for v in expected], seed
+        pinned = _pin(bout, observed, concrete.inputs)
+        assert _values(pinned, terms) == [int(v) for v in expected], seed
         compared += 1
     assert compared >= 100

@@ -86,6 +86,8 @@ def model_of(bout: Bout, observed: Observed, deck: Deck, broken: Iterable[str] =
         [mask_of(hand) for hand in start.hands],
         observed.choices,
         broken=broken,
+        teams=start.teams(),
+        rounds_won=start.rounds_won,
     )
 
 
@@ -140,13 +142,15 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
         if state.rounds_won != start.rounds_won:
             found.append("a round that goes on changed the rounds won")
         return found
-    teams = start.teams()
-    team = next(i for i, members in enumerate(teams) if winner[0] in members)
-    rounds = list(start.rounds_won)
-    rounds[team] += 1
+    # the model's team of the round winner gains the round (its laurels are compared with
+    # the engine's in ``disagreements``; here the count)
+    rounds = [
+        won + (mask_of(members) == end.round_team)
+        for members, won in zip(start.teams(), start.rounds_won, strict=True)
+    ]
     if list(state.rounds_won) != rounds:
         found.append(f"rounds won: model {rounds}, engine {list(state.rounds_won)}")
-    if state.table.scope is Scope.ROUND or rounds[team] >= 2:
+    if state.table.scope is Scope.ROUND or end.game_over:
         if not state.is_terminal() or state.winner != winner[0]:
             found.append(f"the end: model winner seat {winner[0] + 1}, engine {state.winner}")
     elif state.phase != Phase.DEAL or [state.leader] != leader or any(state.hands):

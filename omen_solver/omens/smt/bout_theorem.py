@@ -60,6 +60,12 @@ class BoutTheorem(Theorem):
     broken: tuple[str, ...]
     span: int = 1
     search_steps: int = 4
+    game: bool = False
+    """The claim is about the game (rounds won, the game's end): counterexamples are played as
+    a whole game, with the teams' rounds won."""
+    search_bit_blast: bool = True
+    """Search counterexample bouts with the bit-blasting solver (else z3's default solver,
+    which finds the end-of-bout counterexamples of some claims several times faster)."""
     method: str = field(default="z3 (bout)", init=False)
 
     def __post_init__(self) -> None:
@@ -153,10 +159,30 @@ class BoutTheorem(Theorem):
         defaults = m.options.pin(make_rules().as_dict())
         for pinned in (defaults, []):
             for players in (4, 5, 6):
-                model = _solve(m, [*base, *pinned, m.inputs.table == (1 << players) - 1], settings)
+                seated = [*base, *pinned, m.inputs.table == (1 << players) - 1]
+                if self.game:
+                    seated += _game_facts(m, players)
+                model = _solve(m, seated, settings, bit_blast=self.search_bit_blast)
                 if model is not None:
-                    return _end_example(m, model, broken)
+                    return _end_example(m, model, broken, game=self.game)
         return None
+
+
+def _game_facts(m: StepModel, players: int) -> list[Any]:
+    """A bout of a whole game a position file can state: the teams of the counterexample
+    files, and no Absolute in anyone's hand (the box then holds the ones a game of fewer than
+    6 players leaves out); every player keeps 1 card in hand while the cards are in play, so
+    that the bout ends the round (which z3 then finds at once)."""
+    facts = [m.o.count(hand) == 1 for hand in m.states[0].hands[:players]]
+    for team in TEAMS[players]:
+        mask = sum(1 << seat for seat in team)
+        facts += [m.inputs.mates[seat] == mask for seat in team]
+    s = m.states[0]
+    absolutes = m.cards("absolute")
+    facts += [
+        (hand | placed) & absolutes == 0 for hand, placed in zip(s.hands, s.placed, strict=True)
+    ]
+    return facts
 
 
 def _plain_end(m: StepModel) -> list[Any]:
@@ -195,7 +221,9 @@ def _plain_end(m: StepModel) -> list[Any]:
     return facts
 
 
-def _end_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexample:
+def _end_example(
+    m: StepModel, model: Any, broken: Sequence[str], *, game: bool = False
+) -> Counterexample:
     players = bin(_value(model, m.inputs.table)).count("1")
     s = m.states[0]
     placed = [cards_of(_value(model, s.placed[i]))[0] for i in range(players)]
@@ -219,6 +247,10 @@ def _end_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexam
         seat = bits(_value(model, m.end.luck_seat))[0]
         moves.append(f"{seat + 1}:discards {pick[0]}")
     example = Counterexample(players, 0, hands, rules.differences(), moves=moves)
+    if game:
+        laurels = _value(model, m.inputs.laurels)
+        example.rounds_won = [int(laurels >> team[0] & 1) for team in TEAMS[players]]
+        example.box = list(m.deck.absolute_values[: 6 - players])
     legal, refused = example.legal_prefix()
     if refused is not None:
         example.moves = moves[:legal]
@@ -231,8 +263,10 @@ def _end_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexam
     return example
 
 
-def _solve(m: StepModel, facts: list[Any], settings: SolverSettings) -> Any:
-    solver = make_solver(m.ctx, settings, bit_blast=True)
+def _solve(
+    m: StepModel, facts: list[Any], settings: SolverSettings, *, bit_blast: bool = True
+) -> Any:
+    solver = make_solver(m.ctx, settings, bit_blast=bit_blast)
     solver.add(*facts)
     possibility, _ = check(solver)
     return solver.model() if possibility.name == "POSSIBLE" else None

@@ -65,6 +65,11 @@ class Counterexample:
     replayable: bool = True
     teams: list[list[int]] | None = None
     """Seats from 1; the default split for the number of players if ``None``."""
+    rounds_won: list[int] | None = None
+    """Rounds each team has won, in the order of :attr:`teams`: the position is then played as
+    a whole game (``scope = "game"``), so a replay shows whether a won round ends it."""
+    box: list[int] = field(default_factory=list)
+    """The Absolutes kept in the box (a game of fewer than 6 players lists them)."""
 
     def to_toml(self, title: str, lead: str) -> str:
         """The position file's text: ``omen-solver omens play FILE`` replays it."""
@@ -83,8 +88,14 @@ class Counterexample:
             f"description = {_string(description)}",
             f"players = {self.players}",
             f"teams = {json.dumps(teams)}",
-            "",
         ]
+        if self.rounds_won is not None:
+            lines += [
+                'scope = "game"',
+                f"rounds_won = {json.dumps(self.rounds_won)}",
+                f"box = {json.dumps(sorted(self.box))}",
+            ]
+        lines.append("")
         if self.rules:
             lines.append("[rules]")
             lines += [f"{name} = {_string(value)}" for name, value in sorted(self.rules.items())]
@@ -306,15 +317,15 @@ def _moves(
 
 
 def top_up(start: list[list[int]], values: Sequence[int]) -> None:
-    """Give a hand of 1 card at the start of the bout a second one, the plainest unused card:
-    no bout starts with a hand of 1 card (rules file 000, "End of a Round": a round is over
-    once the players are down to 1 card). A bout-level
+    """Give a hand of 0 or 1 card at the start of the bout the plainest unused cards up to 2:
+    no bout starts with a hand of 1 card or none (rules file 000, "End of a Round": a round is
+    over once the players are down to 1 card). A bout-level
     model leaves the hands free, so a short hand is an artefact of the model, not of the
     rules the theorem is about; a position file with it would not load."""
     used = {card for hand in start for card in hand}
     spare = [card for card in values if card not in used]
     for hand in start:
-        if len(hand) == 1 and spare:
+        while len(hand) < 2 and spare:
             hand.append(spare.pop(0))
 
 

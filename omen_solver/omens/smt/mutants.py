@@ -578,7 +578,7 @@ PURE_CALLS: Final = frozenset(
         "len", "list", "tuple", "set", "sorted", "next", "enumerate", "range", "int",
         "Placement", "frozenset", "any", "all", "max", "min", "_round_winner",
         "_luck_options", "_law_filter", "_next_to_play", "_pending_choices", "_now_choices",
-        "owner", "BoutSummary",
+        "owner", "BoutSummary", "_winning_card", "seat_after",
     }
 )  # fmt: skip
 """Calls that change no state (some write an explanation, which does not count)."""
@@ -665,8 +665,92 @@ def _overlap(a: set[str], b: set[str]) -> bool:
     return any(x == y or x.startswith(y + ".") or y.startswith(x + ".") for x in a for y in b)
 
 
+_LAW_FILTER_LINE: Final = (
+    "following = [c for c in candidates if (c > value if direction > 0 else c < value)]"
+)
+_LAW_CHOICE_LINE: Final = 'work.law = (card, 1 if keyword == "higher" else -1)'
+_PENDING_SLOT: Final = (
+    "equivalent (read): an unused slot of a pending obligation: the fourth is read only for "
+    "GIVE_BACK (the card offered in the open exchange, set from the move), the third of LUCK "
+    "never; for this kind every reader unpacks it into '_'"
+)
+_LAW_SIGN: Final = (
+    "equivalent (read): Law's direction is only ever compared with 0 ('direction > 0': "
+    "_law_filter, _note_law, describe_state, the kernel's conversion), and +1/-1 keep their "
+    "side of 0 under this change"
+)
+_LAW_VALUE: Final = (
+    "equivalent (read): the candidates are cards in a hand and Law's value is the Law card, "
+    "which lies in play, so a candidate never equals it and '>' / '>=' ('<' / '<=') agree"
+)
+READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
+    (
+        "omen_solver/omens/state.py",
+        "_now_choices",
+        "drop statement",
+        "return []",
+        "return []",
+    ): (
+        "equivalent with the game's cards (read): the last 'return []' of _now_choices is "
+        "reached by no card of the deck; every immediate effect but Dream has its own branch, "
+        "and Dream reaches _now_choices only when a Dream target places a second Dream card, "
+        "which the deck does not have (a custom catalogue with two Dreams would tell them "
+        "apart; the detectors play the game's cards)"
+    ),
+    **{
+        ("omen_solver/omens/state.py", function, "off by one", what, line): _PENDING_SLOT
+        for function, line in (
+            ("_play", "work.pending.append((RESOLVE, resolver, card, 0))"),
+            ("_dream", "work.pending.append((DREAM, target, seat, 0))"),
+            ("_resolve_now", "work.pending.append((SHOW, target, resolver, 0))"),
+            ("_wrath", "work.pending.append((REPLAY, placement.before, returned, 0))"),
+            ("_betrayal", "work.pending.append((RESOLVE, chooser, given, 0))"),
+            ("_start_exchange", "work.pending.append((kind, player, target, 0))"),
+            ("_stage_luck", "work.pending.append((LUCK, seat, 0, 0))"),
+            ("_stage_exchanges", "work.pending.append((END_ABSOLUTE, seat, card, 0))"),
+        )
+        for what in ("0 -> 1", "0 -> -1")
+    },
+    **{
+        ("omen_solver/omens/state.py", function, kind, what, line): reason
+        for function, kind, what, line, reason in (
+            ("_law_filter", "flip comparison", "Lt -> LtE", _LAW_FILTER_LINE, _LAW_VALUE),
+            ("_law_filter", "off by one", "0 -> -1", _LAW_FILTER_LINE, _LAW_SIGN),
+            ("_resolve_now", "off by one", "1 -> 2", _LAW_CHOICE_LINE, _LAW_SIGN),
+            ("_resolve_now", "off by one", "1 -> 0", _LAW_CHOICE_LINE, _LAW_SIGN),
+        )
+    },
+    (
+        "omen_solver/omens/resolve.py",
+        "_protected",
+        "drop statement",
+        "return False",
+        "return False",
+    ): (
+        "equivalent (read): without 'return False' the function returns None, and its only "
+        "caller (_discards) reads the result as a condition"
+    ),
+    (
+        "omen_solver/omens/resolve.py",
+        "_winning_card",
+        "drop statement",
+        "return ordered[0]",
+        "return ordered[0]",
+    ): (
+        "equivalent (read): without this return the lone Sadness falls through to the last two "
+        "statements, an explanation and the same 'return ordered[0]'"
+    ),
+}
+"""Survivors shown equivalent by reading the code, where no syntactic rule applies: (file,
+function, kind of mutation, what, the source line) and the reason. Keyed by the source, not
+the mutant's number, so that a change elsewhere in the engine does not carry a reason to
+another mutant. The two mutants 'Gt -> GtE' of Law's filter line are both equivalent, for
+the two reasons (``c > value``: the value; ``direction > 0``: the sign)."""
+
+
 def classify(mutant: Mutant) -> str | None:
-    """Why a surviving mutant is equivalent, when the syntax shows it; None otherwise."""
+    """Why a surviving mutant is equivalent, when the syntax shows it or a reading of the code
+    recorded in :data:`READ_EQUIVALENT` does; None otherwise."""
     tree = ast.parse((ROOT / mutant.file).read_text(encoding="utf-8"))
     statements = [
         node for node in ast.walk(tree) if isinstance(node, ast.stmt) and node.lineno == mutant.line
@@ -674,6 +758,18 @@ def classify(mutant: Mutant) -> str | None:
     if not statements:
         return None
     statement = statements[0]
+    function = _enclosing(tree, statement)
+    line = (ROOT / mutant.file).read_text(encoding="utf-8").splitlines()[mutant.line - 1]
+    key = (mutant.file, function.name if function else "", mutant.kind, mutant.what, line.strip())
+    if key in READ_EQUIVALENT:
+        return READ_EQUIVALENT[key]
+    law_filter = ("omen_solver/omens/state.py", "_law_filter", "flip comparison", "Gt -> GtE")
+    if key == (*law_filter, _LAW_FILTER_LINE):
+        return f"{_LAW_VALUE} ('c > value'); {_LAW_SIGN} ('direction > 0')"
+    if mutant.kind in ("flip comparison", "and/or", "drop not", "off by one") and function:
+        why = _explanation_only(statement, _log_names(function), function)
+        if why:
+            return why
     if mutant.kind == "drop statement":
         call = statement.value if isinstance(statement, ast.Expr) else None
         if isinstance(call, ast.Call) and getattr(call.func, "id", "") in LOGGING:
@@ -728,6 +824,45 @@ def classify(mutant: Mutant) -> str | None:
     return None
 
 
+def _explanation_only(
+    statement: ast.stmt, log_names: set[str], function: ast.FunctionDef
+) -> str | None:
+    """Why a change inside ``statement`` (its condition, its value) can only change an
+    explanation: the statement writes an explanation, or is a condition or loop whose every
+    branch only does (a loop's variable read nowhere else in the function)."""
+    if _logging_only(statement, log_names):
+        return "logging only: the changed value is used only in an explanation"
+    if isinstance(statement, ast.If | ast.For | ast.While) and _only_explains(
+        [*statement.body, *statement.orelse], log_names, function
+    ):
+        return "logging only: the condition guards only explanations"
+    return None
+
+
+def _only_explains(block: list[ast.stmt], log_names: set[str], function: ast.FunctionDef) -> bool:
+    def local_loop(loop: ast.For) -> bool:
+        inside = {id(n) for n in ast.walk(loop)}
+        names = _names_in(loop.target)
+        return not any(
+            isinstance(n, ast.Name) and n.id in names and id(n) not in inside
+            for n in ast.walk(function)
+        )
+
+    return all(
+        _logging_only(s, log_names)
+        or (
+            isinstance(s, ast.If | ast.For)
+            and _only_explains([*s.body, *s.orelse], log_names, function)
+            and (not isinstance(s, ast.For) or local_loop(s))
+        )
+        for s in block
+    )
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def _enclosing(tree: ast.AST, target: ast.AST) -> ast.FunctionDef | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and _within(node, target):
@@ -774,12 +909,13 @@ def table(results: list[dict[str, Any]]) -> str:
             ),
         )
         counts["mutants"] += 1
-        killed = row["killed_by"]
+        # a mutation that gives back the same program is equivalent, not killed
+        killed = {k: v for k, v in row["killed_by"].items() if k != "equivalent"}
         for name in ("differential", "theorems", "vectors"):
             counts[name] += name in killed
         if killed:
             counts["killed"] += 1
-        elif row.get("equivalent"):
+        elif row.get("equivalent") or "equivalent" in row["killed_by"]:
             counts["equivalent"] += 1
         else:
             counts["survived"] += 1

@@ -27,7 +27,7 @@ from omen_solver.omens import state as engine_state
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.state import OmensState, Phase
-from omen_solver.omens.table import Placement
+from omen_solver.omens.table import Placement, Scope
 
 __all__ = ["Observed", "observe_bout", "observed_resolutions"]
 
@@ -433,6 +433,15 @@ def _finish(
         )
         if state.phase != Phase.DEAL:  # a new round has cleared the hands
             end["final_hands"] = _hands(state)
+        if state.table.scope is not Scope.BOUT:  # a single bout counts no round
+            end["laurels_after"] = _seats(
+                seat
+                for team, won in zip(state.teams(), state.rounds_won, strict=True)
+                if won
+                for seat in team
+            )
+        if state.table.scope is Scope.GAME:  # only a whole game can end with a round
+            end["game_over"] = state.is_terminal() and summary.round_winner is not None
 
 
 STEP_FIELDS: tuple[str, ...] = (
@@ -445,7 +454,7 @@ STEP_FIELDS: tuple[str, ...] = (
 END_FIELDS: tuple[str, ...] = (
     "in_play", "front", "win", "winner", "discarded", "luck_seat", "pride", "next_leader",
     "mid_hands", "luck_options", "luck_pick", "final_hands", "round_winner",
-    "next_round_leader",
+    "next_round_leader", "laurels_after", "game_over",
 )  # fmt: skip
 """The fields of the end of the bout compared."""
 

@@ -61,6 +61,11 @@ class Inputs:
     leader: Term
     hands: tuple[Term, ...]
     """Six card masks; seats beyond the table hold nothing."""
+    mates: tuple[Term, ...]
+    """Six seat masks: the team of each seat, the seat included (0 beyond the table)."""
+    laurels: Term
+    """The seats whose Player Aid shows the laurel: their team has won a round (rules file
+    000, "Setup" and "End of a Round / End of the Game")."""
 
 
 class Choices:
@@ -175,6 +180,12 @@ class BoutEnd:
     round_winner: Term
     luck_zero: Term
     next_round_leader: Term
+    round_team: Term
+    """The seats of the round winner's team (0: nobody won the round)."""
+    laurels_after: Term
+    """The seats whose Player Aid shows the laurel once the round is counted."""
+    game_over: Term
+    """A team has won 2 rounds: the game ends with this bout."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +195,8 @@ class BoutTrace:
     end: BoutEnd
     legal: tuple[Term, ...]
     """Every choice made is one the rules allow."""
+    teams: tuple[Term, ...]
+    """The teams and laurels of the inputs are well formed."""
 
 
 @dataclass(frozen=True)
@@ -844,6 +857,7 @@ class Machine:
         next_round_leader = o.If(
             o.And(round_winner != 0, o.Not(keep_pride)), round_winner, next_leader
         )
+        round_team, laurels_after, game_over = self.game_end(round_winner)
         return BoutEnd(
             complete=complete,
             in_play=in_play,
@@ -866,7 +880,48 @@ class Machine:
             round_winner=round_winner,
             luck_zero=luck_zero,
             next_round_leader=next_round_leader,
+            round_team=round_team,
+            laurels_after=laurels_after,
+            game_over=game_over,
         )
+
+    def game_end(self, round_winner: Term) -> tuple[Term, Term, Term]:
+        """Rules file 000, "End of a Round / End of the Game": the players of the team that
+        won the round turn their Player Aids to the laurel side; "when a team wins 2 rounds
+        (they won a round when their Player Aid cards were already on the side with the
+        laurel leaves), they win the game". The round winner's team, the laurels after, and
+        whether the game is over."""
+        o = self.o
+        # "all the players on the team that won the round": those whose team holds its winner
+        team = o.union(
+            (
+                o.If(mates & round_winner != 0, o.seats(SEAT[s]), self.zero_seat)
+                for s, mates in enumerate(self.inputs.mates)
+            ),
+            self.zero_seat,
+        )
+        gains = o.If(self.bk("round-for-winner-only"), round_winner, team)
+        laurels = self.inputs.laurels
+        game_over = o.And(
+            round_winner != 0, o.Or(gains & laurels != 0, self.bk("game-after-one-round"))
+        )
+        return team, laurels | gains, game_over
+
+    def team_facts(self) -> list[Term]:
+        """Well-formed teams (rules file 000, "Setup": "Teams will not change members"): every
+        seated player is in exactly one team, their own; a Player Aid shows the laurel for a
+        whole team or for none of it."""
+        o, inputs = self.o, self.inputs
+        table, mates, laurels = inputs.table, inputs.mates, inputs.laurels
+        facts = [laurels & ~table == 0]
+        for s, team in enumerate(mates):
+            seated = table & SEAT[s] != 0
+            joined = [o.Implies(team & SEAT[t] != 0, mates[t] == team) for t in SEATS if t != s]
+            facts.append(
+                o.If(seated, o.And(team & SEAT[s] != 0, team & ~table == 0, *joined), team == 0)
+            )
+            facts.append(o.Implies(laurels & SEAT[s] != 0, team & ~laurels == 0))
+        return facts
 
 
 def play_bout(
@@ -882,4 +937,4 @@ def play_bout(
         if state.done is True:  # a concrete bout that is over: the other steps do nothing
             break
     end = bout.finish(state)
-    return BoutTrace(inputs, tuple(records), end, tuple(bout.legal))
+    return BoutTrace(inputs, tuple(records), end, tuple(bout.legal), tuple(bout.team_facts()))

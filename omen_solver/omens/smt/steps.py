@@ -132,9 +132,12 @@ def build_steps(
     table = o.seat_var("table")
     leader = o.seat_var("leader")
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
-    inputs = Inputs(table, leader, hands)
+    mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
+    inputs = Inputs(table, leader, hands, mates, o.seat_var("laurels"))
     machine = Machine(o, deck, options, inputs, choices)
     facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)])]
+    if end:  # the teams are read only at the end of the bout (rounds won, the game's end)
+        facts += machine.team_facts()
     state = machine.start() if start else _state(o, deck, hands)
     facts += machine.well_formed(state)
     states, records = [state], []

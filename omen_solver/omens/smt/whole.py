@@ -67,6 +67,9 @@ BROKEN_RULES: Final[dict[str, str]] = {
     "luck-zero-loses": "a player left with 0 cards by Luck does not win the round",
     "pride-over-round": "Pride's choice of leader also holds across the end of a round "
     "(whatever option pride_next_round says)",
+    "game-after-one-round": "the first round a team wins also wins it the game",
+    "round-for-winner-only": "a round won counts for the player who won it, not for their "
+    "whole team (only their Player Aid turns to the laurel side)",
 }
 """The deliberately wrong rules the model can be run with, in words."""
 
@@ -129,10 +132,27 @@ def run_concrete(
     *,
     steps: int = 64,
     broken: Iterable[str] = (),
+    teams: Sequence[Sequence[int]] = (),
+    rounds_won: Sequence[int] = (),
 ) -> BoutTrace:
-    """Play one bout in the model: hands as card masks per seat, leader 0-based."""
+    """Play one bout in the model: hands as card masks per seat, leader 0-based; ``teams``
+    as 0-based seats (each player alone if none are given) and the rounds each has won."""
     masks = list(hands)
-    inputs = Inputs((1 << players) - 1, 1 << leader, tuple(masks + [0] * (6 - len(masks))))
+    groups = [list(team) for team in teams] or [[seat] for seat in range(players)]
+    mates = [0] * 6
+    laurels = 0
+    for team, won in zip(groups, [*rounds_won, *[0] * len(groups)], strict=False):
+        mask = sum(1 << seat for seat in team)
+        for seat in team:
+            mates[seat] = mask
+        laurels |= mask if won else 0
+    inputs = Inputs(
+        (1 << players) - 1,
+        1 << leader,
+        tuple(masks + [0] * (6 - len(masks))),
+        tuple(mates),
+        laurels,
+    )
     return play_bout(
         Concrete(), deck, RuleSettings(rules, broken), inputs, GivenChoices(choices), steps
     )
@@ -270,6 +290,8 @@ def build_symbolic(
     table = o.seat_var("table")
     leader = o.seat_var("leader")
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
+    mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
+    laurels = o.seat_var("laurels")
     players = z3.Int("players", ctx)
     facts = [
         z3.Or(*[z3.And(players == p, table == (1 << p) - 1) for p in (4, 5, 6)]),
@@ -279,6 +301,9 @@ def build_symbolic(
         facts.append(hand & ~deck.all == 0)
         facts.append(z3.Implies(table & SEAT[s] == 0, hand == 0))
         facts += [hand & other == 0 for other in hands[s + 1 :]]
-    trace = play_bout(o, deck, options, Inputs(table, leader, hands), choices, steps)
+    trace = play_bout(
+        o, deck, options, Inputs(table, leader, hands, mates, laurels), choices, steps
+    )
     facts += list(trace.legal)
+    facts += list(trace.teams)
     return SymbolicBout(ctx, o, deck, options, choices, trace, players, facts)
