@@ -46,6 +46,11 @@ def random_small(rng: random.Random, players: int, cards: int) -> OmensState:
     return OmensState.start_of_bout(table, hands, teams, rng.randrange(players))
 
 
+MAX_LINE = 400
+"""Actions of one random line at most: a round plays far fewer (6 players, 5 cards each, every
+card with its choices); past that the line repeats a bout for ever."""
+
+
 @dataclass
 class Coverage:
     """What random play met: bouts, moves, the immediate effects played, exchanges."""
@@ -66,8 +71,9 @@ class Coverage:
 
 
 def walk(rng: random.Random, state: OmensState) -> Iterator[OmensState]:
-    """The states of one random line of play to the end of ``state``'s scope."""
-    while True:
+    """The states of one random line of play to the end of ``state``'s scope (at most
+    :data:`MAX_LINE` actions: a bout that repeats for ever is cut)."""
+    for _ in range(MAX_LINE):
         yield state
         if state.is_terminal():
             return

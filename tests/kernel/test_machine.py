@@ -20,7 +20,7 @@ from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
-from tests.kernel.helpers import NOW_EFFECTS, Coverage, random_round, random_small
+from tests.kernel.helpers import MAX_LINE, NOW_EFFECTS, Coverage, random_round, random_small
 
 
 def _same(machine: Machine, k: KState, state: OmensState) -> None:
@@ -53,11 +53,6 @@ def _compare_node(machine: Machine, k: KState, state: OmensState, thorough: bool
         for action, move in zip(actions, moves, strict=True):
             assert from_action(spec, action) == move
             _same(machine, machine.child(k, move), state.child(action))
-
-
-MAX_LINE = 400
-"""Actions of one random line at most: a round plays far fewer (6 players, 5 cards each, every
-card with its choices); past that the line repeats a bout for ever."""
 
 
 def play_both(rng: random.Random, state: OmensState, coverage: Coverage, thorough: bool) -> None:
@@ -146,7 +141,9 @@ def test_answers_to_secret_change_nothing() -> None:
         spec = compile_table(state.table, state.teams())
         machine = Machine(spec)
         k = from_engine(spec, state)
-        while machine.current_player(k) >= 0:
+        for _ in range(MAX_LINE):
+            if machine.current_player(k) < 0:
+                break
             for move in machine.legal(k):
                 child = machine.child(k, move)
                 if child.pending and child.pending[-1][0] == m.P_SHOW:
