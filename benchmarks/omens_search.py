@@ -210,7 +210,12 @@ def openspiel(players: int, cards: int, seconds: float) -> tuple[str, float | No
     except subprocess.TimeoutExpired:
         return "unknown", None
     if done.returncode != 0:
-        return "n/a", None
+        # the adapter refuses a position whose state graph is too large to scan, with the reason
+        last = (done.stderr.strip().splitlines() or ["an error"])[-1]
+        if "more than" in last and "states" in last:
+            limit = last.split("more than", 1)[1].split("states", 1)[0].strip()
+            return f"refused: over {int(limit):,} states", None
+        return f"failed: {last[:80]}", None
     return "solved", float(json.loads(done.stdout)["seconds"])
 
 
