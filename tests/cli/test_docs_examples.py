@@ -35,7 +35,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
 SLOW_COMMANDS = {
     "omen-solver prove",
     "omen-solver prove --json",
-    "omen-solver prove --dir proofs --counterexamples out/",
+    "omen-solver prove --dir proofs --counterexamples out/ --jobs 1",
     "omen-solver witnesses",
     "omen-solver vectors export --game omens --out vectors --docs docs/vectors.md",
 }
