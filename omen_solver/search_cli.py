@@ -29,6 +29,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
+from omen_solver.cli_args import MAX_DIGITS, whole_number
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.budget import Progress
 from omen_solver.core.game import GameState, TraceStep
@@ -68,7 +69,6 @@ DEFAULT_PERFT_SECONDS = 600.0
 "unknown" (exit status 1), never a wait without end."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
-MAX_DIGITS = 1000
 """The longest number an option reads (Python's int() refuses numbers of over 4,300 digits;
 a depth of 10**30 plies is read, and the budget answers for it)."""
 
@@ -83,12 +83,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # -- shared options --------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    """ASCII digits only: int() would also read full-width digits such as "５"."""
-    stripped = text.strip()
-    if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number 0 or more")
-    return int(stripped)
+_positive_int = whole_number
 
 
 def _seconds(text: str) -> float:

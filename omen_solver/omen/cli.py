@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from omen_solver.cli_args import whole_number
 from omen_solver.core.enumeration.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
@@ -172,14 +173,7 @@ def _turns(text: str) -> int | None:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+_count = whole_number
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:

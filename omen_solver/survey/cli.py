@@ -31,6 +31,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from omen_solver.cli_args import whole_number
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
@@ -61,14 +62,7 @@ def _players(text: str) -> tuple[int, ...]:
     return found
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+_count = whole_number
 
 
 def _positive(text: str) -> int:
