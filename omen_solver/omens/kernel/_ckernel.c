@@ -262,13 +262,18 @@ static PyObject *py_joint_child(PyObject *self, PyObject *args) {
 
 #define KEYWORDS 64
 
+/* One slot: everything a probe reads is on one cache line (a hit then reads the key's words).
+ * The key's words are kept apart, each key preceded by its length. */
 typedef struct {
-    uint64_t *hash;     /* 0 = empty slot */
-    uint32_t *offset;   /* into words */
-    uint8_t *length;
-    Q *low, *high;
+    uint64_t hash;      /* 0 = empty slot */
+    uint32_t offset;    /* into words: the length, then the key */
+    int32_t best;
+    Q low, high;
+} Entry;
+
+typedef struct {
+    Entry *slots;
     Q *third;           /* max-n with three teams: the third component (else NULL) */
-    int32_t *best;
     size_t cap, size;
     uint64_t *words;
     size_t nwords, capwords;
@@ -287,34 +292,26 @@ static uint64_t hash_words(const uint64_t *w, int n) {
 
 static int table_grow(Table *t) {
     size_t cap = t->cap ? t->cap * 2 : (1 << 12);
-    uint64_t *hash = calloc(cap, sizeof(uint64_t));
-    uint32_t *offset = malloc(cap * sizeof(uint32_t));
-    uint8_t *length = malloc(cap);
-    Q *low = malloc(cap * sizeof(Q)), *high = malloc(cap * sizeof(Q));
+    Entry *slots = calloc(cap, sizeof(Entry));
     Q *third = t->with_third ? malloc(cap * sizeof(Q)) : NULL;
-    int32_t *best = malloc(cap * sizeof(int32_t));
-    if (!hash || !offset || !length || !low || !high || !best || (t->with_third && !third)) {
-        free(hash); free(offset); free(length); free(low); free(high); free(best); free(third);
+    if (!slots || (t->with_third && !third)) {
+        free(slots); free(third);
         return 0;
     }
     for (size_t j = 0; j < t->cap; j++) {
-        if (!t->hash[j]) continue;
-        size_t i = (size_t)t->hash[j] & (cap - 1);
-        while (hash[i]) i = (i + 1) & (cap - 1);
-        hash[i] = t->hash[j]; offset[i] = t->offset[j]; length[i] = t->length[j];
-        low[i] = t->low[j]; high[i] = t->high[j]; best[i] = t->best[j];
+        if (!t->slots[j].hash) continue;
+        size_t i = (size_t)t->slots[j].hash & (cap - 1);
+        while (slots[i].hash) i = (i + 1) & (cap - 1);
+        slots[i] = t->slots[j];
         if (third) third[i] = t->third[j];
     }
-    free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
-    free(t->third);
-    t->hash = hash; t->offset = offset; t->length = length; t->low = low; t->high = high;
-    t->best = best; t->third = third; t->cap = cap;
+    free(t->slots); free(t->third);
+    t->slots = slots; t->third = third; t->cap = cap;
     return 1;
 }
 
 static void table_free(Table *t) {
-    free(t->hash); free(t->offset); free(t->length); free(t->low); free(t->high); free(t->best);
-    free(t->third);
+    free(t->slots); free(t->third);
     free(t->words);
     memset(t, 0, sizeof *t);
 }
@@ -323,11 +320,14 @@ static void table_free(Table *t) {
 static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
     if (!t->cap) { *slot = 0; return 0; }
     size_t mask = t->cap - 1, i = (size_t)h & mask;
-    while (t->hash[i]) {
-        if (t->hash[i] == h && t->length[i] == n
-            && memcmp(t->words + t->offset[i], w, n * sizeof(uint64_t)) == 0) {
-            *slot = i;
-            return 1;
+    const Entry *e;
+    while ((e = &t->slots[i])->hash) {
+        if (e->hash == h) {
+            const uint64_t *stored = t->words + e->offset;
+            if (stored[0] == (uint64_t)n && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
+                *slot = i;
+                return 1;
+            }
         }
         i = (i + 1) & mask;
     }
@@ -342,22 +342,26 @@ static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q
     }
     size_t slot;
     if (table_find(t, w, n, h, &slot)) {
-        t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+        Entry *e = &t->slots[slot];
+        e->low = low; e->high = high; e->best = best;
         if (t->third) t->third[slot] = third;
         return 1;
     }
-    if (t->nwords + n > t->capwords) {
+    if (t->nwords + n + 1 > t->capwords) {
         size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
-        while (capwords < t->nwords + n) capwords *= 2;
+        while (capwords < t->nwords + n + 1) capwords *= 2;
+        if (capwords > UINT32_MAX) return 0;
         uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
         if (!words) return 0;
         t->words = words; t->capwords = capwords;
     }
-    memcpy(t->words + t->nwords, w, n * sizeof(uint64_t));
-    t->hash[slot] = h; t->offset[slot] = (uint32_t)t->nwords; t->length[slot] = (uint8_t)n;
-    t->low[slot] = low; t->high[slot] = high; t->best[slot] = best;
+    t->words[t->nwords] = (uint64_t)n;
+    memcpy(t->words + t->nwords + 1, w, n * sizeof(uint64_t));
+    Entry *e = &t->slots[slot];
+    e->hash = h; e->offset = (uint32_t)t->nwords;
+    e->low = low; e->high = high; e->best = best;
     if (t->third) t->third[slot] = third;
-    t->nwords += n;
+    t->nwords += n + 1;
     t->size++;
     return 1;
 }
@@ -577,11 +581,11 @@ static int choose(Search *S, Frame *f, int count, Q alpha, Q beta, int best, int
             size_t slot;
             if (!table_find(&S->table, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &slot))
                 continue;
-            if (maximising && q_le(beta, S->table.low[slot])) {
-                *value_out = S->table.low[slot]; *best_out = f->moves[i]; return 0;
+            if (maximising && q_le(beta, S->table.slots[slot].low)) {
+                *value_out = S->table.slots[slot].low; *best_out = f->moves[i]; return 0;
             }
-            if (!maximising && q_le(S->table.high[slot], alpha)) {
-                *value_out = S->table.high[slot]; *best_out = f->moves[i]; return 0;
+            if (!maximising && q_le(S->table.slots[slot].high, alpha)) {
+                *value_out = S->table.slots[slot].high; *best_out = f->moves[i]; return 0;
             }
         }
         /* then by static evaluation, best for the side to move first (stable) */
@@ -861,7 +865,7 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     Q low = Q0, high = Q1;
     int best = NO_MOVE;
     if (found) {
-        low = S->table.low[slot]; high = S->table.high[slot]; best = S->table.best[slot];
+        low = S->table.slots[slot].low; high = S->table.slots[slot].high; best = S->table.slots[slot].best;
         if (q_le(beta, low)) { *out = low; return 0; }
         if (q_le(high, alpha)) { *out = high; return 0; }
         if (q_eq(low, high)) { *out = low; return 0; }
@@ -972,7 +976,7 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
     uint64_t h = hash_words(w, len);
     size_t slot;
     if (table_find(&S->table, w, len, h, &slot)) {
-        out->v[0] = S->table.low[slot]; out->v[1] = S->table.high[slot];
+        out->v[0] = S->table.slots[slot].low; out->v[1] = S->table.slots[slot].high;
         out->v[2] = S->table.third ? S->table.third[slot] : Q0;
         *exact = 1;
         return 0;
@@ -1175,8 +1179,8 @@ static PyObject *Search_entry(Search *S, PyObject *args) {
     int len = pack_key(&S->spec, &k, w);
     size_t slot;
     if (!table_find(&S->table, w, len, hash_words(w, len), &slot)) Py_RETURN_NONE;
-    return Py_BuildValue("(NNi)", q_to_py(S->table.low[slot]), q_to_py(S->table.high[slot]),
-                         S->table.best[slot]);
+    return Py_BuildValue("(NNi)", q_to_py(S->table.slots[slot].low), q_to_py(S->table.slots[slot].high),
+                         S->table.slots[slot].best);
 }
 
 static PyObject *Search_get_nodes(Search *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
@@ -1189,7 +1193,7 @@ static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_Fro
 static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
 static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
 static PyObject *Search_get_bytes(Search *S, void *closure) {
-    size_t per = sizeof(uint64_t) + sizeof(uint32_t) + 1 + 2 * sizeof(Q) + sizeof(int32_t);
+    size_t per = sizeof(Entry) + (S->table.third ? sizeof(Q) : 0);
     return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
                              + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
 }
