@@ -7,10 +7,11 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
-# The default suite runs on every core (pytest-xdist), each test file in one process so that a
-# file's shared fixtures are computed once; `make test JOBS=0` runs it all in one process.
+# The default suite runs on every core (pytest-xdist); an idle worker takes tests from a busy
+# one (work stealing), which keeps the long test files from ending the run on one core;
+# `make test JOBS=0` runs it all in one process.
 JOBS ?= auto
-XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist loadfile)
+XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist worksteal)
 
 .PHONY: demo test test-slow lint bench clean
 
