@@ -112,6 +112,13 @@ def _played(state: OmensState) -> int:
     return _seats(s for s in range(state.num_players) if state.played_this_bout(s))
 
 
+_NO_CHOICES: dict[str, Any] = {
+    "dream_targets": 0, "target": 0, "resolver": 0, "law_choice": False, "up": False,
+    "options": 0, "x": 0, "victim": 0, "partners": 0, "partner": 0, "give": 0, "get": 0,
+}
+"""The fields of a step its placement's choices fill in later, before any choice is seen."""
+
+
 @dataclass
 class Observed:
     """An engine bout in the model's terms: the choices made (to play the model with), and
@@ -151,18 +158,7 @@ class _Observer:
             "placer": _seat(placer),
             "hands": _hands(state),
             "allowed": _cards({a.card for a in legal if a.verb is Verb.PLAY}),
-            "dream_targets": 0,
-            "target": 0,
-            "resolver": 0,
-            "law_choice": False,
-            "up": False,
-            "options": 0,
-            "x": 0,
-            "victim": 0,
-            "partners": 0,
-            "partner": 0,
-            "give": 0,
-            "get": 0,
+            **_NO_CHOICES,
             "law_before": law,
             "up_before": up,
         }
@@ -327,18 +323,7 @@ class _Observer:
                 "lies": _seat(victim),
                 "hands": step["hands_after"],
                 "allowed": _cards(gifts),
-                "dream_targets": 0,
-                "target": 0,
-                "resolver": 0,
-                "law_choice": False,
-                "up": False,
-                "options": 0,
-                "x": 0,
-                "victim": 0,
-                "partners": 0,
-                "partner": 0,
-                "give": 0,
-                "get": 0,
+                **_NO_CHOICES,
                 "law_before": law,
                 "up_before": up,
             }
