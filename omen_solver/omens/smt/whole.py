@@ -198,17 +198,6 @@ class SymbolicOptions(Options):
         self.broken_vars = {name: o.flag_var(f"broken.{name}") for name in BROKEN_RULES}
         self.used: set[str] = set()
 
-    @property
-    def vars(self) -> dict[str, Any]:
-        """Every boolean of every option, by a name (the option's, then ``.k`` past two)."""
-        out: dict[str, Any] = {}
-        for name, ladder in self.ladders.items():
-            if len(ladder) == 1:
-                out[name] = ladder[0]
-            else:
-                out.update({f"{name}.{k}": var for k, var in enumerate(ladder, 1)})
-        return out
-
     def is_(self, name: str, setting: str) -> Any:
         _check_setting(name, setting)
         self.used.add(name)
