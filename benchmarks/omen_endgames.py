@@ -94,7 +94,7 @@ def plain(state: OmenState, turns: int, budget: Budget) -> Row:
     root = EndgameView(state, _rules(state, seat, Objective.RESULT, Draws.EXPECTED, turns,
                                      False), is_root=True)
     with deep_recursion():
-        result = naive_solve(root, team=seat, budget=budget)
+        result = naive_solve(root, team=seat + 1, budget=budget)  # teams are named by seats from 1
     return Row("plain expectimax", result.status.value, result.nodes, result.states,
                result.seconds, result.value)
 
