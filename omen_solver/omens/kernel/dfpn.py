@@ -1,0 +1,247 @@
+"""Depth-first proof-number search (df-pn) on the kernel, in pure Python: the alternative to
+the kernel's boolean alpha-beta that issue "solve real deals" asks to measure.
+
+A round is won or lost, so "does this side win for sure?" is an AND/OR question, and df-pn
+(Nagai 2002, with the 1+epsilon trick of Pawlewicz and Lew 2007) answers it by always
+expanding the most-proving node: the one whose proof needs the fewest leaves still unknown.
+It is a different way to walk the same game, tested against the alpha-beta search on the same
+positions (``tests/kernel/test_dfpn.py``) and measured against it by
+``benchmarks/omens_dfpn.py`` (nodes and seconds, both in pure Python, side by side).
+
+The question is "is the round's value for the maximising seats 1?" (they win for sure) or
+"is it 0?" (they lose for sure); the side whose sure result is asked is the attacker.
+
+* A decision of one of its seats is an OR node, a decision of another seat an AND node.
+* Luck's random discard (a chance node) is an AND node: a sure win needs every outcome won.
+* The Absolute's secret exchange between two teams is won for sure exactly when one of the
+  attacker's cards wins against every card the other side may give (a mixed strategy that
+  guarantees the whole value must put all its weight on such rows): an OR node over the
+  attacker's cards of AND nodes over the defender's. Between teammates it is one joint choice.
+
+:func:`dfpn_value` asks both sides: value 1 (the maximising side wins for sure), value 0 (the
+others do), or neither (a matrix game with a mixed value, which df-pn does not compute: the
+answer is then ``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.omens.kernel import machine as m
+from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, MAX_DEPTH
+
+__all__ = ["DfpnSearch", "dfpn_value"]
+
+INFINITE: Final = 1 << 40
+"""A proof or disproof number that stands for "proved impossible"."""
+
+EPSILON: Final = 0.25
+"""The 1+epsilon trick: a child is searched until its number passes the second best's by this
+share, which cuts the re-expansions of plain df-pn."""
+
+CYCLE_REASON: Final = (
+    "play came back to a state already on the line being searched: the rules let a bout "
+    "repeat for ever (Betrayal gives Wrath back, Wrath sends Betrayal back...; the rulebook "
+    "does not say how such a bout ends)"
+)
+
+Key = tuple[object, ...]
+Node = tuple[Key, KState, int]
+"""A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
+(``-1`` for a node that is a state of play)."""
+
+
+class DfpnSearch(NodeMeter):
+    """Proves or disproves that the round's value for the ``maximising`` seats is ``target``
+    (1: they win for sure; 0: the others do, or the round ends with no winner)."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        maximising: Sequence[bool],
+        target: int,
+        *,
+        budget: Budget | None = None,
+        progress: Progress | None = None,
+        table_limit: int = DEFAULT_TABLE_LIMIT,
+    ) -> None:
+        super().__init__(budget, progress)
+        self.machine = machine
+        self.maximising = list(maximising)
+        self.target = target
+        self.attacker = [flag == bool(target) for flag in maximising]
+        """The seats whose choices the proof makes: the maximising side's when the question
+        is "value 1", the others' when it is "value 0"."""
+        self.table: dict[Key, tuple[int, int]] = {}
+        self.table_limit = table_limit
+        self.expanded = 0
+        """Children made, over all the expansions."""
+        self._path: set[Key] = set()
+        self.mixed_seen = False
+        """Whether a chance node or an exchange between teams was expanded: a disproof then
+        says only that the attacker's value is below 1, not that it is 0."""
+
+    @property
+    def states(self) -> int:
+        return len(self.table)
+
+    def prove(self, state: KState) -> bool:
+        """True if the value of ``state`` is the target, False if it is not. Raises
+        :class:`BudgetExceeded` when the budget runs out first."""
+        state = self._skip_shows(state)
+        root: Node = (state.key(), state, -1)
+        leaf = self._leaf(state)
+        if leaf is not None:
+            return leaf[0] == 0
+        self._mid(root, INFINITE - 1, INFINITE - 1, 0)
+        pn, dn = self.table[root[0]]
+        if pn == 0:
+            return True
+        if dn == 0:
+            return False
+        raise BudgetExceeded("the proof numbers did not settle", self.nodes, self.elapsed())
+
+    # -- the tree ------------------------------------------------------------------------------
+
+    def _leaf(self, state: KState) -> tuple[int, int] | None:
+        """(0, INFINITE) for a leaf worth the target, (INFINITE, 0) for one that is not."""
+        if state.phase != m.OVER:
+            return None
+        winner = state.winner
+        value = 1 if winner >= 0 and self.maximising[winner] else 0
+        return (0, INFINITE) if value == self.target else (INFINITE, 0)
+
+    def _skip_shows(self, state: KState) -> KState:
+        machine = self.machine
+        while state.pending and state.pending[-1][0] == m.P_SHOW:
+            state = machine.child(state, machine.legal(state)[0])
+        return state
+
+    def _expand(self, node: Node) -> tuple[bool, list[Node]]:
+        """Whether ``node`` is an OR node (the attacker chooses), and its distinct children."""
+        key, state, row = node
+        machine = self.machine
+        if row >= 0:
+            self.mixed_seen = True
+            # an exchange row: the attacker's card is fixed, the defender answers
+            player, target = machine.acting_players(state)
+            defender = target if self.attacker[player] else player
+            answers = machine.legal(state, defender)
+            mine_first = self.attacker[player]
+            pairs = [(row, answer) if mine_first else (answer, row) for answer in answers]
+            return False, self._distinct(machine.joint_child(state, pair) for pair in pairs)
+        player = machine.current_player(state)
+        if player >= 0:
+            kids = (machine.child(state, move) for move in machine.legal(state))
+            return self.attacker[player], self._distinct(kids)
+        if player == m.CHANCE:
+            self.mixed_seen = True
+            kids = (machine.child(state, move) for move in machine.chance_outcomes(state))
+            return False, self._distinct(kids)
+        player, target = machine.acting_players(state)
+        mine, theirs = machine.legal(state, player), machine.legal(state, target)
+        if self.attacker[player] == self.attacker[target]:
+            kids = (machine.joint_child(state, (a, b)) for a in mine for b in theirs)
+            return self.attacker[player], self._distinct(kids)
+        rows = mine if self.attacker[player] else theirs
+        return True, [((key, "row", card), state, card) for card in rows]
+
+    def _distinct(self, states: object) -> list[Node]:
+        seen: set[Key] = set()
+        out: list[Node] = []
+        for state in states:  # type: ignore[attr-defined]
+            state = self._skip_shows(state)
+            key = state.key()
+            if key not in seen:
+                seen.add(key)
+                out.append((key, state, -1))
+        self.expanded += len(out)
+        return out
+
+    def _numbers(self, node: Node) -> tuple[int, int]:
+        leaf = self._leaf(node[1]) if node[2] < 0 else None
+        if leaf is not None:
+            return leaf
+        return self.table.get(node[0], (1, 1))
+
+    def _store(self, key: Key, pn: int, dn: int) -> None:
+        if key in self.table or len(self.table) < self.table_limit or pn == 0 or dn == 0:
+            self.table[key] = (pn, dn)
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def _mid(self, node: Node, th_pn: int, th_dn: int, depth: int) -> None:
+        """Search ``node`` until its proof number reaches ``th_pn`` or its disproof number
+        ``th_dn`` (multiple iterative deepening), and store its numbers."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        if depth >= MAX_DEPTH:
+            raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
+        key = node[0]
+        is_or, kids = self._expand(node)
+        self._path.add(key)
+        try:
+            while True:
+                numbers = []
+                for kid in kids:
+                    if kid[0] in self._path:
+                        raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
+                    numbers.append(self._numbers(kid))
+                # phi: the number this node's side minimises; delta: the one it sums
+                if is_or:
+                    phis = [pn for pn, _ in numbers]
+                    deltas = [dn for _, dn in numbers]
+                    th_phi, th_delta = th_pn, th_dn
+                else:
+                    phis = [dn for _, dn in numbers]
+                    deltas = [pn for pn, _ in numbers]
+                    th_phi, th_delta = th_dn, th_pn
+                phi = min(phis) if phis else INFINITE
+                delta = min(sum(deltas), INFINITE)
+                if phi == 0:
+                    delta = INFINITE
+                if delta == 0:
+                    phi = INFINITE
+                pn, dn = (phi, delta) if is_or else (delta, phi)
+                if phi >= th_phi or delta >= th_delta:
+                    self._store(key, pn, dn)
+                    return
+                best = min(range(len(kids)), key=lambda i: phis[i])
+                second = min((phis[i] for i in range(len(kids)) if i != best), default=INFINITE)
+                child_delta = deltas[best]
+                want_phi = th_phi
+                if second < INFINITE:
+                    want_phi = min(th_phi, int(second * (1 + EPSILON)) + 1)
+                want_delta = min(th_delta - delta + child_delta, INFINITE - 1)
+                # the child's own phi is this node's delta side and vice versa
+                if is_or:
+                    self._mid(kids[best], want_phi, want_delta, depth + 1)
+                else:
+                    self._mid(kids[best], want_delta, want_phi, depth + 1)
+        finally:
+            self._path.discard(key)
+
+
+def dfpn_value(
+    machine: Machine,
+    maximising: Sequence[bool],
+    state: KState,
+    *,
+    budget: Budget | None = None,
+) -> tuple[int | None, int, int]:
+    """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
+    wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
+    both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
+    first = DfpnSearch(machine, maximising, 1, budget=budget)
+    if first.prove(state):
+        return 1, first.nodes, first.states
+    if not first.mixed_seen:
+        # a disproof through decisions only is a pure strategy of the others that wins
+        return 0, first.nodes, first.states
+    second = DfpnSearch(machine, maximising, 0, budget=budget)
+    won = second.prove(state)
+    return (0 if won else None), first.nodes + second.nodes, first.states + second.states
