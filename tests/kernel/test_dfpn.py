@@ -16,10 +16,12 @@ from fractions import Fraction
 import pytest
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
+from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
-from omen_solver.omens.kernel.dfpn import DfpnSearch, dfpn_value
+from omen_solver.omens.kernel.dfpn import DfpnSearch
 from omen_solver.omens.kernel.machine import Machine
 from omen_solver.omens.kernel.search import KernelSearch
+from omen_solver.omens.kernel.solve import dfpn_value
 from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.state import OmensState
 from tests.kernel.helpers import random_small
@@ -136,3 +138,30 @@ def test_dfpn_stops_at_its_budget() -> None:
     with pytest.raises(BudgetExceeded):
         search.prove(from_engine(spec, state))
     assert search.nodes == 500
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
+    """The C transcription answers as the Python module does, with the same node counts and
+    table entries (and the same stops when the budget runs out)."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(60):
+        players = rng.choice([4, 5, 6])
+        state = random_small(rng, players, rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == 0 for seat in range(players)]
+        for target in (0, 1):
+            seen = []
+            for kind in (DfpnSearch, compiled.CompiledDfpn):
+                search = kind(Machine(spec), maximising, target, budget=Budget(max_nodes=2_000))
+                try:
+                    answer: object = search.prove(start)
+                except BudgetExceeded as stopped:
+                    answer = stopped.reason
+                seen.append((answer, search.nodes, search.states, search.mixed_seen))
+            assert seen[0] == seen[1], (state, target)
+            compared += 1
+    assert compared == 120

@@ -368,7 +368,8 @@ static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q
 
 /* ---------------------------------------------------------------- the search */
 
-enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY, STOP_DEPTH };
+enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY, STOP_DEPTH,
+       STOP_CYCLE };
 #define MAX_DEPTH 1000 /* search.py: MAX_DEPTH */
 enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define CHECK_INTERVAL 4096
@@ -402,6 +403,11 @@ typedef struct {
     int maxn_mode, tie_last, nteams;
     Frame **frames; /* one allocation per depth: addresses stay put while deeper ones grow */
     int nframes, depth;
+    /* df-pn (kernel/dfpn.py): the question's target value and the seats that prove it */
+    int target, attacker[MAXP], mixed_seen;
+    uint64_t path_hash[MAX_DEPTH + 1];
+    const uint64_t *path_key[MAX_DEPTH + 1];
+    int path_len[MAX_DEPTH + 1];
 } Search;
 
 static double now_seconds(void) {
@@ -1060,6 +1066,195 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
     return 0;
 }
 
+
+/* ---------------------------------------------------------------- df-pn (kernel/dfpn.py) */
+
+#define PN_INFINITE (((int64_t)1) << 40)
+#define EPSILON_SHARE 4
+#define ROW_MARK 0xF000000000000000ULL
+
+/* Proof and disproof numbers live in a table entry's low and high numerators. */
+static void dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
+                         int64_t *pn, int64_t *dn) {
+    if (row < 0 && kid->phase == OVER) {
+        int winner = kid->winner;
+        int value = (winner >= 0 && S->maximising[winner]) ? 1 : 0;
+        if (value == S->target) { *pn = 0; *dn = PN_INFINITE; }
+        else { *pn = PN_INFINITE; *dn = 0; }
+        return;
+    }
+    size_t slot;
+    if (table_find(&S->table, w, len, h, &slot)) {
+        *pn = S->table.slots[slot].low.n;
+        *dn = S->table.slots[slot].high.n;
+        return;
+    }
+    *pn = 1; *dn = 1;
+}
+
+/* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
+ * distinct children (kids, keys, hashes; rows of an exchange keep the attacker's card in
+ * moves), or -1. */
+static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64_t *key, int keylen,
+                       int *is_or, int *rows_made) {
+    const Spec *s = &S->spec;
+    Frame *f = frame_at(S, S->depth, 0);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    *fp = f;
+    *rows_made = 0;
+    if (row >= 0) {
+        S->mixed_seen = 1;
+        const Pending *top = &k->pending[k->npending - 1];
+        int player = top->seat, target = top->a;
+        int defender = S->attacker[player] ? target : player;
+        int n = legal(s, k, defender, f->theirs);
+        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+        int *pairs = malloc(2 * (size_t)(n ? n : 1) * sizeof(int));
+        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
+        for (int i = 0; i < n; i++) {
+            pairs[2 * i] = S->attacker[player] ? row : f->theirs[i];
+            pairs[2 * i + 1] = S->attacker[player] ? f->theirs[i] : row;
+        }
+        f = frame_at(S, S->depth, n);
+        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
+        *fp = f;
+        int kept = make_children(S, f, k, pairs, n, 0);
+        free(pairs);
+        *is_or = 0;
+        return kept;
+    }
+    int player = current_player(s, k);
+    if (player >= 0) {
+        int n = legal(s, k, player, f->legal);
+        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+        f = frame_at(S, S->depth, n);
+        if (!f) { S->stop = STOP_MEMORY; return -1; }
+        *fp = f;
+        *is_or = S->attacker[player];
+        return make_children(S, f, k, f->legal, n, -1);
+    }
+    if (player == CHANCE) {
+        S->mixed_seen = 1;
+        int n = legal(s, k, -1, f->legal);
+        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+        f = frame_at(S, S->depth, n);
+        if (!f) { S->stop = STOP_MEMORY; return -1; }
+        *fp = f;
+        *is_or = 0;
+        return make_children(S, f, k, f->legal, n, -1);
+    }
+    const Pending *top = &k->pending[k->npending - 1];
+    int first = top->seat, second = top->a;
+    int nm = legal(s, k, first, f->mine), nt = legal(s, k, second, f->theirs);
+    if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
+    if (S->attacker[first] == S->attacker[second]) {
+        int count = nm * nt;
+        int *pairs = malloc(2 * (size_t)(count ? count : 1) * sizeof(int));
+        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
+        for (int i = 0; i < nm; i++)
+            for (int j = 0; j < nt; j++) {
+                pairs[2 * (i * nt + j)] = f->mine[i];
+                pairs[2 * (i * nt + j) + 1] = f->theirs[j];
+            }
+        f = frame_at(S, S->depth, count);
+        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
+        *fp = f;
+        int kept = make_children(S, f, k, pairs, count, 0);
+        free(pairs);
+        *is_or = S->attacker[first];
+        return kept;
+    }
+    /* an exchange between the two sides: one row per card of the attacker's */
+    int *rows = S->attacker[first] ? f->mine : f->theirs;
+    int nr = S->attacker[first] ? nm : nt;
+    int saved[MAXMOVES];
+    memcpy(saved, rows, nr * sizeof(int));
+    f = frame_at(S, S->depth, nr);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    *fp = f;
+    if (keylen + 1 > KEYWORDS) { S->stop = STOP_CAPACITY; return -1; }
+    for (int i = 0; i < nr; i++) {
+        f->kids[i] = *k;
+        uint64_t *w = f->keys + (size_t)i * KEYWORDS;
+        memcpy(w, key, keylen * sizeof(uint64_t));
+        w[keylen] = ROW_MARK | (uint32_t)saved[i];
+        f->keylen[i] = keylen + 1;
+        f->hashes[i] = hash_words(w, keylen + 1);
+        f->moves[i] = saved[i];
+    }
+    *is_or = 1;
+    *rows_made = 1;
+    return nr;
+}
+
+static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t pn, int64_t dn) {
+    size_t slot;
+    int found = table_find(&S->table, w, len, h, &slot);
+    if (found || (long long)S->table.size < S->table_limit || pn == 0 || dn == 0) {
+        Q low = {pn, 1}, high = {dn, 1};
+        if (!table_insert(&S->table, w, len, h, low, high, NO_MOVE, Q0)) { S->stop = STOP_MEMORY; return -1; }
+    }
+    return 0;
+}
+
+static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
+                    int64_t th_pn, int64_t th_dn) {
+    S->nodes++;
+    if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
+    if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
+    Frame *f;
+    int is_or, rows_made;
+    int count = dfpn_expand(S, &f, k, row, key, keylen, &is_or, &rows_made);
+    if (count < 0) return -1;
+    int depth = S->depth;
+    S->path_hash[depth] = hash; S->path_key[depth] = key; S->path_len[depth] = keylen;
+    for (int i = 0; i < count; i++) {
+        const uint64_t *w = f->keys + (size_t)i * KEYWORDS;
+        for (int d = 0; d <= depth; d++) {
+            if (S->path_hash[d] == f->hashes[i] && S->path_len[d] == f->keylen[i]
+                && memcmp(S->path_key[d], w, f->keylen[i] * sizeof(uint64_t)) == 0) {
+                S->stop = STOP_CYCLE;
+                return -1;
+            }
+        }
+    }
+    int child_row[MAXMOVES];
+    for (int i = 0; i < count; i++) child_row[i] = rows_made ? f->moves[i] : -1;
+    for (;;) {
+        int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
+        int best = -1;
+        for (int i = 0; i < count; i++) {
+            int64_t pn, dn;
+            dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
+                         f->keylen[i], f->hashes[i], &pn, &dn);
+            int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
+            if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
+            else if (p < second) second = p;
+            delta += d;
+            if (delta > PN_INFINITE) delta = PN_INFINITE;
+        }
+        if (phi == 0) delta = PN_INFINITE;
+        if (delta == 0) phi = PN_INFINITE;
+        int64_t th_phi = is_or ? th_pn : th_dn, th_delta = is_or ? th_dn : th_pn;
+        if (phi >= th_phi || delta >= th_delta) {
+            return dfpn_store(S, key, keylen, hash, is_or ? phi : delta, is_or ? delta : phi);
+        }
+        int64_t want_phi = th_phi;
+        if (second < PN_INFINITE) {
+            int64_t bound = second + second / EPSILON_SHARE + 1;
+            if (bound < want_phi) want_phi = bound;
+        }
+        int64_t want_delta = th_delta - delta + best_delta;
+        if (want_delta > PN_INFINITE - 1) want_delta = PN_INFINITE - 1;
+        S->depth++;
+        int r = dfpn_mid(S, &f->kids[best], child_row[best], f->keys + (size_t)best * KEYWORDS,
+                         f->keylen[best], f->hashes[best],
+                         is_or ? want_phi : want_delta, is_or ? want_delta : want_phi);
+        S->depth--;
+        if (r < 0) return -1;
+    }
+}
+
 /* ---------------------------------------------------------------- the Search type */
 
 static void Search_dealloc(Search *S) {
@@ -1139,6 +1334,50 @@ static PyObject *Search_search(Search *S, PyObject *args) {
     return Py_BuildValue("(Ns)", q_to_py(value), "");
 }
 
+static PyObject *stop_name(Search *S) {
+    return PyUnicode_FromString(S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
+                                : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
+                                : S->stop == STOP_CYCLE ? "cycle" : "capacity");
+}
+
+/* prove(state, target) -> (True/False or None, stop reason): df-pn on "is the value of state
+ * for the maximising seats equal to target (0 or 1)?" (kernel/dfpn.py: DfpnSearch.prove). */
+static PyObject *Search_prove(Search *S, PyObject *args) {
+    PyObject *state_o;
+    int target;
+    if (!PyArg_ParseTuple(args, "Oi", &state_o, &target)) return NULL;
+    KS k;
+    if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
+    S->target = target;
+    for (int seat = 0; seat < S->spec.players; seat++)
+        S->attacker[seat] = (S->maximising[seat] != 0) == (target != 0);
+    S->stop = STOP_NONE;
+    S->depth = 0;
+    skip_shows(S, &k);
+    if (k.error) { S->stop = STOP_CAPACITY; return Py_BuildValue("(ON)", Py_None, stop_name(S)); }
+    if (k.phase == OVER) {
+        int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
+        return Py_BuildValue("(Os)", value == target ? Py_True : Py_False, "");
+    }
+    Frame *f = frame_at(S, 0, 0);
+    if (!f) return PyErr_NoMemory();
+    uint64_t key[KEYWORDS];
+    int len = pack_key(&S->spec, &k, key);
+    uint64_t h = hash_words(key, len);
+    if (dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1) < 0) {
+        if (S->stop == STOP_PYTHON) return NULL;
+        return Py_BuildValue("(ON)", Py_None, stop_name(S));
+    }
+    size_t slot;
+    if (table_find(&S->table, key, len, h, &slot)) {
+        if (S->table.slots[slot].low.n == 0) return Py_BuildValue("(Os)", Py_True, "");
+        if (S->table.slots[slot].high.n == 0) return Py_BuildValue("(Os)", Py_False, "");
+    }
+    return Py_BuildValue("(Os)", Py_None, "unsettled");
+}
+
+static PyObject *Search_get_mixed(Search *S, void *closure) { return PyBool_FromLong(S->mixed_seen); }
+
 static PyObject *Search_maxn(Search *S, PyObject *args) {
     PyObject *state_o;
     int tie_last;
@@ -1203,6 +1442,7 @@ static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
     {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},
     {"maxn", (PyCFunction)Search_maxn, METH_VARARGS, "maxn(state, tie_last) -> (vector or None, stop reason)"},
+    {"prove", (PyCFunction)Search_prove, METH_VARARGS, "prove(state, target) -> (bool or None, stop reason)"},
     {NULL}
 };
 
@@ -1213,6 +1453,7 @@ static PyGetSetDef Search_getset[] = {
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
     {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
+    {"mixed_seen", (getter)Search_get_mixed, NULL, "df-pn expanded a chance node or an exchange between the sides", NULL},
     {NULL}
 };
 

@@ -18,9 +18,15 @@ from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, DEPTH_REASON, Entry, Value
+from omen_solver.omens.kernel.search import (
+    CYCLE_REASON,
+    DEFAULT_TABLE_LIMIT,
+    DEPTH_REASON,
+    Entry,
+    Value,
+)
 
-__all__ = ["AVAILABLE", "CompiledMaxn", "CompiledSearch"]
+__all__ = ["AVAILABLE", "CompiledDfpn", "CompiledMaxn", "CompiledSearch"]
 
 try:
     from omen_solver.omens.kernel import _ckernel  # type: ignore[attr-defined]
@@ -169,6 +175,61 @@ class CompiledMaxn:
         return tuple(Fraction(v) for v in vector)
 
 
+class CompiledDfpn:
+    """:class:`~omen_solver.omens.kernel.dfpn.DfpnSearch` on the compiled kernel."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        maximising: Sequence[bool],
+        target: int,
+        *,
+        budget: Budget | None = None,
+        progress: Progress | None = None,
+        table_limit: int = DEFAULT_TABLE_LIMIT,
+    ) -> None:
+        if _ckernel is None:  # pragma: no cover - depends on the build
+            raise OmenSolverError("the compiled kernel is not built")
+        budget = budget or Budget()
+        self.machine = machine
+        self.target = target
+        self._budget = budget
+        self._search: Any = _ckernel.Search(
+            machine.spec.as_tuple(), [int(flag) for flag in maximising], 0, 0,
+            budget.max_nodes or 0, float(budget.max_seconds or 0.0), table_limit, progress,
+            _matrix_value, None,
+        )
+
+    @property
+    def nodes(self) -> int:
+        return int(self._search.nodes)
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._search.nodes = value
+
+    @property
+    def states(self) -> int:
+        return int(self._search.states)
+
+    @property
+    def mixed_seen(self) -> bool:
+        return bool(self._search.mixed_seen)
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self._search.table_bytes)
+
+    def elapsed(self) -> float:
+        return float(self._search.elapsed)
+
+    def prove(self, state: KState) -> bool:
+        answer, stop = self._search.prove(state.key(), self.target)
+        if answer is None:
+            raise _exceeded(stop, self._budget, self.nodes, self.elapsed())
+        return bool(answer)
+
+
 def _exceeded(stop: str, budget: Budget, nodes: int, seconds: float) -> BudgetExceeded:
     if stop == "nodes":
         reason = f"node limit of {budget.max_nodes} reached"
@@ -176,6 +237,8 @@ def _exceeded(stop: str, budget: Budget, nodes: int, seconds: float) -> BudgetEx
         reason = f"time limit of {budget.max_seconds:g} s reached"
     elif stop == "depth":
         reason = DEPTH_REASON
+    elif stop == "cycle":
+        reason = CYCLE_REASON
     elif stop == "memory":
         reason = "out of memory for the transposition table"
     else:

@@ -18,37 +18,54 @@ The question is "is the round's value for the maximising seats 1?" (they win for
   guarantees the whole value must put all its weight on such rows): an OR node over the
   attacker's cards of AND nodes over the defender's. Between teammates it is one joint choice.
 
-:func:`dfpn_value` asks both sides: value 1 (the maximising side wins for sure), value 0 (the
-others do), or neither (a matrix game with a mixed value, which df-pn does not compute: the
-answer is then ``None``).
+:func:`omen_solver.omens.kernel.solve.dfpn_value` asks both sides: value 1 (the maximising
+side wins for sure), value 0 (the others do), or neither (a matrix game with a mixed value,
+which df-pn does not compute: the answer is then ``None``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, MAX_DEPTH
+from omen_solver.omens.kernel.search import (
+    CYCLE_REASON,
+    DEFAULT_TABLE_LIMIT,
+    DEPTH_REASON,
+    MAX_DEPTH,
+)
 
-__all__ = ["DfpnSearch", "dfpn_value"]
+__all__ = ["DfpnSearch", "Prover"]
 
 INFINITE: Final = 1 << 40
 """A proof or disproof number that stands for "proved impossible"."""
 
-EPSILON: Final = 0.25
-"""The 1+epsilon trick: a child is searched until its number passes the second best's by this
-share, which cuts the re-expansions of plain df-pn."""
+EPSILON_SHARE: Final = 4
+"""The 1+epsilon trick with epsilon = 1/4: a child is searched until its number passes the
+second best's by a quarter (in whole numbers), which cuts the re-expansions of plain df-pn."""
 
-CYCLE_REASON: Final = (
-    "play came back to a state already on the line being searched: the rules let a bout "
-    "repeat for ever (Betrayal gives Wrath back, Wrath sends Betrayal back...; the rulebook "
-    "does not say how such a bout ends)"
-)
 
 Key = tuple[object, ...]
+
+
+class Prover(Protocol):
+    """What a df-pn search offers (:class:`DfpnSearch`, or the compiled one)."""
+
+    nodes: int
+
+    @property
+    def states(self) -> int: ...
+
+    @property
+    def mixed_seen(self) -> bool: ...
+
+    def elapsed(self) -> float: ...
+
+    def prove(self, state: KState) -> bool: ...
+
 Node = tuple[Key, KState, int]
 """A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
 (``-1`` for a node that is a state of play)."""
@@ -180,17 +197,16 @@ class DfpnSearch(NodeMeter):
         if self.nodes >= self.next_check:
             self.check()
         if depth >= MAX_DEPTH:
-            raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
+            raise BudgetExceeded(DEPTH_REASON, self.nodes, self.elapsed())
         key = node[0]
         is_or, kids = self._expand(node)
         self._path.add(key)
         try:
+            for kid in kids:
+                if kid[0] in self._path:
+                    raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
             while True:
-                numbers = []
-                for kid in kids:
-                    if kid[0] in self._path:
-                        raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
-                    numbers.append(self._numbers(kid))
+                numbers = [self._numbers(kid) for kid in kids]
                 # phi: the number this node's side minimises; delta: the one it sums
                 if is_or:
                     phis = [pn for pn, _ in numbers]
@@ -215,7 +231,7 @@ class DfpnSearch(NodeMeter):
                 child_delta = deltas[best]
                 want_phi = th_phi
                 if second < INFINITE:
-                    want_phi = min(th_phi, int(second * (1 + EPSILON)) + 1)
+                    want_phi = min(th_phi, second + second // EPSILON_SHARE + 1)
                 want_delta = min(th_delta - delta + child_delta, INFINITE - 1)
                 # the child's own phi is this node's delta side and vice versa
                 if is_or:
@@ -225,23 +241,3 @@ class DfpnSearch(NodeMeter):
         finally:
             self._path.discard(key)
 
-
-def dfpn_value(
-    machine: Machine,
-    maximising: Sequence[bool],
-    state: KState,
-    *,
-    budget: Budget | None = None,
-) -> tuple[int | None, int, int]:
-    """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
-    wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
-    both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
-    first = DfpnSearch(machine, maximising, 1, budget=budget)
-    if first.prove(state):
-        return 1, first.nodes, first.states
-    if not first.mixed_seen:
-        # a disproof through decisions only is a pure strategy of the others that wins
-        return 0, first.nodes, first.states
-    second = DfpnSearch(machine, maximising, 0, budget=budget)
-    won = second.prove(state)
-    return (0 if won else None), first.nodes + second.nodes, first.states + second.states

@@ -35,7 +35,14 @@ from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 
-__all__ = ["DEFAULT_TABLE_LIMIT", "KernelSearch", "Value", "leaf_value"]
+__all__ = [
+    "CYCLE_REASON",
+    "DEFAULT_TABLE_LIMIT",
+    "DEPTH_REASON",
+    "KernelSearch",
+    "Value",
+    "leaf_value",
+]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
@@ -54,6 +61,13 @@ DEPTH_REASON: Final = (
     "(Betrayal gives Wrath back, Wrath sends Betrayal back to be replayed...; the rulebook "
     "does not say how such a bout ends)"
 )
+
+CYCLE_REASON: Final = (
+    "play came back to a state already on the line being searched: the rules let a bout "
+    "repeat for ever (Betrayal gives Wrath back, Wrath sends Betrayal back...; the rulebook "
+    "does not say how such a bout ends)"
+)
+"""Why a df-pn search (:mod:`.dfpn`) stops where play comes back to a state on its line."""
 
 _NONE: Final = -1
 Entry = tuple[Value, Value, int]

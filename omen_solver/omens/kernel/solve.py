@@ -27,8 +27,9 @@ from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResul
 from omen_solver.core.search.solver import _solve_maxn, _TwoSided
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
+from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover
 from omen_solver.omens.kernel.game import GameChain, round_table
-from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
@@ -36,7 +37,14 @@ from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, Kern
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 
-__all__ = ["PURE_PYTHON_VARIABLE", "backend_name", "make_search", "solve_with_kernel"]
+__all__ = [
+    "PURE_PYTHON_VARIABLE",
+    "backend_name",
+    "dfpn_value",
+    "make_dfpn",
+    "make_search",
+    "solve_with_kernel",
+]
 
 PURE_PYTHON_VARIABLE: Final = "OMEN_SOLVER_PURE_PYTHON"
 """Set this environment variable to 1 to use the pure-Python kernel even when the compiled one
@@ -54,6 +62,47 @@ def backend_name() -> str:
 
 Factory = Callable[[SimultaneousMode, Budget], KernelTwoSided]
 Payoff = list[list[Value]]
+
+
+def make_dfpn(
+    machine: Machine,
+    maximising: Sequence[bool],
+    target: int,
+    *,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
+    table_limit: int = DEFAULT_TABLE_LIMIT,
+    pure_python: bool | None = None,
+) -> Prover:
+    """A df-pn search of "is the value for ``maximising`` equal to ``target``?": the compiled
+    one when it is built (and not refused), else Python."""
+    use_compiled = _use_compiled() if pure_python is None else not pure_python
+    if use_compiled and compiled.AVAILABLE:
+        return compiled.CompiledDfpn(machine, maximising, target, budget=budget,
+                                     progress=progress, table_limit=table_limit)
+    return DfpnSearch(machine, maximising, target, budget=budget, progress=progress,
+                      table_limit=table_limit)
+
+
+def dfpn_value(
+    machine: Machine,
+    maximising: Sequence[bool],
+    state: KState,
+    *,
+    budget: Budget | None = None,
+) -> tuple[int | None, int, int]:
+    """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
+    wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
+    both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
+    first = make_dfpn(machine, maximising, 1, budget=budget)
+    if first.prove(state):
+        return 1, first.nodes, first.states
+    if not first.mixed_seen:
+        # a disproof through decisions only is a pure strategy of the others that wins
+        return 0, first.nodes, first.states
+    second = make_dfpn(machine, maximising, 0, budget=budget)
+    won = second.prove(state)
+    return (0 if won else None), first.nodes + second.nodes, first.states + second.states
 
 
 def make_search(
