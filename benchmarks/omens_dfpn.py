@@ -7,9 +7,10 @@ are seeded random deals as at a game start (one Absolute each, teams and leader 
 ``omen_solver.omens.deals``), whole or cut to ``--cards`` cards per hand; the question is the
 round's value for the leader's team (paranoid for it with six players).
 
-df-pn answers "value 1?" and, when that is disproved through an exchange between the teams
-or a chance node, "value 0?" too (``omen_solver.omens.kernel.dfpn``); its seconds and nodes
-are those of both questions. Usage::
+The third search is the two by turns (``omen_solver.omens.kernel.portfolio``). df-pn answers
+"value 1?" and, when that is disproved through an exchange between the teams or a chance
+node, "value 0?" too (``omen_solver.omens.kernel.dfpn``); its seconds and nodes are those of
+both questions. Usage::
 
     python benchmarks/omens_dfpn.py [--players 4] [--cards 3] [--deals 20] [--seconds 30]
 
@@ -73,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
           f"per search, {'pure Python' if pure else 'compiled'}")
     ab_seconds: list[float | None] = []
     pn_seconds: list[float | None] = []
+    mix_seconds: list[float | None] = []
     ratios: list[float] = []
     disagreements = 0
     for index in range(args.deals):
@@ -100,15 +102,29 @@ def main(argv: list[str] | None = None) -> int:
         except BudgetExceeded as stopped:
             pn, pn_nodes = "unknown", stopped.nodes
             pn_seconds.append(None)
+        began = time.perf_counter()
+        both = make_search(Machine(spec), maximising, constant_sum=args.players < 6,
+                           budget=Budget(max_seconds=args.seconds), algorithm="portfolio")
+        try:
+            mixed = str(both.search(start, 0, 1))
+            mix_seconds.append(time.perf_counter() - began)
+        except BudgetExceeded:
+            mixed = "unknown"
+            mix_seconds.append(None)
+        if mixed != "unknown" and ab != "unknown" and mixed != ab:
+            disagreements += 1
         if "unknown" not in (ab, pn):
             ratios.append(pn_nodes / ab_nodes)
             if pn != "mixed" and ab != pn:
                 disagreements += 1
         print(f"deal {index:3}: alpha-beta {ab:>7} {_shown(ab_seconds[-1], args.seconds):>9}"
               f" {ab_nodes:>12,} nodes | df-pn {pn:>7} "
-              f"{_shown(pn_seconds[-1], args.seconds):>9} {pn_nodes:>12,} nodes", flush=True)
+              f"{_shown(pn_seconds[-1], args.seconds):>9} {pn_nodes:>12,} nodes | by turns "
+              f"{mixed:>7} {_shown(mix_seconds[-1], args.seconds):>9} {both.nodes:>12,} nodes",
+              flush=True)
     print(_summary("alpha-beta", ab_seconds, args.seconds))
     print(_summary("df-pn     ", pn_seconds, args.seconds))
+    print(_summary("by turns  ", mix_seconds, args.seconds))
     if ratios:
         print(f"df-pn's nodes / alpha-beta's on the {len(ratios)} deals both solved: median "
               f"{statistics.median(ratios):.2f}, from {min(ratios):.2f} to {max(ratios):.2f}")

@@ -328,6 +328,10 @@ def _register_solve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--engine", choices=[e.value for e in Engine], default="auto",
                         help="auto: the game's fast kernel where it applies (default); "
                              "kernel: insist on it; reference: the reference search")
+    parser.add_argument("--search", choices=["portfolio", "alphabeta", "dfpn"], default=None,
+                        help="the Omens kernel's search for a round: portfolio (default): "
+                             "alpha-beta and proof-number search (df-pn) by turns; alphabeta; "
+                             "dfpn (alpha-beta only where the value is a fraction)")
     _add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     parser.set_defaults(handler=_solve)
 
@@ -387,7 +391,8 @@ def _solve_state(
         try:
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress,
-                           engine=getattr(args, "engine", "auto"))
+                           engine=getattr(args, "engine", "auto"),
+                           algorithm=getattr(args, "search", None))
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
@@ -495,6 +500,8 @@ def _show_solved(solved: _Solved) -> None:
     engine = result.extra.get("engine")
     memory = result.extra.get("table_bytes")
     tail = f"  engine: {engine}" if engine else ""
+    if result.extra.get("algorithm"):
+        tail += f"  search: {result.extra['algorithm']}"
     if memory:
         tail += f"  table: {memory / 2**20:,.0f} MiB"
     out.print(f"nodes: {result.nodes:,}  states: {result.states:,}  "

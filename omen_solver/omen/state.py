@@ -252,12 +252,19 @@ class OmenState(GameState[Action]):
         return self.string_to_action(text)
 
     def kernel_solve(self, concept: Concept, team: int, *, budget: Budget,
-                     simultaneous: SimultaneousMode, progress: Progress | None
-                     ) -> SolveResult:
+                     simultaneous: SimultaneousMode, progress: Progress | None,
+                     algorithm: str | None = None) -> SolveResult:
         """The game's own search (hook of :func:`omen_solver.core.search.solve`, which the
         ``solve`` and ``puzzles check`` commands use): the endgame search with this position's
-        ``[search]`` settings (``omen_solver.omen.endgame``)."""
+        ``[search]`` settings (``omen_solver.omen.endgame``). It offers no ``algorithm``."""
+        from omen_solver.core.enumeration.hooks import ChoiceError
         from omen_solver.omen.endgame import kernel_solve
+
+        if algorithm is not None:
+            raise ChoiceError(
+                f"algorithm {algorithm!r}: Omen positions have one search, set by the "
+                "position's [search] table"
+            )
 
         return kernel_solve(self, self.search, concept, team, budget=budget,
                             simultaneous=simultaneous, progress=progress)

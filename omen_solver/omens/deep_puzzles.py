@@ -16,10 +16,11 @@ are left to solve (:data:`DEFAULT_MAX_CARDS`). A position is kept when, with eve
 
 Each kept position is rated (:class:`Rating`): its depth (bouts in the winning line when the
 defence holds out longest), the number of tempting plays (all of them failing), and the nodes
-the solver needs for it. The puzzle file states the answer (the value, the one winning play,
-the tempting plays excluded), the rating, and, in comments, the idea in one sentence, how each
-tempting play is refuted and the winning line, bout by bout, with the rules that decide each
-bout (the explaining engine's own words).
+the kernel's alpha-beta needs for it (:data:`RATING_SEARCH`: one fixed search, so that a
+rating does not move when the default search does). The puzzle file states the answer (the
+value, the one winning play, the tempting plays excluded), the rating, and, in comments, the
+idea in one sentence, how each tempting play is refuted and the winning line, bout by bout,
+with the rules that decide each bout (the explaining engine's own words).
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ solver needs more than its default budget on most positions."""
 DEFAULT_MAX_NODES: Final = {4: 1_000_000, 5: 1_000_000, 6: 200_000}
 """The solver's default budget per position, by player count. Six-player positions of up to
 20 cards are settled in far fewer nodes or not for minutes: a small budget skips the latter."""
+
+RATING_SEARCH: Final = "alphabeta"
+"""The kernel search whose nodes a rating counts (and that examines candidates)."""
 
 HIGHEST_CARD: Final = "plays the highest card"
 BOUT_WIN: Final = "wins the bout"
@@ -248,7 +252,8 @@ def tempting_moves(
         reasons = []
         if move[0].card == highest:
             reasons.append(HIGHEST_CARD)
-        result = solve(bout.apply_move(move), concept=concept, team=team, budget=budget)
+        result = solve(bout.apply_move(move), concept=concept, team=team, budget=budget,
+                       algorithm=RATING_SEARCH)
         if not result.solved:
             raise BudgetExceeded(
                 f"the bout after {state.move_to_string(move)}", result.nodes, result.seconds
@@ -266,7 +271,8 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
     concept = recipe.concept
     team = mover_team(state)
     try:
-        result = solve(state, concept=concept, team=team, budget=recipe.solver_budget)
+        result = solve(state, concept=concept, team=team, budget=recipe.solver_budget,
+                       algorithm=RATING_SEARCH)
         if not result.solved:
             return Examined(reason="unknown")
         if result.value != 1:
@@ -321,7 +327,8 @@ def _refute(
     state = reached.state
     move = state.parse_move(text)
     child = state.apply_move(move)
-    result = solve(child, concept=concept, team=team, budget=recipe.solver_budget)
+    result = solve(child, concept=concept, team=team, budget=recipe.solver_budget,
+                   algorithm=RATING_SEARCH)
     if not result.solved or result.value is None:
         raise BudgetExceeded(f"after {text}", result.nodes, result.seconds)
     if result.value != 0:

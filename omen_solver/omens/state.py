@@ -914,13 +914,16 @@ class OmensState(GameState[OmensAction]):
         budget: Budget,
         simultaneous: SimultaneousMode,
         progress: Progress | None,
+        algorithm: str = "portfolio",
     ) -> SolveResult:
         """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
-        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply."""
+        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
+        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`."""
         from omen_solver.omens.kernel.solve import solve_with_kernel
 
         return solve_with_kernel(
-            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress
+            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress,
+            algorithm=algorithm,
         )
 
     def __repr__(self) -> str:

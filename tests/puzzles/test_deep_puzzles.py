@@ -26,6 +26,7 @@ import pytest
 from omen_solver.cli import main
 from omen_solver.core.search import Concept, solve
 from omen_solver.core.search.puzzle import read_puzzle
+from omen_solver.omens.deep_puzzles import RATING_SEARCH
 from omen_solver.omens.depth import BoutSearch, Goal
 from omen_solver.omens.position import load_position
 from omen_solver.omens.state import OmensState
@@ -71,7 +72,9 @@ def facts(path: Path) -> Facts:
     assert puzzle is not None and puzzle.team is not None
     team = puzzle.team
     concept = puzzle.concept or Concept.MINIMAX
-    result = solve(state, concept=concept, team=team, budget=puzzle.budget)
+    # The rating counts the nodes of one fixed search (deep_puzzles.RATING_SEARCH).
+    result = solve(state, concept=concept, team=team, budget=puzzle.budget,
+                   algorithm=RATING_SEARCH)
     assert result.solved, path.name
     mover = state.current_player()
     highest = max(state.hands[mover])

@@ -14,7 +14,7 @@ import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 
 from omen_solver.errors import OmenSolverError
@@ -131,6 +131,12 @@ class NodeMeter:
 
     def elapsed(self) -> float:
         return perf_counter() - self.started
+
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit (``None``: none), keeping the time limit: a walk that stopped at
+        one limit can be asked again with a higher one (its tables kept)."""
+        self._budget = replace(self._budget, max_nodes=limit)
+        self.next_check = self._schedule()
 
     def check(self) -> None:
         """Raise :class:`BudgetExceeded` if a limit is passed; report progress otherwise."""

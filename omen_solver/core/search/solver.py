@@ -162,6 +162,7 @@ def solve(
     bounds: tuple[Fraction, Fraction] | None = None,
     progress: Progress | None = None,
     engine: Engine | str = Engine.AUTO,
+    algorithm: str | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
@@ -175,13 +176,18 @@ def solve(
     ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
     ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
     it, ``reference`` never uses it. Every answer says which one ran (``extra["engine"]``).
+
+    ``algorithm``: the kernel's search, where the game's kernel offers a choice (Omens:
+    ``portfolio``, alpha-beta and df-pn by turns, the default; ``alphabeta``; ``dfpn``).
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
     choice = _as_engine(engine)
+    if algorithm is not None and choice is Engine.REFERENCE:
+        raise ChoiceError("algorithm: chooses the kernel's search; the reference search has one")
     if choice is not Engine.REFERENCE:
         fast = _kernel(state, chosen, team, budget, simultaneous, progress, choice, bounds,
-                       transpositions, ordering)
+                       transpositions, ordering, algorithm)
         if isinstance(fast, SolveResult):
             return fast
         note = fast
@@ -210,6 +216,7 @@ def _kernel(
     bounds: tuple[Fraction, Fraction] | None,
     transpositions: bool,
     ordering: bool,
+    algorithm: str | None = None,
 ) -> SolveResult | str | None:
     """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
     hook = getattr(state, "kernel_solve", None)
@@ -220,13 +227,16 @@ def _kernel(
         reason = "the kernel always uses its table, its ordering and the game's bounds"
     else:
         try:
+            chosen_search = {} if algorithm is None else {"algorithm": algorithm}
             result: SolveResult = hook(concept, team, budget=budget, simultaneous=simultaneous,
-                                       progress=progress)
+                                       progress=progress, **chosen_search)
             return result
         except KernelRefused as refused:
             reason = str(refused)
     if engine is Engine.KERNEL:
         raise ChoiceError(f"engine 'kernel': {reason}")
+    if algorithm is not None:
+        raise ChoiceError(f"algorithm {algorithm!r}: the kernel does not apply here ({reason})")
     return reason
 
 

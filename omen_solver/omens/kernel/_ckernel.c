@@ -481,17 +481,22 @@ static Frame *frame_at(Search *S, int depth, int need) {
 
 static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 
+/* With minimax: every leaf's returns must add up to the same total (search.py: terminal). */
+static int check_total(Search *S, const KS *k) {
+    if (!S->constant_sum) return 0;
+    int total = k->winner < 0 ? 0 : 1;
+    if (S->total < 0) S->total = total;
+    else if (total != S->total) {
+        PyErr_SetString(PyExc_ArithmeticError, "not constant-sum");
+        S->stop = STOP_PYTHON;
+        return -1;
+    }
+    return 0;
+}
+
 static int terminal(Search *S, const KS *k, Q *out) {
     int winner = k->winner;
-    if (S->constant_sum) {
-        int total = winner < 0 ? 0 : 1;
-        if (S->total < 0) S->total = total;
-        else if (total != S->total) {
-            PyErr_SetString(PyExc_ArithmeticError, "not constant-sum");
-            S->stop = STOP_PYTHON;
-            return -1;
-        }
-    }
+    if (check_total(S, k) < 0) return -1;
     if (S->has_payoff) {
         /* search.py: leaf_value; machine.py: next_round_leader */
         int leader = winner < 0 ? 0 : winner;
@@ -1074,22 +1079,24 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
 #define ROW_MARK 0xF000000000000000ULL
 
 /* Proof and disproof numbers live in a table entry's low and high numerators. */
-static void dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
-                         int64_t *pn, int64_t *dn) {
+static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
+                        int64_t *pn, int64_t *dn) {
     if (row < 0 && kid->phase == OVER) {
+        if (check_total(S, kid) < 0) return -1;
         int winner = kid->winner;
         int value = (winner >= 0 && S->maximising[winner]) ? 1 : 0;
         if (value == S->target) { *pn = 0; *dn = PN_INFINITE; }
         else { *pn = PN_INFINITE; *dn = 0; }
-        return;
+        return 0;
     }
     size_t slot;
     if (table_find(&S->table, w, len, h, &slot)) {
         *pn = S->table.slots[slot].low.n;
         *dn = S->table.slots[slot].high.n;
-        return;
+        return 0;
     }
     *pn = 1; *dn = 1;
+    return 0;
 }
 
 /* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
@@ -1225,8 +1232,9 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
         int best = -1;
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
-            dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
-                         f->keylen[i], f->hashes[i], &pn, &dn);
+            if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
+                             f->keylen[i], f->hashes[i], &pn, &dn) < 0)
+                return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
             else if (p < second) second = p;
@@ -1356,6 +1364,7 @@ static PyObject *Search_prove(Search *S, PyObject *args) {
     skip_shows(S, &k);
     if (k.error) { S->stop = STOP_CAPACITY; return Py_BuildValue("(ON)", Py_None, stop_name(S)); }
     if (k.phase == OVER) {
+        if (check_total(S, &k) < 0) return NULL;
         int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
         return Py_BuildValue("(Os)", value == target ? Py_True : Py_False, "");
     }
@@ -1428,6 +1437,14 @@ static int Search_set_nodes(Search *S, PyObject *value, void *closure) {
     schedule(S);
     return PyErr_Occurred() ? -1 : 0;
 }
+static PyObject *Search_get_max_nodes(Search *S, void *closure) { return PyLong_FromLongLong(S->max_nodes); }
+static int Search_set_max_nodes(Search *S, PyObject *value, void *closure) {
+    long long limit = PyLong_AsLongLong(value);
+    if (limit == -1 && PyErr_Occurred()) return -1;
+    S->max_nodes = limit;
+    schedule(S);
+    return 0;
+}
 static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table.size); }
 static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
 static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
@@ -1449,6 +1466,7 @@ static PyMethodDef Search_methods[] = {
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "nodes searched", NULL},
     {"states", (getter)Search_get_states, NULL, "entries in the transposition table", NULL},
+    {"max_nodes", (getter)Search_get_max_nodes, (setter)Search_set_max_nodes, "node limit (0: none)", NULL},
     {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
     {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},

@@ -8,6 +8,7 @@ KernelSearch`: same arguments, same answers, same node counts, many times faster
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -22,6 +23,7 @@ from omen_solver.omens.kernel.search import (
     CYCLE_REASON,
     DEFAULT_TABLE_LIMIT,
     DEPTH_REASON,
+    NOT_CONSTANT_SUM,
     Entry,
     Value,
 )
@@ -108,15 +110,16 @@ class CompiledSearch:
     def elapsed(self) -> float:
         return float(self._search.elapsed)
 
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit (``None``: none), keeping the time limit and the table."""
+        self._budget = replace(self._budget, max_nodes=limit)
+        self._search.max_nodes = limit or 0
+
     def search(self, state: KState, alpha: Value, beta: Value) -> Value:
         try:
             value, stop = self._search.search(state.key(), alpha, beta)
         except ArithmeticError:
-            raise ConceptError(
-                "the round can end with no winner (every hand empty) as well as with one: "
-                "the two teams' returns do not add up to a constant, so minimax does not "
-                "apply; use concept 'paranoid'"
-            ) from None
+            raise ConceptError(NOT_CONSTANT_SUM) from None
         if value is None:
             raise _exceeded(stop, self._budget, self.nodes, self.elapsed())
         return value  # type: ignore[no-any-return]
@@ -184,6 +187,7 @@ class CompiledDfpn:
         maximising: Sequence[bool],
         target: int,
         *,
+        constant_sum: bool = False,
         budget: Budget | None = None,
         progress: Progress | None = None,
         table_limit: int = DEFAULT_TABLE_LIMIT,
@@ -195,7 +199,7 @@ class CompiledDfpn:
         self.target = target
         self._budget = budget
         self._search: Any = _ckernel.Search(
-            machine.spec.as_tuple(), [int(flag) for flag in maximising], 0, 0,
+            machine.spec.as_tuple(), [int(flag) for flag in maximising], int(constant_sum), 0,
             budget.max_nodes or 0, float(budget.max_seconds or 0.0), table_limit, progress,
             _matrix_value, None,
         )
@@ -223,8 +227,21 @@ class CompiledDfpn:
     def elapsed(self) -> float:
         return float(self._search.elapsed)
 
+    @property
+    def total(self) -> int | None:
+        total = int(self._search.total)
+        return None if total < 0 else total
+
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit (``None``: none), keeping the time limit and the table."""
+        self._budget = replace(self._budget, max_nodes=limit)
+        self._search.max_nodes = limit or 0
+
     def prove(self, state: KState) -> bool:
-        answer, stop = self._search.prove(state.key(), self.target)
+        try:
+            answer, stop = self._search.prove(state.key(), self.target)
+        except ArithmeticError:
+            raise ConceptError(NOT_CONSTANT_SUM) from None
         if answer is None:
             raise _exceeded(stop, self._budget, self.nodes, self.elapsed())
         return bool(answer)

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.search.result import ConceptError
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import (
@@ -36,6 +37,7 @@ from omen_solver.omens.kernel.search import (
     DEFAULT_TABLE_LIMIT,
     DEPTH_REASON,
     MAX_DEPTH,
+    NOT_CONSTANT_SUM,
 )
 
 __all__ = ["DfpnSearch", "Prover"]
@@ -62,6 +64,11 @@ class Prover(Protocol):
     @property
     def mixed_seen(self) -> bool: ...
 
+    @property
+    def total(self) -> int | None: ...
+
+    def limit_nodes(self, limit: int | None) -> None: ...
+
     def elapsed(self) -> float: ...
 
     def prove(self, state: KState) -> bool: ...
@@ -81,6 +88,7 @@ class DfpnSearch(NodeMeter):
         maximising: Sequence[bool],
         target: int,
         *,
+        constant_sum: bool = False,
         budget: Budget | None = None,
         progress: Progress | None = None,
         table_limit: int = DEFAULT_TABLE_LIMIT,
@@ -89,6 +97,9 @@ class DfpnSearch(NodeMeter):
         self.machine = machine
         self.maximising = list(maximising)
         self.target = target
+        self.constant_sum = constant_sum
+        self.total: int | None = None
+        """With minimax: what the two teams' returns add up to at every leaf met."""
         self.attacker = [flag == bool(target) for flag in maximising]
         """The seats whose choices the proof makes: the maximising side's when the question
         is "value 1", the others' when it is "value 0"."""
@@ -128,6 +139,12 @@ class DfpnSearch(NodeMeter):
         if state.phase != m.OVER:
             return None
         winner = state.winner
+        if self.constant_sum:
+            total = 0 if winner < 0 else 1
+            if self.total is None:
+                self.total = total
+            elif total != self.total:
+                raise ConceptError(NOT_CONSTANT_SUM)
         value = 1 if winner >= 0 and self.maximising[winner] else 0
         return (0, INFINITE) if value == self.target else (INFINITE, 0)
 

@@ -39,6 +39,7 @@ __all__ = [
     "CYCLE_REASON",
     "DEFAULT_TABLE_LIMIT",
     "DEPTH_REASON",
+    "NOT_CONSTANT_SUM",
     "KernelSearch",
     "Value",
     "leaf_value",
@@ -68,6 +69,11 @@ CYCLE_REASON: Final = (
     "does not say how such a bout ends)"
 )
 """Why a df-pn search (:mod:`.dfpn`) stops where play comes back to a state on its line."""
+
+NOT_CONSTANT_SUM: Final = (
+    "the round can end with no winner (every hand empty) as well as with one: the two teams' "
+    "returns do not add up to a constant, so minimax does not apply; use concept 'paranoid'"
+)
 
 _NONE: Final = -1
 Entry = tuple[Value, Value, int]
@@ -122,11 +128,7 @@ class KernelSearch(NodeMeter):
             if self.total is None:
                 self.total = total
             elif total != self.total:
-                raise ConceptError(
-                    "the round can end with no winner (every hand empty) as well as with one: "
-                    "the two teams' returns do not add up to a constant, so minimax does not "
-                    "apply; use concept 'paranoid'"
-                )
+                raise ConceptError(NOT_CONSTANT_SUM)
         return leaf_value(self.machine, self.maximising, self.payoff, state)
 
     # -- the search ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from omen_solver.core.enumeration.budget import (
     Status,
     deep_recursion,
 )
+from omen_solver.core.enumeration.hooks import ChoiceError
 from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.solver import _solve_maxn, _TwoSided
@@ -31,6 +32,7 @@ from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
+from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
@@ -69,6 +71,7 @@ def make_dfpn(
     maximising: Sequence[bool],
     target: int,
     *,
+    constant_sum: bool = False,
     budget: Budget | None = None,
     progress: Progress | None = None,
     table_limit: int = DEFAULT_TABLE_LIMIT,
@@ -78,10 +81,10 @@ def make_dfpn(
     one when it is built (and not refused), else Python."""
     use_compiled = _use_compiled() if pure_python is None else not pure_python
     if use_compiled and compiled.AVAILABLE:
-        return compiled.CompiledDfpn(machine, maximising, target, budget=budget,
-                                     progress=progress, table_limit=table_limit)
-    return DfpnSearch(machine, maximising, target, budget=budget, progress=progress,
-                      table_limit=table_limit)
+        return compiled.CompiledDfpn(machine, maximising, target, constant_sum=constant_sum,
+                                     budget=budget, progress=progress, table_limit=table_limit)
+    return DfpnSearch(machine, maximising, target, constant_sum=constant_sum, budget=budget,
+                      progress=progress, table_limit=table_limit)
 
 
 def dfpn_value(
@@ -105,6 +108,11 @@ def dfpn_value(
     return (0 if won else None), first.nodes + second.nodes, first.states + second.states
 
 
+ALGORITHMS: Final = ("portfolio", "alphabeta", "dfpn")
+"""The kernel's searches for a round: alpha-beta and df-pn by turns (:mod:`.portfolio`, the
+default), alpha-beta alone, or df-pn settling 0 and 1 with alpha-beta for fractions only."""
+
+
 def make_search(
     machine: Machine,
     maximising: Sequence[bool],
@@ -116,16 +124,33 @@ def make_search(
     table_limit: int = DEFAULT_TABLE_LIMIT,
     payoff: Sequence[Sequence[Value]] | None = None,
     pure_python: bool | None = None,
+    algorithm: str = "alphabeta",
 ) -> KernelSearchLike:
-    """A kernel search: the compiled one when it is built (and not refused), else Python."""
+    """A kernel search: the compiled one when it is built (and not refused), else Python.
+    ``algorithm`` (one of :data:`ALGORITHMS`) applies to a round's value under the mixed
+    simultaneous mode; a payoff table (a whole game) or another mode always uses alpha-beta."""
+    if algorithm not in ALGORITHMS:
+        raise ChoiceError(
+            f"algorithm {algorithm!r}: unknown; choose one of {', '.join(ALGORITHMS)}"
+        )
     use_compiled = _use_compiled() if pure_python is None else not pure_python
     kind: type[KernelSearch] | type[compiled.CompiledSearch] = (
         compiled.CompiledSearch if use_compiled and compiled.AVAILABLE else KernelSearch
     )
-    return kind(
+    budget = budget or Budget()
+    alpha_beta = kind(
         machine, maximising, constant_sum=constant_sum, mode=mode, budget=budget,
         progress=progress, table_limit=table_limit, payoff=payoff,
     )
+    if algorithm == "alphabeta" or payoff is not None or mode is not SimultaneousMode.MIXED:
+        return alpha_beta
+    proofs = {
+        target: make_dfpn(machine, maximising, target, constant_sum=constant_sum, budget=budget,
+                          progress=progress, table_limit=table_limit, pure_python=pure_python)
+        for target in (1, 0)
+    }
+    return Portfolio(alpha_beta, proofs, budget,
+                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
 
 
 class _KernelRoot(_TwoSided):
@@ -161,6 +186,7 @@ def solve_with_kernel(
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
     progress: Progress | None = None,
     table_limit: int = DEFAULT_TABLE_LIMIT,
+    algorithm: str = "portfolio",
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
     (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
@@ -195,6 +221,7 @@ def solve_with_kernel(
                 inner = make_search(
                     machine, side, constant_sum=constant_sum, mode=mode, budget=left,
                     progress=progress, table_limit=table_limit, payoff=payoff,
+                    algorithm=algorithm,
                 )
                 searches.append(inner)
                 return KernelTwoSided(inner, machine, side, payoff)
@@ -216,6 +243,7 @@ def solve_with_kernel(
     result.extra.update(
         {
             "engine": f"kernel ({backend_name()})",
+            "algorithm": algorithm,
             "table_entries": sum(s.states for s in searches),
             **({"table_bytes": memory} if memory else {}),
         }

@@ -1,0 +1,192 @@
+"""Alpha-beta and df-pn by turns: the kernel's default search for a round's value.
+
+Measured on seeded deals (``benchmarks/omens_dfpn.py``, ``docs/kernel.md``), neither search
+is better everywhere: proof-number search (:mod:`.dfpn`) settles many positions in a small
+fraction of alpha-beta's nodes and stays fast where alpha-beta runs out, and alpha-beta wins
+elsewhere. :class:`Portfolio` runs them by turns on node budgets that double (alpha-beta
+first), each keeping its table between turns, and answers with the first that finishes. The
+turns are counted in nodes, not seconds, so the same position gives the same answer and the
+same node count on every run.
+
+df-pn answers yes-or-no questions: "value 1?", then, when that is disproved through an
+exchange between the teams or a chance node, "value 0?". When both are disproved the value is
+a fraction, and alpha-beta alone goes on. With a payoff table (a whole game) or a simultaneous
+mode other than ``mixed`` only alpha-beta runs (df-pn's exchange rows read the mixed value's
+pure-strategy bounds, see :mod:`.dfpn`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.omens.kernel.compiled import CompiledSearch
+from omen_solver.omens.kernel.dfpn import Prover
+from omen_solver.omens.kernel.machine import KState
+from omen_solver.omens.kernel.search import Entry, KernelSearch, Value
+
+__all__ = ["FIRST_TURN", "Portfolio"]
+
+FIRST_TURN: Final = 50_000
+"""Nodes of each search's first turn; every round of turns doubles it."""
+
+_MIXED: Final = "mixed"
+
+
+class _TurnOver(Exception):
+    """A search used up its turn (not the whole budget)."""
+
+
+class Portfolio:
+    """A :class:`~omen_solver.omens.kernel.view.KernelSearchLike` that runs ``alpha_beta`` and
+    the df-pn searches ``proofs[1]`` ("value 1?") and ``proofs[0]`` ("value 0?") by turns.
+    They must have been made with the same budget (so the same deadline); the node limit is
+    shared: every search counts on from the total."""
+
+    mode = SimultaneousMode.MIXED
+
+    def __init__(
+        self,
+        alpha_beta: KernelSearch | CompiledSearch,
+        proofs: dict[int, Prover],
+        budget: Budget,
+        *,
+        first_turn: int = FIRST_TURN,
+    ) -> None:
+        self.alpha_beta = alpha_beta
+        self.proofs = proofs
+        self.budget = budget
+        self.first_turn = first_turn
+        """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
+        self._nodes = 0
+        self._values: dict[tuple[object, ...], Value] = {}
+
+    # -- what the root analysis reads ----------------------------------------------------------
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._nodes = value
+
+    @property
+    def states(self) -> int:
+        return self.alpha_beta.states + sum(proof.states for proof in self.proofs.values())
+
+    @property
+    def total(self) -> int | None:
+        for total in (self.alpha_beta.total, *(p.total for p in self.proofs.values())):
+            if total is not None:
+                return total
+        return None
+
+    @property
+    def gap_seen(self) -> bool:
+        return self.alpha_beta.gap_seen
+
+    @property
+    def table_bytes(self) -> int:
+        searches = (self.alpha_beta, *self.proofs.values())
+        return sum(int(getattr(search, "table_bytes", 0)) for search in searches)
+
+    def elapsed(self) -> float:
+        return self.alpha_beta.elapsed()
+
+    def entry(self, state: KState) -> Entry | None:
+        found = self.alpha_beta.entry(state)
+        value = self._values.get(state.key())
+        if value is None:
+            return found
+        return value, value, -1 if found is None else found[2]
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def search(self, state: KState, alpha: Value, beta: Value) -> Value:
+        """The value of ``state`` within ``(alpha, beta)``, fail-soft as alpha-beta's."""
+        key = state.key()
+        known = self._values.get(key)
+        if known is not None:
+            return known
+        question: int | None = 1
+        if not self.first_turn:
+            while question is not None:
+                settled = self._ask(state, question, None)
+                if isinstance(settled, int):
+                    self._values[key] = settled
+                    return settled
+                question = None if settled == _MIXED else 0
+            return self._turn(self.alpha_beta, None, lambda: self._alpha_beta(state, alpha, beta))
+        turn = self.first_turn
+        while True:
+            try:
+                value = self._turn(self.alpha_beta, turn,
+                                   lambda: self._alpha_beta(state, alpha, beta))
+                if value in (0, 1) or alpha < value < beta:
+                    self._values[key] = value
+                return value
+            except _TurnOver:
+                pass
+            if question is not None:
+                try:
+                    settled = self._ask(state, question, turn)
+                    if settled == _MIXED:
+                        question = None
+                    elif isinstance(settled, int):
+                        self._values[key] = settled
+                        return settled
+                    else:
+                        question = 0
+                except _TurnOver:
+                    pass
+            turn *= 2
+
+    def _alpha_beta(self, state: KState, alpha: Value, beta: Value) -> Value:
+        if isinstance(self.alpha_beta, KernelSearch):
+            self.alpha_beta.depth = 0  # a turn that ran out left the Python search mid-line
+        return self.alpha_beta.search(state, alpha, beta)
+
+    def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
+        """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
+        neither side wins for sure, None to go on with the question "value 0?"."""
+        proof = self.proofs[question]
+        proved = self._turn(proof, turn, lambda: proof.prove(state))
+        if proved:
+            return question
+        if question == 1 and not proof.mixed_seen:
+            return 0  # a disproof through decisions only: the others win for sure
+        return _MIXED if question == 0 else None
+
+    def _turn(
+        self,
+        search: KernelSearch | CompiledSearch | Prover,
+        turn: int | None,
+        run: Callable[[], object],
+    ) -> Value:
+        """Run one search for at most ``turn`` nodes (None: to the end of the budget),
+        counting on from the total."""
+        overall = self.budget.max_nodes
+        limit = None if turn is None else self._nodes + turn
+        if overall is not None:
+            limit = overall if limit is None else min(limit, overall)
+        search.nodes = self._nodes
+        search.limit_nodes(limit)
+        try:
+            return run()  # type: ignore[return-value]
+        except BudgetExceeded as stopped:
+            self._nodes = search.nodes
+            if stopped.reason.startswith("node limit") and (
+                overall is None or self._nodes < overall
+            ):
+                raise _TurnOver from None
+            if stopped.reason.startswith("node limit"):
+                raise BudgetExceeded(
+                    f"node limit of {overall} reached", self._nodes, self.elapsed()
+                ) from None
+            raise BudgetExceeded(stopped.reason, self._nodes, stopped.seconds) from None
+        finally:
+            self._nodes = max(self._nodes, search.nodes)
+
