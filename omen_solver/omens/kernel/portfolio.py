@@ -6,7 +6,8 @@ fraction of alpha-beta's nodes and stays fast where alpha-beta runs out, and alp
 elsewhere. :class:`Portfolio` runs them by turns on node budgets that double (alpha-beta
 first), each keeping its table between turns, and answers with the first that finishes. The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
-same node count on every run.
+same node count on every run. When df-pn's table is full it can no longer keep what it
+learns (its numbers would go round in circles), and alpha-beta goes on alone.
 
 df-pn answers yes-or-no questions: "value 1?", then, when that is disproved through an
 exchange between the teams or a chance node, "value 0?". When both are disproved the value is
@@ -25,7 +26,7 @@ from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.dfpn import Prover
 from omen_solver.omens.kernel.machine import KState
-from omen_solver.omens.kernel.search import Entry, KernelSearch, Value
+from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, Entry, KernelSearch, Value
 
 __all__ = ["FIRST_TURN", "Portfolio"]
 
@@ -54,12 +55,14 @@ class Portfolio:
         budget: Budget,
         *,
         first_turn: int = FIRST_TURN,
+        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
         self.alpha_beta = alpha_beta
         self.proofs = proofs
         self.budget = budget
         self.first_turn = first_turn
         """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
+        self.table_limit = table_limit
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
 
@@ -141,7 +144,9 @@ class Portfolio:
                     else:
                         question = 0
                 except _TurnOver:
-                    pass
+                    if question is not None and self.proofs[question].states >= self.table_limit:
+                        # a full table: df-pn can no longer keep what it learns, alpha-beta can
+                        question = None
             turn *= 2
 
     def _alpha_beta(self, state: KState, alpha: Value, beta: Value) -> Value:

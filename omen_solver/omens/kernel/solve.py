@@ -150,7 +150,8 @@ def make_search(
         for target in (1, 0)
     }
     return Portfolio(alpha_beta, proofs, budget,
-                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
+                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0,
+                     table_limit=table_limit)
 
 
 class _KernelRoot(_TwoSided):
