@@ -64,6 +64,8 @@ class Config:
     seconds: float = 30.0
     engine: str = "auto"
     pure_python: bool = False
+    algorithm: str | None = None
+    """The kernel's search (None: its default)."""
     seed: int = SEED
 
 
@@ -156,7 +158,7 @@ def run_config(config: Config) -> Outcome:
     for state in states:
         started = time.perf_counter()
         result = solve(state, concept=config.concept, team=1, engine=config.engine,
-                       budget=Budget(max_seconds=config.seconds))
+                       budget=Budget(max_seconds=config.seconds), algorithm=config.algorithm)
         outcome.seconds.append(time.perf_counter() - started)
         outcome.statuses.append(result.status.value)
         outcome.nodes.append(result.nodes)
@@ -275,11 +277,15 @@ def ratio_rows(args: argparse.Namespace) -> list[list[str]]:
         concept = "paranoid" if players == 6 else "minimax"
         label = f"{players}p x {cards}"
         measured: list[tuple[str, str, float | None, int | None]] = []
-        for name, engine, pure in (("kernel (compiled)", "kernel", False),
-                                   ("kernel (pure Python)", "kernel", True),
-                                   ("reference solver", "reference", False)):
+        for name, engine, pure, algorithm in (
+            ("kernel (compiled)", "kernel", False, None),
+            ("kernel (compiled), alpha-beta alone", "kernel", False, "alphabeta"),
+            ("kernel (pure Python)", "kernel", True, None),
+            ("reference solver", "reference", False, None),
+        ):
             config = Config("ratio", players, concept=concept, cards=cards,
-                            seconds=args.ratio_seconds, engine=engine, pure_python=pure)
+                            seconds=args.ratio_seconds, engine=engine, pure_python=pure,
+                            algorithm=algorithm)
             outcome = in_child(config, timeout=args.ratio_seconds * 3 + 60)
             if outcome is None or outcome.statuses[0] != "solved":
                 measured.append((name, "unknown", None, outcome.nodes[0] if outcome else None))
@@ -335,7 +341,9 @@ def markdown(args: argparse.Namespace, deals: list[list[str]], ratios: list[list
         "",
         f"Measured by `python benchmarks/omens_search.py --deals {args.deals} --seconds "
         f"{args.seconds:g} --write docs/benchmarks.md` on {machine}, on "
-        f"{time.strftime('%Y-%m-%d')}; the kernel ran {backend_name()}. `make bench` runs a "
+        f"{time.strftime('%Y-%m-%d')}; the kernel ran {backend_name()}, with its default "
+        "search (alpha-beta and df-pn by turns, `solve --search portfolio`; "
+        "`benchmarks/omens_dfpn.py` compares the searches one by one). `make bench` runs a "
         "shorter version and writes nothing.",
         "",
         "## Rounds from the deal",
