@@ -46,7 +46,45 @@ def _matrix_value(entries: list[list[Value]]) -> Value:
     return value.numerator if value.denominator == 1 else value
 
 
-class CompiledSearch:
+class _Compiled:
+    """What every compiled search object offers: its counters, its table and its budget."""
+
+    _search: Any
+    _budget: Budget
+
+    @property
+    def nodes(self) -> int:
+        return int(self._search.nodes)
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._search.nodes = value
+
+    @property
+    def states(self) -> int:
+        return int(self._search.states)
+
+    @property
+    def total(self) -> int | None:
+        """With minimax: what the two teams' returns add up to (None before any leaf)."""
+        total = int(self._search.total)
+        return None if total < 0 else total
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory held by the transposition table and the end-of-bout memo."""
+        return int(self._search.table_bytes)
+
+    def elapsed(self) -> float:
+        return float(self._search.elapsed)
+
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit (``None``: none), keeping the time limit and the table."""
+        self._budget = replace(self._budget, max_nodes=limit)
+        self._search.max_nodes = limit or 0
+
+
+class CompiledSearch(_Compiled):
     """:class:`KernelSearch` on the compiled kernel."""
 
     def __init__(
@@ -81,39 +119,8 @@ class CompiledSearch:
         )
 
     @property
-    def nodes(self) -> int:
-        return int(self._search.nodes)
-
-    @nodes.setter
-    def nodes(self, value: int) -> None:
-        self._search.nodes = value
-
-    @property
-    def states(self) -> int:
-        return int(self._search.states)
-
-    @property
-    def total(self) -> int | None:
-        """With minimax: what the two teams' returns add up to (None before any leaf)."""
-        total = int(self._search.total)
-        return None if total < 0 else total
-
-    @property
     def gap_seen(self) -> bool:
         return bool(self._search.gap_seen)
-
-    @property
-    def table_bytes(self) -> int:
-        """Memory held by the transposition table and the end-of-bout memo."""
-        return int(self._search.table_bytes)
-
-    def elapsed(self) -> float:
-        return float(self._search.elapsed)
-
-    def limit_nodes(self, limit: int | None) -> None:
-        """Set the node limit (``None``: none), keeping the time limit and the table."""
-        self._budget = replace(self._budget, max_nodes=limit)
-        self._search.max_nodes = limit or 0
 
     def search(self, state: KState, alpha: Value, beta: Value) -> Value:
         try:
@@ -129,7 +136,7 @@ class CompiledSearch:
         return None if found is None else (found[0], found[1], found[2])
 
 
-class CompiledMaxn:
+class CompiledMaxn(_Compiled):
     """:class:`~omen_solver.omens.kernel.maxn.KernelMaxn` on the compiled kernel."""
 
     def __init__(
@@ -154,21 +161,6 @@ class CompiledMaxn:
             float(budget.max_seconds or 0.0), table_limit, progress, _matrix_value, None,
         )
 
-    @property
-    def nodes(self) -> int:
-        return int(self._search.nodes)
-
-    @property
-    def states(self) -> int:
-        return int(self._search.states)
-
-    @property
-    def table_bytes(self) -> int:
-        return int(self._search.table_bytes)
-
-    def elapsed(self) -> float:
-        return float(self._search.elapsed)
-
     def search(self, state: GameState[Any]) -> tuple[Fraction, ...]:
         """The max-n vector of a protocol view of a kernel state."""
         k: KState = state.k  # type: ignore[attr-defined]
@@ -178,7 +170,7 @@ class CompiledMaxn:
         return tuple(Fraction(v) for v in vector)
 
 
-class CompiledDfpn:
+class CompiledDfpn(_Compiled):
     """:class:`~omen_solver.omens.kernel.dfpn.DfpnSearch` on the compiled kernel."""
 
     def __init__(
@@ -205,37 +197,8 @@ class CompiledDfpn:
         )
 
     @property
-    def nodes(self) -> int:
-        return int(self._search.nodes)
-
-    @nodes.setter
-    def nodes(self, value: int) -> None:
-        self._search.nodes = value
-
-    @property
-    def states(self) -> int:
-        return int(self._search.states)
-
-    @property
     def mixed_seen(self) -> bool:
         return bool(self._search.mixed_seen)
-
-    @property
-    def table_bytes(self) -> int:
-        return int(self._search.table_bytes)
-
-    def elapsed(self) -> float:
-        return float(self._search.elapsed)
-
-    @property
-    def total(self) -> int | None:
-        total = int(self._search.total)
-        return None if total < 0 else total
-
-    def limit_nodes(self, limit: int | None) -> None:
-        """Set the node limit (``None``: none), keeping the time limit and the table."""
-        self._budget = replace(self._budget, max_nodes=limit)
-        self._search.max_nodes = limit or 0
 
     def prove(self, state: KState) -> bool:
         try:

@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
-from omen_solver.core.search.result import ConceptError
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import (
@@ -37,7 +36,7 @@ from omen_solver.omens.kernel.search import (
     DEFAULT_TABLE_LIMIT,
     DEPTH_REASON,
     MAX_DEPTH,
-    NOT_CONSTANT_SUM,
+    checked_total,
 )
 
 __all__ = ["DfpnSearch", "Prover"]
@@ -140,11 +139,7 @@ class DfpnSearch(NodeMeter):
             return None
         winner = state.winner
         if self.constant_sum:
-            total = 0 if winner < 0 else 1
-            if self.total is None:
-                self.total = total
-            elif total != self.total:
-                raise ConceptError(NOT_CONSTANT_SUM)
+            self.total = checked_total(self.total, winner)
         value = 1 if winner >= 0 and self.maximising[winner] else 0
         return (0, INFINITE) if value == self.target else (INFINITE, 0)
 

@@ -42,6 +42,7 @@ __all__ = [
     "NOT_CONSTANT_SUM",
     "KernelSearch",
     "Value",
+    "checked_total",
     "leaf_value",
 ]
 
@@ -122,13 +123,8 @@ class KernelSearch(NodeMeter):
 
     def terminal(self, state: KState) -> Value:
         """The maximising side's return where play is over."""
-        winner = state.winner
         if self.constant_sum:
-            total = 0 if winner < 0 else 1
-            if self.total is None:
-                self.total = total
-            elif total != self.total:
-                raise ConceptError(NOT_CONSTANT_SUM)
+            self.total = checked_total(self.total, state.winner)
         return leaf_value(self.machine, self.maximising, self.payoff, state)
 
     # -- the search ----------------------------------------------------------------------------
@@ -428,6 +424,16 @@ class KernelSearch(NodeMeter):
         self.gap_seen = True
         solution = solve_matrix_game([[Fraction(x) for x in row] for row in entries])
         return _lean(solution.value)
+
+
+def checked_total(total: int | None, winner: int) -> int:
+    """With minimax, what the teams' returns add up to at a leaf won by ``winner`` (-1: none):
+    1 with a winner, 0 without; it must be the same at every leaf (``total``: the one seen so
+    far), else minimax does not apply."""
+    found = 0 if winner < 0 else 1
+    if total is not None and found != total:
+        raise ConceptError(NOT_CONSTANT_SUM)
+    return found
 
 
 def leaf_value(
