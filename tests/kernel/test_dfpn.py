@@ -82,7 +82,7 @@ def test_dfpn_agrees_with_alpha_beta_with_three_cards() -> None:
 def test_dfpn_agrees_with_alpha_beta_long() -> None:
     rng = random.Random(300)
     compared = 0
-    for _ in range(300):
+    for _ in range(150):
         players = rng.choice([4, 5, 6])
         state = random_small(rng, players, rng.randint(2, 3))
         try:
@@ -91,7 +91,7 @@ def test_dfpn_agrees_with_alpha_beta_long() -> None:
             continue
         assert _agree(value, proved), (state, value, proved)
         compared += 1
-    assert compared >= 200
+    assert compared >= 100
 
 
 def test_dfpn_says_neither_side_wins_for_sure_where_chance_decides() -> None:
