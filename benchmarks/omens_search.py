@@ -271,6 +271,11 @@ def deals_rows(args: argparse.Namespace) -> list[list[str]]:
 RATIO_POSITIONS = [(4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (6, 2), (6, 3)]
 
 
+def _ratio(value: float) -> str:
+    """A ratio of seconds: one decimal below 10 (0.4 says "faster"), whole numbers above."""
+    return f"{value:.1f}" if value < 10 else f"{value:,.0f}"
+
+
 def ratio_rows(args: argparse.Namespace) -> list[list[str]]:
     rows = []
     for players, cards in RATIO_POSITIONS:
@@ -299,9 +304,9 @@ def ratio_rows(args: argparse.Namespace) -> list[list[str]]:
             if base is None or name == measured[0][0]:
                 ratio = ""
             elif seconds is None:
-                ratio = f"> {args.ratio_seconds / base:,.0f}" if status == "unknown" else "-"
+                ratio = f"> {_ratio(args.ratio_seconds / base)}" if status == "unknown" else "-"
             else:
-                ratio = f"{seconds / base:,.0f}"
+                ratio = _ratio(seconds / base)
             rows.append([label, name, status, "-" if nodes is None else f"{nodes:,}",
                          "-" if seconds is None else f"{seconds:.3f}", ratio])
         print(f"done ratios {label}", file=sys.stderr, flush=True)
