@@ -582,6 +582,40 @@ static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int
     return kept;
 }
 
+/* The distinct children of a decision or chance node (the actions of ``who``; -1: chance) into
+ * the frame at this depth (*fp); -1 on an error. */
+static int action_children(Search *S, Frame **fp, const KS *k, int who) {
+    Frame *f = frame_at(S, S->depth, 0);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    int n = legal(&S->spec, k, who, f->legal);
+    if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
+    f = frame_at(S, S->depth, n);
+    if (!f) { S->stop = STOP_MEMORY; return -1; }
+    *fp = f;
+    return make_children(S, f, k, f->legal, n, -1);
+}
+
+/* The distinct children of every pair (a[i], b[j]) of a simultaneous choice into the frame at
+ * this depth (*fp), each kept with its index i * nb + j; -1 on an error. ``a`` and ``b`` may
+ * lie in that frame (its arrays stay put). */
+static int pair_children(Search *S, Frame **fp, const KS *k, const int *a, int na, const int *b,
+                         int nb) {
+    int count = na * nb;
+    int *pairs = malloc(2 * (size_t)(count ? count : 1) * sizeof(int));
+    if (!pairs) { S->stop = STOP_MEMORY; return -1; }
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            pairs[2 * (i * nb + j)] = a[i];
+            pairs[2 * (i * nb + j) + 1] = b[j];
+        }
+    Frame *f = frame_at(S, S->depth, count);
+    if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
+    *fp = f;
+    int kept = make_children(S, f, k, pairs, count, 0);
+    free(pairs);
+    return kept;
+}
+
 static int choose(Search *S, Frame *f, int count, Q alpha, Q beta, int best, int maximising,
                   Q *value_out, int *best_out) {
     int *order = f->order;
@@ -653,13 +687,8 @@ static int choose(Search *S, Frame *f, int count, Q alpha, Q beta, int best, int
 }
 
 static int decision(Search *S, const KS *k, int player, Q alpha, Q beta, int best, Q *value, int *best_out) {
-    Frame *f = frame_at(S, S->depth, 0);
-    if (!f) { S->stop = STOP_MEMORY; return -1; }
-    int n = legal(&S->spec, k, player, f->legal);
-    if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
-    f = frame_at(S, S->depth, n);
-    if (!f) { S->stop = STOP_MEMORY; return -1; }
-    int count = make_children(S, f, k, f->legal, n, -1);
+    Frame *f;
+    int count = action_children(S, &f, k, player);
     if (count < 0) return -1;
     return choose(S, f, count, alpha, beta, best, S->maximising[player], value, best_out);
 }
@@ -825,15 +854,8 @@ static int simultaneous(Search *S, const KS *k, Q alpha, Q beta, int best, Q *va
     int nm = legal(&S->spec, k, player, mine), nt = legal(&S->spec, k, target, theirs);
     if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
     if (S->maximising[player] == S->maximising[target]) {
-        int count = nm * nt;
-        int *pairs = malloc(2 * (size_t)count * sizeof(int));
-        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
-        for (int i = 0; i < nm; i++)
-            for (int j = 0; j < nt; j++) { pairs[2 * (i * nt + j)] = mine[i]; pairs[2 * (i * nt + j) + 1] = theirs[j]; }
-        Frame *f = frame_at(S, S->depth, count);
-        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
-        int kept = make_children(S, f, k, pairs, count, 0);
-        free(pairs);
+        Frame *f;
+        int kept = pair_children(S, &f, k, mine, nm, theirs, nt);
         if (kept < 0) return -1;
         return choose(S, f, kept, alpha, beta, best, S->maximising[player], value, best_out);
     }
@@ -1102,6 +1124,9 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
 /* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
  * distinct children (kids, keys, hashes; rows of an exchange keep the attacker's card in
  * moves), or -1. */
+/* Expand a node into the frame at this depth (*fp): whether it is an OR node (the attacker
+ * chooses), whether its children are the rows of an exchange (the attacker's card kept in
+ * moves), and the number of distinct children (kids, keys, hashes), or -1. */
 static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64_t *key, int keylen,
                        int *is_or, int *rows_made) {
     const Spec *s = &S->spec;
@@ -1109,73 +1134,37 @@ static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64
     if (!f) { S->stop = STOP_MEMORY; return -1; }
     *fp = f;
     *rows_made = 0;
+    *is_or = 0;
     if (row >= 0) {
+        /* an exchange row: the attacker's card is fixed, the defender answers */
         S->mixed_seen = 1;
         const Pending *top = &k->pending[k->npending - 1];
         int player = top->seat, target = top->a;
-        int defender = S->attacker[player] ? target : player;
-        int n = legal(s, k, defender, f->theirs);
+        int mine_first = S->attacker[player];
+        int n = legal(s, k, mine_first ? target : player, f->theirs);
         if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
-        int *pairs = malloc(2 * (size_t)(n ? n : 1) * sizeof(int));
-        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
-        for (int i = 0; i < n; i++) {
-            pairs[2 * i] = S->attacker[player] ? row : f->theirs[i];
-            pairs[2 * i + 1] = S->attacker[player] ? f->theirs[i] : row;
-        }
-        f = frame_at(S, S->depth, n);
-        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
-        *fp = f;
-        int kept = make_children(S, f, k, pairs, n, 0);
-        free(pairs);
-        *is_or = 0;
-        return kept;
+        return mine_first ? pair_children(S, fp, k, &row, 1, f->theirs, n)
+                          : pair_children(S, fp, k, f->theirs, n, &row, 1);
     }
     int player = current_player(s, k);
     if (player >= 0) {
-        int n = legal(s, k, player, f->legal);
-        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
-        f = frame_at(S, S->depth, n);
-        if (!f) { S->stop = STOP_MEMORY; return -1; }
-        *fp = f;
         *is_or = S->attacker[player];
-        return make_children(S, f, k, f->legal, n, -1);
+        return action_children(S, fp, k, player);
     }
     if (player == CHANCE) {
         S->mixed_seen = 1;
-        int n = legal(s, k, -1, f->legal);
-        if (n < 0) { S->stop = STOP_CAPACITY; return -1; }
-        f = frame_at(S, S->depth, n);
-        if (!f) { S->stop = STOP_MEMORY; return -1; }
-        *fp = f;
-        *is_or = 0;
-        return make_children(S, f, k, f->legal, n, -1);
+        return action_children(S, fp, k, -1);
     }
     const Pending *top = &k->pending[k->npending - 1];
     int first = top->seat, second = top->a;
     int nm = legal(s, k, first, f->mine), nt = legal(s, k, second, f->theirs);
     if (nm < 0 || nt < 0) { S->stop = STOP_CAPACITY; return -1; }
-    if (S->attacker[first] == S->attacker[second]) {
-        int count = nm * nt;
-        int *pairs = malloc(2 * (size_t)(count ? count : 1) * sizeof(int));
-        if (!pairs) { S->stop = STOP_MEMORY; return -1; }
-        for (int i = 0; i < nm; i++)
-            for (int j = 0; j < nt; j++) {
-                pairs[2 * (i * nt + j)] = f->mine[i];
-                pairs[2 * (i * nt + j) + 1] = f->theirs[j];
-            }
-        f = frame_at(S, S->depth, count);
-        if (!f) { free(pairs); S->stop = STOP_MEMORY; return -1; }
-        *fp = f;
-        int kept = make_children(S, f, k, pairs, count, 0);
-        free(pairs);
-        *is_or = S->attacker[first];
-        return kept;
-    }
+    *is_or = S->attacker[first];
+    if (S->attacker[first] == S->attacker[second])
+        return pair_children(S, fp, k, f->mine, nm, f->theirs, nt);
     /* an exchange between the two sides: one row per card of the attacker's */
-    int *rows = S->attacker[first] ? f->mine : f->theirs;
+    const int *rows = S->attacker[first] ? f->mine : f->theirs;
     int nr = S->attacker[first] ? nm : nt;
-    int saved[MAXMOVES];
-    memcpy(saved, rows, nr * sizeof(int));
     f = frame_at(S, S->depth, nr);
     if (!f) { S->stop = STOP_MEMORY; return -1; }
     *fp = f;
@@ -1184,10 +1173,10 @@ static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64
         f->kids[i] = *k;
         uint64_t *w = f->keys + (size_t)i * KEYWORDS;
         memcpy(w, key, keylen * sizeof(uint64_t));
-        w[keylen] = ROW_MARK | (uint32_t)saved[i];
+        w[keylen] = ROW_MARK | (uint32_t)rows[i];
         f->keylen[i] = keylen + 1;
         f->hashes[i] = hash_words(w, keylen + 1);
-        f->moves[i] = saved[i];
+        f->moves[i] = rows[i];
     }
     *is_or = 1;
     *rows_made = 1;
