@@ -115,44 +115,31 @@ class Portfolio:
         if known is not None:
             return known
         question: int | None = 1
-        if not self.first_turn:
-            while question is not None:
-                settled = self._ask(state, question, None)
-                if isinstance(settled, int):
-                    self._values[key] = settled
-                    return settled
-                question = None if settled == _MIXED else 0
-            return self._turn(self.alpha_beta, None, lambda: self._alpha_beta(state, alpha, beta))
-        turn = self.first_turn
+        turn: int | None = self.first_turn or None  # None: df-pn to the end, alpha-beta after
         while True:
-            try:
-                value = self._turn(self.alpha_beta, turn,
-                                   lambda: self._alpha_beta(state, alpha, beta))
-                if value in (0, 1) or alpha < value < beta:
-                    self._values[key] = value
-                return value
-            except _TurnOver:
-                pass
-            if question is not None:
+            if turn is not None or question is None:
                 try:
-                    settled = self._ask(state, question, turn)
-                    if settled == _MIXED:
-                        question = None
-                    elif isinstance(settled, int):
+                    value = self._turn(self.alpha_beta, turn,
+                                       lambda: self.alpha_beta.search(state, alpha, beta))
+                    if value in (0, 1) or alpha < value < beta:
+                        self._values[key] = value
+                    return value
+                except _TurnOver:
+                    pass
+            if question is not None:
+                asked = question
+                try:
+                    settled = self._ask(state, asked, turn)
+                    if isinstance(settled, int):
                         self._values[key] = settled
                         return settled
-                    else:
-                        question = 0
+                    question = None if settled == _MIXED else 0
                 except _TurnOver:
-                    if question is not None and self.proofs[question].states >= self.table_limit:
+                    if self.proofs[asked].states >= self.table_limit:
                         # a full table: df-pn can no longer keep what it learns, alpha-beta can
                         question = None
-            turn *= 2
-
-    def _alpha_beta(self, state: KState, alpha: Value, beta: Value) -> Value:
-        if isinstance(self.alpha_beta, KernelSearch):
-            self.alpha_beta.depth = 0  # a turn that ran out left the Python search mid-line
-        return self.alpha_beta.search(state, alpha, beta)
+            if turn is not None:
+                turn *= 2
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
         """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
@@ -183,15 +170,14 @@ class Portfolio:
             return run()  # type: ignore[return-value]
         except BudgetExceeded as stopped:
             self._nodes = search.nodes
-            if stopped.reason.startswith("node limit") and (
-                overall is None or self._nodes < overall
-            ):
+            if limit is None or self._nodes < limit:
+                # the time, the depth, memory...: not a node limit
+                raise BudgetExceeded(stopped.reason, self._nodes, stopped.seconds) from None
+            if overall is None or self._nodes < overall:
                 raise _TurnOver from None
-            if stopped.reason.startswith("node limit"):
-                raise BudgetExceeded(
-                    f"node limit of {overall} reached", self._nodes, self.elapsed()
-                ) from None
-            raise BudgetExceeded(stopped.reason, self._nodes, stopped.seconds) from None
+            raise BudgetExceeded(
+                f"node limit of {overall} reached", self._nodes, self.elapsed()
+            ) from None
         finally:
-            self._nodes = max(self._nodes, search.nodes)
+            self._nodes = search.nodes
 

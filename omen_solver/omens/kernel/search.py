@@ -115,6 +115,12 @@ class KernelSearch(NodeMeter):
     def states(self) -> int:
         return len(self.table)
 
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit, for a search asked again after it stopped at one: a stop leaves
+        the line's depth counted, so it starts from the root again."""
+        super().limit_nodes(limit)
+        self.depth = 0
+
     def entry(self, state: KState) -> Entry | None:
         """The table's entry for ``state``: proven (low, high) bounds and the best action."""
         return self.table.get(state.key())
