@@ -25,7 +25,7 @@ which df-pn does not compute: the answer is then ``None``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, Protocol
 
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
@@ -37,9 +37,10 @@ from omen_solver.omens.kernel.search import (
     DEPTH_REASON,
     MAX_DEPTH,
     checked_total,
+    skip_shows,
 )
 
-__all__ = ["DfpnSearch", "Prover"]
+__all__ = ["DfpnSearch", "Prover", "settled_by"]
 
 INFINITE: Final = 1 << 40
 """A proof or disproof number that stands for "proved impossible"."""
@@ -77,6 +78,18 @@ Node = tuple[Key, KState, int]
 (``-1`` for a node that is a state of play)."""
 
 
+def settled_by(question: int, proved: bool, proof: Prover) -> int | None:
+    """The round's value that df-pn's answer to "value == question?" settles, or None: a proof
+    settles it; a disproof of "value 1?" through decisions only (no exchange between the
+    teams, no chance: ``mixed_seen``) is a pure strategy of the others, so the value is 0;
+    any other disproof leaves "value 0?" to ask, or, after it, a value strictly between."""
+    if proved:
+        return question
+    if question == 1 and not proof.mixed_seen:
+        return 0
+    return None
+
+
 class DfpnSearch(NodeMeter):
     """Proves or disproves that the round's value for the ``maximising`` seats is ``target``
     (1: they win for sure; 0: the others do, or the round ends with no winner)."""
@@ -104,8 +117,6 @@ class DfpnSearch(NodeMeter):
         is "value 1", the others' when it is "value 0"."""
         self.table: dict[Key, tuple[int, int]] = {}
         self.table_limit = table_limit
-        self.expanded = 0
-        """Children made, over all the expansions."""
         self._path: set[Key] = set()
         self.mixed_seen = False
         """Whether a chance node or an exchange between teams was expanded: a disproof then
@@ -118,7 +129,7 @@ class DfpnSearch(NodeMeter):
     def prove(self, state: KState) -> bool:
         """True if the value of ``state`` is the target, False if it is not. Raises
         :class:`BudgetExceeded` when the budget runs out first."""
-        state = self._skip_shows(state)
+        state = skip_shows(self.machine, state)
         root: Node = (state.key(), state, -1)
         leaf = self._leaf(state)
         if leaf is not None:
@@ -142,12 +153,6 @@ class DfpnSearch(NodeMeter):
             self.total = checked_total(self.total, winner)
         value = 1 if winner >= 0 and self.maximising[winner] else 0
         return (0, INFINITE) if value == self.target else (INFINITE, 0)
-
-    def _skip_shows(self, state: KState) -> KState:
-        machine = self.machine
-        while state.pending and state.pending[-1][0] == m.P_SHOW:
-            state = machine.child(state, machine.legal(state)[0])
-        return state
 
     def _expand(self, node: Node) -> tuple[bool, list[Node]]:
         """Whether ``node`` is an OR node (the attacker chooses), and its distinct children."""
@@ -178,16 +183,15 @@ class DfpnSearch(NodeMeter):
         rows = mine if self.attacker[player] else theirs
         return True, [((key, "row", card), state, card) for card in rows]
 
-    def _distinct(self, states: object) -> list[Node]:
+    def _distinct(self, states: Iterable[KState]) -> list[Node]:
         seen: set[Key] = set()
         out: list[Node] = []
-        for state in states:  # type: ignore[attr-defined]
-            state = self._skip_shows(state)
+        for state in states:
+            state = skip_shows(self.machine, state)
             key = state.key()
             if key not in seen:
                 seen.add(key)
                 out.append((key, state, -1))
-        self.expanded += len(out)
         return out
 
     def _numbers(self, node: Node) -> tuple[int, int]:

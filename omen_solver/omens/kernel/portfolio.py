@@ -24,7 +24,7 @@ from typing import Final
 from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
 from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.omens.kernel.compiled import CompiledSearch
-from omen_solver.omens.kernel.dfpn import Prover
+from omen_solver.omens.kernel.dfpn import Prover, settled_by
 from omen_solver.omens.kernel.machine import KState
 from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, Entry, KernelSearch, Value
 
@@ -146,10 +146,9 @@ class Portfolio:
         neither side wins for sure, None to go on with the question "value 0?"."""
         proof = self.proofs[question]
         proved = self._turn(proof, turn, lambda: proof.prove(state))
-        if proved:
-            return question
-        if question == 1 and not proof.mixed_seen:
-            return 0  # a disproof through decisions only: the others win for sure
+        settled = settled_by(question, bool(proved), proof)
+        if settled is not None:
+            return settled
         return _MIXED if question == 0 else None
 
     def _turn(

@@ -44,6 +44,7 @@ __all__ = [
     "Value",
     "checked_total",
     "leaf_value",
+    "skip_shows",
 ]
 
 Value = Fraction | int
@@ -197,12 +198,7 @@ class KernelSearch(NodeMeter):
         return out
 
     def skip_shows(self, state: KState) -> KState:
-        """Answering Secret's "show me a card" changes nothing in play: every answer gives the
-        same state, so the search takes the first (a sound reduction, tested)."""
-        machine = self.machine
-        while state.pending and state.pending[-1][0] == m.P_SHOW:
-            state = machine.child(state, machine.legal(state)[0])
-        return state
+        return skip_shows(self.machine, state)
 
     def decision(
         self, state: KState, player: int, alpha: Value, beta: Value, best: int
@@ -430,6 +426,14 @@ class KernelSearch(NodeMeter):
         self.gap_seen = True
         solution = solve_matrix_game([[Fraction(x) for x in row] for row in entries])
         return _lean(solution.value)
+
+
+def skip_shows(machine: Machine, state: KState) -> KState:
+    """Answering Secret's "show me a card" changes nothing in play: every answer gives the
+    same state, so a search takes the first (a sound reduction, tested)."""
+    while state.pending and state.pending[-1][0] == m.P_SHOW:
+        state = machine.child(state, machine.legal(state)[0])
+    return state
 
 
 def checked_total(total: int | None, winner: int) -> int:

@@ -28,7 +28,7 @@ from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResul
 from omen_solver.core.search.solver import _solve_maxn, _TwoSided
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
-from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover
+from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
@@ -97,15 +97,15 @@ def dfpn_value(
     """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
     wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
     both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
-    first = make_dfpn(machine, maximising, 1, budget=budget)
-    if first.prove(state):
-        return 1, first.nodes, first.states
-    if not first.mixed_seen:
-        # a disproof through decisions only is a pure strategy of the others that wins
-        return 0, first.nodes, first.states
-    second = make_dfpn(machine, maximising, 0, budget=budget)
-    won = second.prove(state)
-    return (0 if won else None), first.nodes + second.nodes, first.states + second.states
+    nodes = states = 0
+    for question in (1, 0):
+        proof = make_dfpn(machine, maximising, question, budget=budget)
+        proved = proof.prove(state)
+        nodes, states = nodes + proof.nodes, states + proof.states
+        settled = settled_by(question, proved, proof)
+        if settled is not None:
+            return settled, nodes, states
+    return None, nodes, states
 
 
 ALGORITHMS: Final = ("portfolio", "alphabeta", "dfpn")
