@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from omen_solver.core.enumeration.budget import Budget, Status, deep_recursion
+from omen_solver.core.budget import Budget, Status, deep_recursion
 from omen_solver.core.search import naive_solve
 from omen_solver.omen.endgame import (
     ALL_REDUCTIONS,

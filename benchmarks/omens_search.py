@@ -143,7 +143,7 @@ def _game_state(config: Config) -> Any:
 
 def run_config(config: Config) -> Outcome:
     """Solve what ``config`` names in this process and measure it."""
-    from omen_solver.core.enumeration.budget import Budget
+    from omen_solver.core.budget import Budget
     from omen_solver.core.search import solve
 
     if config.pure_python:

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from distributed import Client, LocalCluster
 
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from z3 import And, If, Implies, Or
 
-from omen_solver.omens.smt.bout_theorem import BoutTheorem
-from omen_solver.omens.smt.steps import StepModel
-from omen_solver.omens.smt.theorem import Query, rule
+from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.steps import StepModel
+from omen_solver.omens.proofs.theorem import Query, rule
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _bout import follow

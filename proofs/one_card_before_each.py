@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.smt.enumeration import (
+from omen_solver.omens.proofs.enumeration import (
     EnumerationTheorem,
     Move,
     Mutant,
@@ -11,8 +11,8 @@ from omen_solver.omens.smt.enumeration import (
     deals,
     rebuild,
 )
-from omen_solver.omens.smt.monitors import ResolutionMonitor
-from omen_solver.omens.smt.theorem import rule
+from omen_solver.omens.proofs.monitors import ResolutionMonitor
+from omen_solver.omens.proofs.theorem import rule
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement
 

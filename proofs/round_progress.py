@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Sum
 
-from omen_solver.omens.smt.broken import Broken
-from omen_solver.omens.smt.model import SymbolicModel
-from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.broken import Broken
+from omen_solver.omens.proofs.model import SymbolicModel
+from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
 
 
 def query(m: SymbolicModel) -> Query:

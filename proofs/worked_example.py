@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from z3 import Or
 
-from omen_solver.omens.smt.broken import Broken
-from omen_solver.omens.smt.model import SymbolicModel
-from omen_solver.omens.smt.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.broken import Broken
+from omen_solver.omens.proofs.model import SymbolicModel
+from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
 
 NAMED = ("Secret", "Day", "Calm", "Death", "Summer")
 SIXTH = (5, 6, 7, 19, 20, 21, 22, 23, 26)

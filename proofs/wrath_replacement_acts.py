@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Not, Or
 
-from omen_solver.omens.smt.bout_theorem import BoutTheorem
-from omen_solver.omens.smt.steps import StepModel
-from omen_solver.omens.smt.theorem import Query, rule
+from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.steps import StepModel
+from omen_solver.omens.proofs.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:

@@ -30,7 +30,7 @@ from typing import Any
 
 import networkx as nx
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter
+from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches
 from omen_solver.core.game import GameState, NodeKind

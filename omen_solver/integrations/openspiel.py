@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     NodeMeter,

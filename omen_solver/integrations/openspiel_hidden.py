@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import deep_recursion
+from omen_solver.core.budget import deep_recursion
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.result import ConceptError
 from omen_solver.integrations.openspiel import _joint_choice, _pyspiel

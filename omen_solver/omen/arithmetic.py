@@ -38,7 +38,7 @@ from typing import Any
 import constraint
 import z3
 
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.core.smt import Possibility, check, make_context, make_optimizer, make_solver
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     Progress,

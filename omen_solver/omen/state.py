@@ -26,7 +26,7 @@ from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
 
 if TYPE_CHECKING:
-    from omen_solver.core.enumeration.budget import Budget, Progress
+    from omen_solver.core.budget import Budget, Progress
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame

@@ -19,7 +19,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import Budget, Progress
+from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.game import (
     CHANCE,
     SIMULTANEOUS,

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.core.game import SIMULTANEOUS
 from omen_solver.errors import IllegalActionError, InvalidActionError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action

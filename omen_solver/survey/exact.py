@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, deep_recursion
+from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
 from omen_solver.core.game import GameState
 from omen_solver.core.search import Concept, MatrixReport, default_team, solve
 from omen_solver.core.search.solver import KernelRefused

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.integrations.openspiel_hidden import (
     HiddenDeal,
     Information,

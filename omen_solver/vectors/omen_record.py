@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from omen_solver.cli.omen import state_summary
 from omen_solver.core.game import CHANCE, TraceStep
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue
-from omen_solver.omen.cli import state_summary
 from omen_solver.omen.notation import parse_action
 from omen_solver.omen.position import DEFAULT_TURN_NUMBER, state_from_data
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules

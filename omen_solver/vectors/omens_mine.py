@@ -36,7 +36,6 @@ from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import make_rules, option_specs
-from omen_solver.omens.smt.witness import read_summary
 from omen_solver.omens.state import OmensState
 from omen_solver.vectors.coverage import Coverage, Dimension, LineTracer, executable_lines
 from omen_solver.vectors.omens_record import (
@@ -49,6 +48,7 @@ from omen_solver.vectors.omens_record import (
     turn_view,
     vector_json,
 )
+from omen_solver.vectors.witness import read_summary
 
 __all__ = [
     "DEFAULT_TEAMS",

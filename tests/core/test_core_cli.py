@@ -17,7 +17,7 @@ PUZZLES = Path(__file__).parent / "data" / "puzzles"
 @pytest.fixture(autouse=True)
 def only_generic_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     # These tests exercise the generic commands alone, whatever the games' modules do.
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("omen_solver.search_cli",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("omen_solver.cli.search",))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -28,7 +28,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_generic_commands_are_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    assert "omen_solver.search_cli" in cli.COMMAND_MODULES
+    assert "omen_solver.cli.search" in cli.COMMAND_MODULES
 
 
 def test_perft_text_and_divide(capsys: pytest.CaptureFixture[str]) -> None:

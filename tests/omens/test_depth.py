@@ -1,4 +1,4 @@
-"""The bounded-bout search (``omen_solver.omens.depth``): "can this side make sure to win the
+"""The bounded-bout search (``omen_solver.puzzles.depth``): "can this side make sure to win the
 round by the end of the k-th bout?", compared with a plain recursion over the explaining
 engine (no table, no pruning, no kernel) on small positions.
 
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget, BudgetExceeded
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.positions import load_state
-from omen_solver.omens.deep_puzzles import mover_team
-from omen_solver.omens.depth import BoutSearch, Goal
 from omen_solver.omens.playout import DealKind, deal_round, play_forward
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
+from omen_solver.puzzles.deep import mover_team
+from omen_solver.puzzles.depth import BoutSearch, Goal
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omens"
 

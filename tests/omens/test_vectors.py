@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import omen_solver.vectors
-from omen_solver.omens.cli import play_report
+from omen_solver.cli.omens import play_report
 from omen_solver.omens.position import parse_position
 
 VECTORS = Path(omen_solver.vectors.__file__).parent / "data" / "omens-examples.toml"

@@ -25,12 +25,12 @@ import pytest
 
 from omen_solver.cli import main
 from omen_solver.core.search import Concept, solve
-from omen_solver.core.search.puzzle import read_puzzle
-from omen_solver.omens.deep_puzzles import RATING_SEARCH
-from omen_solver.omens.depth import BoutSearch, Goal
 from omen_solver.omens.position import load_position
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
+from omen_solver.puzzles.deep import RATING_SEARCH
+from omen_solver.puzzles.depth import BoutSearch, Goal
+from omen_solver.puzzles.format import read_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omens"
 MIN_DEPTH = 3

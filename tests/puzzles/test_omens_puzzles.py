@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from omen_solver import cli
-from omen_solver.core.enumeration.budget import Budget
+from omen_solver.core.budget import Budget
 from omen_solver.core.search import solve
-from omen_solver.core.search.puzzle import compare, read_puzzle
 from omen_solver.omens.position import load_state
+from omen_solver.puzzles.format import compare, read_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omens"
 

@@ -1,7 +1,7 @@
 """Enumeration of action trees: perft with a divide, distinct states, budgets and the optional
 hooks (stopping points, return bounds) a game may offer. See ``docs/search.md``."""
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Status
+from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Status
 from omen_solver.core.enumeration.hooks import (
     HasReturnBounds,
     HasStopPoints,

@@ -25,7 +25,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     NodeMeter,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, Status
+from omen_solver.core.budget import Budget, Status
 from omen_solver.core.enumeration.perft import PerftResult, perft
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.errors import PositionError

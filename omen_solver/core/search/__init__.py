@@ -6,7 +6,7 @@
 * :func:`solve_matrix_game`: exact zero-sum matrix games over :class:`~fractions.Fraction`.
 """
 
-from omen_solver.core.enumeration.budget import Budget, Status
+from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
 from omen_solver.core.search.naive import naive_solve
 from omen_solver.core.search.result import (

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, NodeMeter, Progress
+from omen_solver.core.budget import Budget, NodeMeter, Progress
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.result import ConceptError

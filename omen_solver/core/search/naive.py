@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     NodeMeter,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Status
+from omen_solver.core.budget import Status
 from omen_solver.errors import OmenSolverError
 
 __all__ = ["Concept", "ConceptError", "MatrixReport", "SimultaneousMode", "SolveResult", "Status"]

@@ -14,7 +14,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import Any, TypeVar
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     Progress,

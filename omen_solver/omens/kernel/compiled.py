@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, Progress
+from omen_solver.core.budget import Budget, BudgetExceeded, Progress
 from omen_solver.core.game import GameState
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.maxn import TieBreak

@@ -5,7 +5,7 @@ A round is won or lost, so "does this side win for sure?" is an AND/OR question,
 (Nagai 2002, with the 1+epsilon trick of Pawlewicz and Lew 2007) answers it by always
 expanding the most-proving node: the one whose proof needs the fewest leaves still unknown.
 It is a different way to walk the same game, tested against the alpha-beta search on the same
-positions (``tests/kernel/test_dfpn.py``) and measured against it by
+positions (``tests/omens_kernel/test_dfpn.py``) and measured against it by
 ``benchmarks/omens_dfpn.py`` (nodes and seconds, both in pure Python, side by side).
 
 The question is "is the round's value for the maximising seats 1?" (they win for sure) or
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, Protocol
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import (

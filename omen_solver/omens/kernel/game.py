@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from time import perf_counter
 
-from omen_solver.core.enumeration.budget import Budget, Progress
+from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import Value

@@ -22,7 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
 from omen_solver.core.game import GameState
 from omen_solver.core.search.maxn import TieBreak, security_choice
 from omen_solver.omens.kernel import machine as m

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget, BudgetExceeded
 from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.dfpn import Prover, settled_by

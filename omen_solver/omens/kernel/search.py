@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.enumeration.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
 from omen_solver.core.search.alphabeta import proven_bounds
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.result import ConceptError, SimultaneousMode

@@ -15,7 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.enumeration.budget import (
+from omen_solver.core.budget import (
     Budget,
     BudgetExceeded,
     Progress,

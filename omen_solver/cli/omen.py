@@ -1,0 +1,424 @@
+"""``omen-solver omen ...``: the legal actions of an Omen position, and playing moves with a
+trace that names the rule behind every step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from omen_solver.cli.args import whole_number
+from omen_solver.core.budget import Budget
+from omen_solver.core.game import CHANCE
+from omen_solver.core.options import describe
+from omen_solver.core.positions import read_toml
+from omen_solver.errors import CatalogueError, OmenSolverError, PositionError
+from omen_solver.omen import scoring
+from omen_solver.omen.arithmetic import ask, cross_check
+from omen_solver.omen.cards import default_catalogue, load_catalogue
+from omen_solver.omen.endgame import (
+    DEFAULT_REDUCTIONS,
+    EndgameSettings,
+    Reduction,
+    solve_endgame,
+)
+from omen_solver.omen.position import state_from_data
+from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.war import war_torn
+
+__all__ = ["register", "state_summary"]
+
+DEFAULT_SECONDS = 600.0
+"""The time limit of ``endgame`` and ``ask --check`` unless one is given."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``omen legal``, ``play``, ``endgame``, ``ask``, ``profiles`` and ``cards``."""
+    omen = subparsers.add_parser("omen",
+                                 help="Omen: legal actions, explained play, profiles, cards",
+                                 description="Omen (A Reign of War, Fires in the East) positions.")
+    commands = omen.add_subparsers(dest="omen_command", metavar="COMMAND", required=True)
+
+    legal = commands.add_parser("legal", help="the legal actions of the player to act")
+    legal.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    legal.add_argument("--json", action="store_true", help="print a JSON list of actions")
+    legal.set_defaults(handler=_legal)
+
+    play = commands.add_parser("play", help="apply moves and explain each step")
+    play.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    play.add_argument("--moves", nargs="+", action="extend", default=[], metavar="ACTION",
+                      help="actions in canonical notation, each quoted (or several joined "
+                      "by ';')")
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.set_defaults(handler=_play)
+
+    _register_endgame(commands)
+    _register_ask(commands)
+
+    profiles = commands.add_parser("profiles", help="the rule profiles and every option")
+    profiles.add_argument("--json", action="store_true", help="print JSON")
+    profiles.set_defaults(handler=_profiles)
+
+    cards = commands.add_parser("cards", help="list the cards; check your own card files")
+    cards.add_argument("files", nargs="*", type=Path, help="card files added to the shipped ones")
+    cards.add_argument("--only", action="store_true", help="the given files without the shipped")
+    cards.add_argument("--stats", default="strength-red",
+                       choices=["offering-red", "strength-red", "names-only"],
+                       help="how colour-keyed stats are read (rule option stat_colours, R14)")
+    cards.add_argument("--json", action="store_true", help="print JSON")
+    cards.set_defaults(handler=_cards)
+
+
+def _load(path: Path) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
+    """The position before its ``moves``, those moves, and the trace of setting it up."""
+    data = read_toml(path)
+    if data.get("game") != "omen":
+        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
+                            f"{data.get('game')!r}")
+    moves = data.pop("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise PositionError(f"{path}: key 'moves': must be a list of actions (strings)")
+    try:
+        state = state_from_data(path, data)
+    except (PositionError, CatalogueError):
+        raise
+    except OmenSolverError as error:
+        raise PositionError(f"{path}: {error}") from None
+    trace = [{"action": None, "rule": step.rule, "text": step.text} for step in state.trace]
+    return state, moves, trace
+
+
+def _play_moves(state: OmenState, moves: list[tuple[str, str]], trace: list[dict[str, Any]]
+                ) -> OmenState:
+    for where, text in moves:
+        actor = _actor(state)
+        try:
+            state, steps = state.explain(text)
+        except OmenSolverError as error:
+            raise type(error)(f"{where}: {error}") from None
+        trace.append({"action": text, "by": actor, "rule": "action", "text": f"{actor}: {text}"})
+        trace.extend({"action": text, "rule": s.rule, "text": s.text} for s in steps)
+    return state
+
+
+def _actor(state: OmenState) -> str:
+    player = state.current_player()
+    return "chance" if player == CHANCE else f"seat {player + 1}"
+
+
+def _legal_strings(state: OmenState) -> list[str]:
+    return [state.action_to_string(action) for action in state.legal_actions()]
+
+
+def state_summary(state: OmenState) -> dict[str, Any]:
+    """The JSON view of a position."""
+    seats = ("1", "2")
+    winner = scoring.winner(state) if state.over else None
+    player = state.current_player()
+    return {
+        "step": state.turn.step,
+        "turn": state.turn.number,
+        "active_player": state.active + 1,
+        "to_act": None if state.over else "chance" if player == CHANCE else player + 1,
+        "coins": {s: p.coins for s, p in zip(seats, state.players, strict=True)},
+        "supply": state.supply,
+        "hands": {s: list(p.hand) for s, p in zip(seats, state.players, strict=True)},
+        "rewards": {
+            s: {"in_hand": list(p.rewards), "unused": list(p.rewards_unused),
+                "used": list(p.rewards_used)}
+            for s, p in zip(seats, state.players, strict=True)
+        },
+        "feats": {s: list(p.feats) for s, p in zip(seats, state.players, strict=True)},
+        "feats_rotated": {s: list(p.feats_rotated)
+                          for s, p in zip(seats, state.players, strict=True)},
+        "challenges": {s: list(p.challenges) for s, p in zip(seats, state.players, strict=True)},
+        "vp_tokens": {s: p.vp_tokens for s, p in zip(seats, state.players, strict=True)},
+        "rituals": {s: list(p.rituals) for s, p in zip(seats, state.players, strict=True)},
+        "left": {"vp_tokens": None if state.unlimited_tokens() else state.tokens,
+                 "challenges": list(state.challenge_pool), "relics": list(state.relic_pool)},
+        "cities": [
+            {
+                "city": index + 1,
+                "rewards": list(city.rewards),
+                "seat1": [u.card + ("!" if u.enraged else "") for u in city.sides[0]],
+                "seat2": [u.card + ("!" if u.enraged else "") for u in city.sides[1]],
+                "relic": city.relic,
+                "relic_seat": city.relic_owner + 1 if city.relic else None,
+                "war_torn": war_torn(state, index),
+            }
+            for index, city in enumerate(state.cities)
+        ],
+        "deck": {"top": list(state.deck_top), "shuffled": len(state.deck_rest),
+                 "discard": list(state.discard)},
+        "scores": {s: scoring.score(state, i) for i, s in enumerate(seats)},
+        "score_breakdown": {s: scoring.breakdown(state, i) for i, s in enumerate(seats)},
+        "game_over": state.over,
+        "winner": None if winner is None else winner + 1,
+        "shared_victory": state.over and winner is None,
+        "legal": _legal_strings(state),
+    }
+
+
+def _turns(text: str) -> int | None:
+    if text == "end":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of turns, or 'end'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1 (the turn in progress counts)")
+    return value
+
+
+_count = whole_number
+
+
+def _add_budget(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-nodes", type=_count, metavar="N",
+                        help="stop after N nodes and answer 'unknown'")
+    parser.add_argument("--max-seconds", type=float, metavar="S",
+                        help="stop after S seconds and answer 'unknown' (default: 600)")
+
+
+def _register_endgame(commands: Any) -> None:
+    endgame = commands.add_parser(
+        "endgame", help="best play to the end of the game or over N turns",
+        description="Solve an Omen position exactly (every hand open): win, shared victory or "
+                    "loss for a seat, the VP margin, every optimal first action, and the line "
+                    "of play with the rule steps of each action. Draws from the shuffled deck "
+                    "are chance events (expected result) or go against the seat (worst case). "
+                    "Defaults come from the file's [search] table.")
+    endgame.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    endgame.add_argument("--seat", type=int, choices=[1, 2],
+                         help="the seat asked about (default: the seat to act)")
+    endgame.add_argument("--turns", type=_turns, metavar="N|end", default=argparse.SUPPRESS,
+                         help="turns searched, the one in progress included, or 'end'")
+    endgame.add_argument("--draws", choices=["expected", "worst-case"],
+                         help="draws from the shuffled deck: chance or against the seat")
+    endgame.add_argument("--no-margin", action="store_true", help="skip the VP margin search")
+    endgame.add_argument("--no-reductions", action="store_true",
+                         help="search without the reductions (a check, and a baseline)")
+    endgame.add_argument("--reduce", action="append", metavar="NAME",
+                         choices=[r.value for r in Reduction],
+                         help="use exactly these reductions (repeatable): "
+                         + ", ".join(r.value for r in Reduction) + " (default: "
+                         + ", ".join(sorted(r.value for r in DEFAULT_REDUCTIONS)) + ")")
+    endgame.add_argument("--json", action="store_true", help="print JSON")
+    _add_budget(endgame)
+    endgame.set_defaults(handler=_endgame)
+
+
+def _register_ask(commands: Any) -> None:
+    ask = commands.add_parser(
+        "ask", help="arithmetic questions about a war (z3), checked by the search",
+        description="win-city CITY: can the active player win the city's war this turn by "
+                    "playing units into it? fewest-coins CITY: the fewest coins that takes. "
+                    "keep CITY: after the war there, which units to keep so that the opponent "
+                    "cannot take the city next turn. Answered with z3 and python-constraint2; "
+                    "--check asks the endgame search the same question on the same position.")
+    ask.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    ask.add_argument("question", choices=["win-city", "fewest-coins", "keep"])
+    ask.add_argument("city", type=int, choices=[1, 2, 3])
+    ask.add_argument("--check", action="store_true", help="cross-check with the search")
+    ask.add_argument("--json", action="store_true", help="print JSON")
+    _add_budget(ask)
+    ask.set_defaults(handler=_ask)
+
+
+def _load_played(path: Path) -> OmenState:
+    state, moves, _ = _load(path)
+    return _play_moves(state, [(f"{path}: key 'moves[{i}]'", m) for i, m in enumerate(moves)],
+                       [])
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    seconds = args.max_seconds if args.max_seconds is not None else DEFAULT_SECONDS
+    return Budget(args.max_nodes, seconds)
+
+
+def _endgame(args: argparse.Namespace) -> int:
+    state = _load_played(args.file)
+    settings = state.search or EndgameSettings()
+    turns = args.turns if "turns" in args else settings.turns
+    draws = args.draws or settings.draws
+    reductions: frozenset[Reduction] | list[str] = settings.reductions
+    if args.reduce:
+        reductions = args.reduce
+    if args.no_reductions:
+        reductions = []
+    result = solve_endgame(state, seat=args.seat, turns=turns, draws=draws,
+                           margin=not args.no_margin, reductions=reductions,
+                           budget=_budget(args))
+    if args.json:
+        print(json.dumps({"file": str(args.file), **result.to_json()}, indent=1))
+    else:
+        print(args.file)
+        for line in result.extra["details"]:
+            print(line)
+        if result.solved:
+            print(f"best first actions: {', '.join(result.best_actions) or '(no choice)'}")
+        else:
+            print(f"unknown ({result.note}): the value lies in [{result.lower}, "
+                  f"{result.upper}]")
+        if result.note and result.solved:
+            print(f"note: {result.note}")
+        print(f"nodes: {result.nodes:,}  states: {result.states:,}  seconds: "
+              f"{result.seconds:.3f}")
+    return 0 if result.solved else 1
+
+
+def _ask(args: argparse.Namespace) -> int:
+    state = _load_played(args.file)
+    answer = ask(state, args.question, args.city - 1)
+    check = cross_check(state, answer, _budget(args)) if args.check else None
+    if args.json:
+        data = answer.to_json()
+        if check is not None:
+            data["check"] = {"agrees": check.agrees, "detail": check.detail}
+        print(json.dumps(data, indent=1))
+    else:
+        for line in answer.lines():
+            print(line)
+        if check is not None:
+            verdict = {True: "agrees", False: "DISAGREES", None: "unknown"}[check.agrees]
+            print(f"cross-check by the search: {verdict} ({check.detail})")
+    return 0 if check is None or check.agrees else 1
+
+
+def _legal(args: argparse.Namespace) -> int:
+    state, moves, _ = _load(args.file)
+    state = _play_moves(state, [(f"{args.file}: key 'moves[{i}]'", m)
+                                for i, m in enumerate(moves)], [])
+    if args.json:
+        print(json.dumps(_legal_strings(state)))
+        return 0
+    if state.over:
+        print("the game is over")
+        return 0
+    print(f"{_actor(state)} to act ({state.turn.step} step, turn {state.turn.number}):")
+    if state.current_player() == CHANCE:
+        for action, probability in state.chance_outcomes():
+            print(f"  {action}  {probability}")
+    else:
+        for text in _legal_strings(state):
+            print(f"  {text}")
+    return 0
+
+
+def _split(moves: list[str]) -> list[str]:
+    return [part.strip() for move in moves for part in move.split(";") if part.strip()]
+
+
+def _play(args: argparse.Namespace) -> int:
+    state, moves, trace = _load(args.file)
+    todo = [(f"{args.file}: key 'moves[{i}]'", m) for i, m in enumerate(moves)]
+    more = _split(args.moves)
+    todo += [(f"--moves[{i}] (of {len(more)})", m) for i, m in enumerate(more, start=1)]
+    state = _play_moves(state, todo, trace)
+    summary = state_summary(state)
+    summary["trace"] = trace
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    _print_text(state, summary)
+    return 0
+
+
+def _print_text(state: OmenState, summary: dict[str, Any]) -> None:
+    for step in summary["trace"]:
+        if step["rule"] == "action":
+            print(f"> {step['text']}")
+        else:
+            print(f"    [{step['rule']}] {step['text']}")
+    print()
+    print(f"turn {summary['turn']}, seat {summary['active_player']} active, "
+          f"{summary['step']} step")
+    for seat in ("1", "2"):
+        rewards = summary["rewards"][seat]
+        listed = {key: ", ".join(cards) or "-" for key, cards in rewards.items()}
+        print(f"  seat {seat}: {summary['coins'][seat]} coins, hand "
+              f"{', '.join(summary['hands'][seat]) or '-'}; Rewards in hand {listed['in_hand']}, "
+              f"unused {listed['unused']}, used {listed['used']}; {summary['scores'][seat]} VP")
+        more = _achievements(summary, seat)
+        if more:
+            print(f"    {more}")
+    for city in summary["cities"]:
+        torn = " (war-torn)" if city["war_torn"] else ""
+        relic = f"; Relic {city['relic']} (seat {city['relic_seat']})" if city["relic"] else ""
+        print(f"  city {city['city']}{torn}: Rewards {' '.join(city['rewards']) or '-'}; "
+              f"seat 1: {', '.join(city['seat1']) or '-'}; seat 2: "
+              f"{', '.join(city['seat2']) or '-'}{relic}")
+    print(f"  supply {summary['supply']} coins; deck {len(state.deck_top)} known + "
+          f"{len(state.deck_rest)} shuffled; discard {len(state.discard)}")
+    if state.over:
+        winner = summary["winner"]
+        print("game over: " + ("shared victory" if winner is None else f"seat {winner} wins"))
+    else:
+        legal = summary["legal"]
+        print(f"{_actor(state)} to act: {', '.join(legal[:20])}"
+              f"{', ...' if len(legal) > 20 else ''}")
+
+
+def _achievements(summary: dict[str, Any], seat: str) -> str:
+    """Feats, Challenges, VP tokens and RITUAL Priestesses of a seat, those it has."""
+    parts = []
+    for key, label in (("feats", "Feats"), ("feats_rotated", "Feats rotated"),
+                       ("challenges", "Challenges"), ("rituals", "RITUAL Priestesses")):
+        if summary[key][seat]:
+            parts.append(f"{label} {', '.join(summary[key][seat])}")
+    if summary["vp_tokens"][seat]:
+        parts.append(f"VP tokens {summary['vp_tokens'][seat]}")
+    return "; ".join(parts)
+
+
+def _profiles(args: argparse.Namespace) -> int:
+    names = list(PROFILES)
+    table = {spec.name: {name: getattr(make_rules(name), spec.name) for name in names}
+             for spec in describe(OmenRules)}
+    if args.json:
+        print(json.dumps({
+            "profiles": {name: {"book": p.book, "summary": p.summary, "sets": list(p.sets),
+                                "rewards_per_city": p.rewards_per_city}
+                         for name, p in PROFILES.items()},
+            "options": [{"name": spec.name, "question": spec.question, "summary": spec.summary,
+                         "settings": dict(spec.settings), "source": spec.source,
+                         "profiles": table[spec.name]} for spec in describe(OmenRules)],
+        }, indent=1))
+        return 0
+    for name, profile in PROFILES.items():
+        print(f"{name} ({profile.book}): {profile.summary}")
+    print()
+    for spec in describe(OmenRules):
+        print(f"{spec.question} {spec.name}: {spec.summary}")
+        for name in names:
+            print(f"    {name}: {table[spec.name][name]}")
+    return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    base = None if args.only else default_catalogue()
+    own = load_catalogue(args.files)
+    catalogue = (own if base is None else base.overridden_by(own)).resolve(args.stats)
+    replaced = sorted(set(own.cards) & set(base.cards)) if base is not None else []
+    cards = [catalogue[card_id] for card_id in sorted(catalogue.cards)]
+    if args.json:
+        print(json.dumps([{
+            "id": c.id, "name": c.name, "kind": c.kind, "set": c.set, "origin": c.origin,
+            "type": c.unit_type, "copies": c.copies, "cost": c.cost if c.is_unit else None,
+            "offering": c.offering, "strength": c.strength, "keywords": list(c.keywords()),
+            "text": c.text, "source": c.source,
+        } for c in cards], indent=1))
+        return 0
+    for c in cards:
+        stats = f" {c.cost}/{c.offering}/{c.strength}" if c.is_unit else ""
+        words = f" {' '.join(c.keywords())}" if c.keywords() else ""
+        kind = c.unit_type or c.kind
+        print(f"{c.id:24} {kind:10} {c.set:18} {c.origin:8} x{c.copies}{stats}{words}")
+    print(f"{len(cards)} cards (cost/offering/strength), all valid")
+    if replaced:
+        print(f"your files replace {len(replaced)} shipped card(s) of the same id: "
+              f"{', '.join(replaced)}")
+    return 0

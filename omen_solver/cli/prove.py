@@ -1,0 +1,541 @@
+"""``omen-solver prove``: check the rule theorems of ``proofs/`` (``docs/proofs.md``).
+
+Each theorem is reported ``proved``, ``refuted`` (with a counterexample position file a person
+can replay with ``omen-solver omens play``) or ``unknown`` (with z3's reason, or why an
+enumeration stopped); each of its broken variants must come out ``refuted``. Exit status: 0
+when every theorem is proved and every broken variant refuted; 1 otherwise; 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from omen_solver.cli.puzzles_deep import DEEP, add_deep_arguments, check_kind_options, run_deep
+from omen_solver.cli.search import puzzle_commands
+from omen_solver.core.budget import Budget
+from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
+from omen_solver.errors import OmenSolverError
+from omen_solver.omens.proofs.library import load_theorems, select
+from omen_solver.omens.proofs.theorem import Finding, Report, Theorem, VariantReport, run
+from omen_solver.puzzles.constraint import KINDS, Recipe, generate, write_puzzle
+from omen_solver.vectors.witness import (
+    SEARCHES,
+    Witness,
+    find_witnesses,
+    read_summary,
+    write_witnesses,
+)
+
+__all__ = ["register"]
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+_T = TypeVar("_T")
+
+_STYLE = {Outcome.PROVED: "green", Outcome.REFUTED: "bold red", Outcome.UNKNOWN: "yellow"}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "prove",
+        help="prove the rule theorems of proofs/ (z3 and bounded enumeration)",
+        description="Check every theorem (or the ones named): proved, refuted with a "
+        "counterexample position file, or unknown with z3's reason. Every broken variant (a "
+        "deliberately wrong rule) must be refuted. Exit 0: all proved and all broken variants "
+        "refuted; 1: anything else; 2: bad input.",
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="theorems to check (default: all)")
+    parser.add_argument(
+        "--dir", type=Path, default=Path("proofs"), help="folder of theorem files (default: proofs)"
+    )
+    parser.add_argument(
+        "--counterexamples",
+        type=Path,
+        metavar="DIR",
+        help="where counterexample positions are written (default: "
+        "DIR/counterexamples under --dir)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON list, one object per theorem"
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the theorems and their statements without checking them",
+    )
+    parser.add_argument(
+        "--query",
+        action="store_true",
+        help="print each named theorem's query and rule lines without checking it",
+    )
+    parser.add_argument(
+        "--rlimit",
+        type=int,
+        default=DEFAULT_SETTINGS.rlimit,
+        metavar="N",
+        help=f"z3's deterministic resource limit per check (default {DEFAULT_SETTINGS.rlimit:,})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="N",
+        help="theorems checked at once, each in its own process (default: 2, or 1 on one core)",
+    )
+    parser.add_argument(
+        "--timeout-ms",
+        type=int,
+        default=DEFAULT_SETTINGS.timeout_ms,
+        metavar="MS",
+        help=f"z3's wall-clock safety net per check (default {DEFAULT_SETTINGS.timeout_ms})",
+    )
+    parser.set_defaults(handler=_prove)
+    _register_witnesses(subparsers)
+    _register_generate(puzzle_commands(subparsers))
+
+
+def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "witnesses",
+        help="find where each rule option's settings play differently (position files)",
+        description="For every Omens rule option (or the ones named), search small deals for "
+        "the first position and moves where two of its settings differ (every pair of "
+        "settings); write one position file per setting, a summary and the table of "
+        "docs/omens-option-witnesses.md.",
+    )
+    parser.add_argument("options", nargs="*", metavar="OPTION", help="options (default: all)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("proofs/witnesses"),
+        help="folder for the witness files (default: proofs/witnesses)",
+    )
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=Path("docs/omens-option-witnesses.md"),
+        help="the table to write (default: docs/omens-option-witnesses.md)",
+    )
+    parser.add_argument("--no-docs", action="store_true", help="do not write the table")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=200_000,
+        metavar="N",
+        help="node budget per deal and setting pair (default 200,000)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.set_defaults(handler=_witnesses)
+
+
+def _witnesses(args: argparse.Namespace) -> int:
+    known = list(SEARCHES)
+    for name in args.options:
+        if name not in known:
+            raise OmenSolverError(
+                f"no rule option named {name!r}; the options are {', '.join(known)}"
+            )
+    if args.max_nodes <= 0:
+        raise OmenSolverError("--max-nodes must be positive")
+    chosen = args.options or known
+    results = [
+        witness
+        for name in _with_progress(chosen, "options", str, quiet=args.json)
+        for witness in find_witnesses(name, max_nodes=args.max_nodes)
+    ]
+    if args.options:
+        previous = _previous(args.out / "summary.json", chosen)
+        results = [*previous, *results]
+        order = {name: index for index, name in enumerate(known)}
+        results.sort(key=lambda w: order[w.option])
+    written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
+    if args.json:
+        print(json.dumps([w.to_json() for w in results], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    out = Console(highlight=False, soft_wrap=True)
+    for witness in results:
+        if witness.option not in chosen:
+            continue
+        if witness.found:
+            needs = f" (with {witness.companions})" if witness.companions else ""
+            out.print(
+                f"[green]{escape(witness.option)}[/]{escape(needs)}: {escape(witness.difference)}"
+            )
+        else:
+            out.print(
+                f"[yellow]{escape(witness.option)}[/]: no difference within the bounds "
+                f"({witness.deals:,} deals)"
+            )
+    out.print(f"{len(written)} files written under {escape(str(args.out))}")
+    return EXIT_OK
+
+
+def _with_progress(
+    items: Sequence[_T], what: str, name: Callable[[_T], str], *, quiet: bool
+) -> Iterator[_T]:
+    """The items, with a progress bar on stderr while they are worked through (only on a
+    terminal): which one is being worked on, how many are done."""
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        yield from items
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(what, total=len(items))
+        for item in items:
+            progress.update(task, description=f"{what}: {name(item)}")
+            yield item
+            progress.advance(task)
+
+
+def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
+    """The witnesses of a summary file, but those being searched again."""
+    if not summary.is_file():
+        return []
+    return [w for w in read_summary(summary) if w.option not in replaced]
+
+
+def _prove(args: argparse.Namespace) -> int:
+    theorems = select(load_theorems(args.dir), args.names)
+    if args.list:
+        return _list(theorems, args.json)
+    if args.query:
+        return _queries(theorems)
+    if args.rlimit <= 0 or args.timeout_ms <= 0:
+        raise OmenSolverError("--rlimit and --timeout-ms must be positive")
+    if args.jobs <= 0:
+        raise OmenSolverError("--jobs must be positive")
+    settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
+    folder = args.counterexamples or args.dir / "counterexamples"
+    started = time.perf_counter()
+    reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
+    total = time.perf_counter() - started
+    if args.json:
+        print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
+    else:
+        _show(reports, total, settings, folder)
+    return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
+
+
+def _run_all(
+    theorems: list[Theorem],
+    folder: Path,
+    settings: SolverSettings,
+    counterexamples: Path,
+    jobs: int,
+    *,
+    quiet: bool,
+) -> list[Report]:
+    """Check the theorems, ``jobs`` at a time (each in a process of its own: a theorem's
+    answer does not depend on what ran before it, every query has a fresh z3 context)."""
+    if jobs == 1 or len(theorems) == 1:
+        return [
+            run(theorem, settings=settings, counterexamples=counterexamples)
+            for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=quiet)
+        ]
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    futures: list[Future[_Result]] = [
+        pool.submit(_run_one, folder, theorem.name, settings, counterexamples)
+        for theorem in theorems
+    ]
+    names = {id(f): t.name for f, t in zip(futures, theorems, strict=True)}
+    try:
+        for future in _with_progress(futures, "theorems", lambda f: names[id(f)], quiet=quiet):
+            future.result()
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers too; nothing interrupted is reported
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        raise
+    pool.shutdown()
+    return [_report(t, f.result()) for t, f in zip(theorems, futures, strict=True)]
+
+
+_Result = tuple[Finding, Path | None, list[tuple[Finding, Path | None]]]
+"""What a worker sends back: the theorem's finding and file, each variant's."""
+
+
+def _run_one(folder: Path, name: str, settings: SolverSettings, out: Path) -> _Result:
+    """One theorem, in a worker process (loaded again there: theorem files are code)."""
+    (theorem,) = select(load_theorems(folder), [name])
+    report = run(theorem, settings=settings, counterexamples=out)
+    variants = [(v.finding, v.counterexample_path) for v in report.variants]
+    return report.finding, report.counterexample_path, variants
+
+
+def _report(theorem: Theorem, result: _Result) -> Report:
+    finding, path, variants = result
+    return Report(
+        theorem,
+        finding,
+        tuple(
+            VariantReport(variant, found, where)
+            for variant, (found, where) in zip(theorem.variants(), variants, strict=True)
+        ),
+        path,
+    )
+
+
+def _list(theorems: list[Theorem], as_json: bool) -> int:
+    if as_json:
+        data: list[dict[str, Any]] = [
+            {
+                "name": t.name,
+                "title": t.title,
+                "method": t.method,
+                "statement": t.statement,
+                "rests_on": [str(r) for r in t.rests_on],
+                "broken": [v.name for v in t.variants()],
+            }
+            for t in theorems
+        ]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    out = Console(highlight=False, soft_wrap=True)
+    for theorem in theorems:
+        out.print(
+            f"[bold]{escape(theorem.name)}[/] ({theorem.method}): {escape(theorem.statement)}"
+        )
+    return EXIT_OK
+
+
+def _queries(theorems: list[Theorem]) -> int:
+    out = Console(highlight=False, soft_wrap=True)
+    for theorem in theorems:
+        out.print(f"[bold]{escape(theorem.name)}[/]: {escape(theorem.statement)}")
+        for ref in theorem.rests_on:
+            out.print(f"  rests on {escape(str(ref))}")
+        for variant in theorem.variants():
+            out.print(f"  broken variant {escape(variant.name)}: {escape(variant.text)}")
+        out.print(escape(theorem.query_text()))
+    return EXIT_OK
+
+
+def _status(outcome: Outcome) -> str:
+    return f"[{_STYLE[outcome]}]{outcome.name.lower()}[/]"
+
+
+BROKEN_EXPLAINED = (
+    "Each z3 theorem holds for every card, seat, number of players and rule option at once "
+    "(an enumeration theorem: on every sequence of moves of the space it states). "
+    "'Broken variants refuted': each theorem is also checked under deliberately wrong rules "
+    "(a variant of the rules the theorem is about), where it must fail with a counterexample; "
+    "so a proof is known not to be vacuous, and each counterexample is a position file that "
+    "'omen-solver omens play FILE' replays with the real rules."
+)
+
+
+def _show(
+    reports: list[Report], total: float, settings: SolverSettings, folder: Path | None = None
+) -> None:
+    out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out.width = max(out.width, 140)  # a table in a file or a pipe shows whole names
+    table = Table(
+        "theorem",
+        "what it says",
+        "status",
+        "seconds",
+        "broken variants",
+        title="Omens rule theorems",
+    )
+    for report in reports:
+        refuted = sum(v.ok for v in report.variants)
+        colour = "green" if refuted == len(report.variants) else "bold red"
+        table.add_row(
+            escape(report.theorem.name),
+            escape(report.theorem.title),
+            _status(report.finding.outcome),
+            f"{report.seconds:.2f}",
+            f"[{colour}]{refuted}/{len(report.variants)} refuted[/]",
+        )
+    out.print(table)
+    for report in reports:
+        _details(out, report)
+    proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
+    variants = [v for r in reports for v in r.variants]
+    out.print(escape(BROKEN_EXPLAINED))
+    if folder is not None and any(v.counterexample_path for v in variants):
+        out.print(f"Counterexamples: {escape(str(folder))}/<theorem>--<broken variant>.toml")
+    out.print(
+        f"{len(reports)} theorems: {proved} proved, "
+        f"{sum(r.finding.outcome is Outcome.REFUTED for r in reports)} refuted, "
+        f"{sum(r.finding.outcome is Outcome.UNKNOWN for r in reports)} unknown; "
+        f"broken variants: {sum(v.ok for v in variants)}/{len(variants)} refuted; "
+        f"{total:.1f} s ({settings.describe()})"
+    )
+
+
+def _details(out: Console, report: Report) -> None:
+    finding = report.finding
+    name = escape(report.theorem.name)
+    if finding.outcome is Outcome.UNKNOWN:
+        out.print(f"[yellow]{name}: unknown[/] ({escape(finding.reason)})")
+    if report.counterexample_path is not None:
+        out.print(
+            f"[bold red]{name}: refuted[/]; counterexample: "
+            f"{escape(str(report.counterexample_path))}"
+        )
+    for variant in report.variants:
+        if variant.ok:
+            continue
+        reason = f" ({escape(variant.finding.reason)})" if variant.finding.reason else ""
+        out.print(
+            f"  [bold red]{name} / {escape(variant.variant.name)}: "
+            f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
+            f"'{escape(variant.variant.text)}' was not refuted"
+        )
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write card values such as 4,9,14") from None
+
+
+def _requirement(text: str) -> tuple[int, tuple[int, ...]]:
+    seat, _, cards = text.partition(":")
+    if not seat.isdigit() or not cards:
+        raise argparse.ArgumentTypeError(f"{text!r}: write SEAT:CARDS, such as 2:14 or 3:12,13")
+    return int(seat) - 1, _cards(cards)
+
+
+def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "generate",
+        help="generate Omens puzzles: from stated constraints, or deep ones from real deals",
+        description="Find deals that satisfy the stated constraints on cards (a constraint "
+        "problem) and on best play (solved exactly), and write them as puzzle files "
+        "(docs/puzzles.md) into OUT. Kinds: unique-win (only one first play of seat 1 wins the "
+        "round for its team), only-lead (seat 1's team wins only if seat 1 leads --lead), "
+        "deep (random deals played forward: one play wins, not the natural one, in 3 bouts or "
+        "more; rated by depth, tempting plays and nodes).",
+    )
+    parser.add_argument("out", type=Path, help="folder to write the puzzles into")
+    parser.add_argument("--kind", choices=(*KINDS, DEEP), default="unique-win")
+    parser.add_argument(
+        "--lead",
+        type=int,
+        metavar="CARD",
+        help="only-lead: the card seat 1 must lead to win (e.g. 14, Mirror)",
+    )
+    parser.add_argument("--players", type=int, default=4, choices=(4, 5, 6))
+    parser.add_argument(
+        "--hand-size",
+        type=int,
+        metavar="N",
+        help="cards in every hand (2 to 4; default 2)",
+    )
+    parser.add_argument(
+        "--pool",
+        type=_cards,
+        default=(),
+        metavar="CARDS",
+        help="the cards deals are made of, e.g. 4,9,12,14,20 (default: all)",
+    )
+    parser.add_argument(
+        "--require",
+        type=_requirement,
+        action="append",
+        default=[],
+        metavar="SEAT:CARDS",
+        help="cards a seat must hold, e.g. 2:26 (repeat)",
+    )
+    parser.add_argument("--count", type=int, default=3, help="puzzles to write (default 3)")
+    parser.add_argument(
+        "--seed", type=int, default=0,
+        help="shuffles the pool, or (deep) draws the deals and the play (default 0)",
+    )
+    parser.add_argument(
+        "--max-candidates",
+        type=int,
+        metavar="N",
+        help="candidate deals tried at most (default 2000)",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        metavar="N",
+        help="solver budget per candidate (default 200,000; deep: per position, 1,000,000, "
+        "or 200,000 with 6 players)",
+    )
+    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+    add_deep_arguments(parser)
+    parser.set_defaults(handler=_generate)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    if args.kind == DEEP:
+        return run_deep(args)
+    check_kind_options(args)
+    max_nodes = 200_000 if args.max_nodes is None else args.max_nodes
+    if max_nodes <= 0:
+        raise OmenSolverError("--max-nodes must be positive")
+    require: dict[int, tuple[int, ...]] = {}
+    for seat, cards in args.require:
+        require[seat] = tuple(sorted({*require.get(seat, ()), *cards}))
+    recipe = Recipe(
+        kind=args.kind,
+        players=args.players,
+        hand_size=2 if args.hand_size is None else args.hand_size,
+        lead=args.lead,
+        pool=tuple(args.pool),
+        require=require,
+        count=args.count,
+        seed=args.seed,
+        max_candidates=2000 if args.max_candidates is None else args.max_candidates,
+        budget=Budget(max_nodes=max_nodes),
+    )
+    found, tried = generate(recipe)
+    stem = args.kind if args.lead is None else f"{args.kind}-{args.lead}"
+    paths = []
+    for number, puzzle in enumerate(found, start=1):
+        path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
+        write_puzzle(recipe, puzzle, path)
+        paths.append(path)
+    reason = None if paths else _why_none(recipe, tried)
+    if args.json:
+        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
+                          "reason": reason}, indent=2))
+    else:
+        out = Console(highlight=False, soft_wrap=True)
+        for path, puzzle in zip(paths, found, strict=True):
+            out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
+        tail = f": {reason}" if reason else ""
+        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
+    return EXIT_OK if paths else EXIT_FAILED
+
+
+def _why_none(recipe: Recipe, tried: int) -> str:
+    """Why no puzzle was found: no deal fits the card constraints, or the candidates ran out."""
+    if tried == 0:
+        return ("no deal satisfies the card constraints (--players, --hand-size, --pool, "
+                "--require): loosen them")
+    condition = (f"seat 1's team win only by leading {recipe.lead}"
+                 if recipe.kind == "only-lead" else "exactly one first play of seat 1 win")
+    if tried >= recipe.max_candidates:
+        return (f"in none of the first {tried:,} candidate deals does {condition} (or the "
+                "solver needed more than --max-nodes): raise --max-candidates or --max-nodes, "
+                "or change --seed or the constraints")
+    return (f"all {tried:,} deals the card constraints allow were tried; in none does "
+            f"{condition} (or the solver needed more than --max-nodes)")

@@ -1,0 +1,167 @@
+"""Proof-number search (df-pn) answers what the kernel's alpha-beta answers.
+
+A round is won by the team one of whose players is left with 1 card (rules file 000, "Goal of
+the Game"), so "does this team win for sure?" is a yes-or-no question; df-pn and alpha-beta
+walk the same game (the kernel machine) differently and must agree on every position: value 1,
+value 0, or (df-pn only) "neither side wins for sure" where alpha-beta finds a fraction
+strictly between (The Absolute's secret exchange between two teams, rules file 000, "The
+Absolute"; Luck's random discard under ``luck_chooser = random``).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.omens.kernel import compiled
+from omen_solver.omens.kernel.convert import from_engine
+from omen_solver.omens.kernel.dfpn import DfpnSearch
+from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.search import KernelSearch
+from omen_solver.omens.kernel.solve import dfpn_value
+from omen_solver.omens.kernel.spec import compile_table
+from omen_solver.omens.state import OmensState
+from tests.omens.helpers import position
+from tests.omens_kernel.helpers import random_small
+
+
+def _both(state: OmensState, team: int, nodes: int = 100_000) -> tuple[object, object]:
+    spec = compile_table(state.table, state.teams())
+    start = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == team for seat in range(state.table.players)]
+    budget = Budget(max_nodes=nodes)
+    alpha_beta = KernelSearch(Machine(spec), maximising, constant_sum=False, budget=budget)
+    value = alpha_beta.search(start, 0, 1)
+    proved, _, _ = dfpn_value(Machine(spec), maximising, start, budget=budget)
+    return value, proved
+
+
+def _agree(value: object, proved: object) -> bool:
+    if proved is None:
+        return isinstance(value, Fraction) and 0 < value < 1
+    return value == proved
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_dfpn_agrees_with_alpha_beta_on_random_positions(players: int) -> None:
+    rng = random.Random(100 + players)
+    compared = 0
+    for _ in range(40):
+        state = random_small(rng, players, rng.randint(1, 2))
+        if state.is_terminal():
+            continue
+        team = rng.randrange(len(state.teams()))
+        try:
+            value, proved = _both(state, team)
+        except BudgetExceeded:
+            continue
+        assert _agree(value, proved), (state, value, proved)
+        compared += 1
+    assert compared >= 25
+
+
+def test_dfpn_agrees_with_alpha_beta_with_three_cards() -> None:
+    rng = random.Random(204)
+    compared = 0
+    positions = 12
+    for _ in range(positions):
+        state = random_small(rng, 4, 3)
+        try:
+            value, proved = _both(state, rng.randrange(2), nodes=30_000)
+        except BudgetExceeded:
+            continue
+        assert _agree(value, proved), (state, value, proved)
+        compared += 1
+    assert compared >= positions // 3
+
+
+@pytest.mark.slow
+def test_dfpn_agrees_with_alpha_beta_long() -> None:
+    rng = random.Random(300)
+    compared = 0
+    for _ in range(150):
+        players = rng.choice([4, 5, 6])
+        state = random_small(rng, players, rng.randint(2, 3))
+        try:
+            value, proved = _both(state, rng.randrange(len(state.teams())), nodes=300_000)
+        except BudgetExceeded:
+            continue
+        assert _agree(value, proved), (state, value, proved)
+        compared += 1
+    assert compared >= 100
+
+
+def test_dfpn_says_neither_side_wins_for_sure_where_chance_decides() -> None:
+    """With Luck's discard drawn at random (option luck_chooser = random; rules file 000,
+    "Luck") a round can be a matter of chance: where alpha-beta finds a value strictly between
+    0 and 1, df-pn proves that neither side wins for sure."""
+    rng = random.Random(7)
+    seen = 0
+    for _ in range(200):
+        deck = [card for card in range(1, 30) if card != 13]
+        rng.shuffle(deck)
+        hands = {seat: sorted(deck[3 * seat : 3 * seat + 2]) for seat in range(1, 5)}
+        hands[rng.randint(1, 4)].append(13)
+        state = position(hands, leader=rng.randint(1, 4), luck_chooser="random")
+        try:
+            value, proved = _both(state, 0)
+        except BudgetExceeded:
+            continue
+        assert _agree(value, proved), (state, value, proved)
+        seen += proved is None
+    assert seen >= 3
+
+
+def test_dfpn_proves_a_bout_won_by_the_highest_card() -> None:
+    """Seat 1 leads with Winter (27) and 2 cards: the highest card wins the bout and is
+    discarded (rules file 000, "How a Bout Is Resolved"), leaving seat 1 with 1 card, which
+    wins the round for its team (seats 1 and 3; "Goal of the Game")."""
+    state = position({1: [27, 4], 2: [5, 6, 7], 3: [8, 2, 3], 4: [1, 18, 19]})
+    spec = compile_table(state.table, state.teams())
+    team = spec.team_of[0]
+    maximising = [spec.team_of[seat] == team for seat in range(4)]
+    search = DfpnSearch(Machine(spec), maximising, 1)
+    assert search.prove(from_engine(spec, state)) is True
+    others = DfpnSearch(Machine(spec), maximising, 0)
+    assert others.prove(from_engine(spec, state)) is False
+
+
+def test_dfpn_stops_at_its_budget() -> None:
+    rng = random.Random(3)
+    state = random_small(rng, 4, 5)
+    spec = compile_table(state.table, state.teams())
+    maximising = [spec.team_of[seat] == 0 for seat in range(4)]
+    search = DfpnSearch(Machine(spec), maximising, 1, budget=Budget(max_nodes=500))
+    with pytest.raises(BudgetExceeded):
+        search.prove(from_engine(spec, state))
+    assert search.nodes == 500
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
+    """The C transcription answers as the Python module does, with the same node counts and
+    table entries (and the same stops when the budget runs out)."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(60):
+        players = rng.choice([4, 5, 6])
+        state = random_small(rng, players, rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == 0 for seat in range(players)]
+        for target in (0, 1):
+            seen = []
+            for kind in (DfpnSearch, compiled.CompiledDfpn):
+                search = kind(Machine(spec), maximising, target, budget=Budget(max_nodes=2_000))
+                try:
+                    answer: object = search.prove(start)
+                except BudgetExceeded as stopped:
+                    answer = stopped.reason
+                seen.append((answer, search.nodes, search.states, search.mixed_seen))
+            assert seen[0] == seen[1], (state, target)
+            compared += 1
+    assert compared == 120

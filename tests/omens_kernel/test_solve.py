@@ -1,0 +1,143 @@
+"""Solving on the kernel gives the reference solver's answers: the value, every optimal first
+action, and a principal variation that keeps the value; and says which engine ran."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from omen_solver.core.budget import Budget, Status
+from omen_solver.core.search import solve
+from omen_solver.core.search.solver import ChoiceError
+from omen_solver.omens.kernel import compiled
+from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+from omen_solver.omens.table import Scope
+from tests.omens.helpers import position
+from tests.omens_kernel.helpers import random_small
+
+
+def _concept(players: int) -> str:
+    return "paranoid" if players == 6 else "minimax"
+
+
+def _check_line(state, result) -> None:  # type: ignore[no-untyped-def]
+    """The principal variation is a legal line from the root (replayed on the engine)."""
+    for text in result.principal_variation:
+        state = state.apply_move(state.parse_move(text))
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_kernel_answers_equal_reference_answers(players: int) -> None:
+    rng = random.Random(players)
+    compared = 0
+    for _ in range(25):
+        state = random_small(rng, players, rng.randint(1, 2))
+        if state.is_terminal():
+            continue
+        # Named by its seats, as solve(team=...) takes it.
+        team = [seat + 1 for seat in state.teams()[rng.randrange(len(state.teams()))]]
+        budget = Budget(max_seconds=30)
+        fast = solve(state, concept=_concept(players), team=team, budget=budget)
+        slow = solve(state, concept=_concept(players), team=team, budget=budget,
+                     engine="reference")
+        assert fast.extra["engine"].startswith("kernel")
+        assert slow.extra["engine"] == "reference"
+        if slow.status is not Status.SOLVED:
+            continue
+        assert fast.status is Status.SOLVED
+        assert (fast.value, fast.values, set(fast.best_actions)) == (
+            slow.value, slow.values, set(slow.best_actions)
+        ), state
+        _check_line(state, fast)
+        compared += 1
+    assert compared >= 10
+
+
+def test_pure_python_kernel_gives_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = position({1: [15, 23, 5], 2: [28, 26], 3: [3, 25], 4: [9, 10]})
+    fast = solve(state)
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    slow = solve(state)
+    assert slow.extra["engine"] == "kernel (pure Python)"
+    assert fast.to_json() | {"seconds": 0, "engine": "", "table_bytes": 0} == (
+        slow.to_json() | {"seconds": 0, "engine": "", "table_bytes": 0}
+    )
+    if compiled.AVAILABLE:
+        assert fast.extra["engine"] == "kernel (compiled)"
+
+
+def test_game_scope_uses_the_reference() -> None:
+    """A game needs the deals of later rounds (chance nodes); the kernel plays rounds."""
+    state = position({1: [3], 2: [4], 3: [5], 4: [6]}, scope=Scope.BOUT)
+    assert solve(state).extra["engine"].startswith("kernel")
+    with pytest.raises(ChoiceError, match="engine 'kernel'"):
+        solve(position({1: [3, 7], 2: [4, 8], 3: [5, 9], 4: [6, 10]}, scope=Scope.GAME),
+              engine="kernel", budget=Budget(max_nodes=10))
+
+
+@pytest.mark.parametrize("pure_python", ["0", "1"])
+def test_play_that_repeats_for_ever_is_unknown(
+    pure_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With wrath_replay = allowed, Betrayal gives Wrath, Wrath sends Betrayal back, Betrayal is
+    replayed and takes Wrath again... (rules file 000, "Wrath", "Betrayal"): the rules give such
+    play no end, so the search says unknown and why, instead of failing."""
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, pure_python)
+    state = position(
+        {1: [4, 28, 29], 2: [22], 3: [20, 27], 4: [6, 11]}, leader=4, wrath_replay="allowed",
+    )
+    for engine in ("auto", "reference"):
+        result = solve(state, budget=Budget(max_seconds=60), engine=engine)
+        assert result.status is Status.UNKNOWN
+        assert "repeat for ever" in (result.note or "")
+
+
+def _maxn_agreement(seed: int, positions: int, two_cards_every: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    compared = crossing = 0
+    for index in range(positions):
+        state = random_small(rng, 6, 1 + (index % two_cards_every == 0))
+        if state.is_terminal():
+            continue
+        budget = Budget(max_seconds=30)
+        fast = solve(state, concept="maxn", budget=budget)
+        slow = solve(state, concept="maxn", budget=budget, engine="reference")
+        if not slow.solved:
+            continue
+        assert fast.extra["engine"].startswith("kernel")
+        assert (fast.values, set(fast.best_actions), fast.extra["maxn"]) == (
+            slow.values, set(slow.best_actions), slow.extra["maxn"]
+        ), state
+        compared += 1
+        crossing += any(c >= 30 for hand in state.hands for c in hand)
+    return compared, crossing
+
+
+def test_kernel_maxn_equals_reference_maxn() -> None:
+    """Max-n told straight (O15): the value under each tie-break, each team's paranoid
+    guarantee; the exchange between two teams by security strategies (core/search/maxn.py)."""
+    compared, crossing = _maxn_agreement(seed=66, positions=9, two_cards_every=4)
+    assert compared >= 6 and crossing > 0
+
+
+@pytest.mark.slow
+def test_kernel_maxn_equals_reference_maxn_long() -> None:
+    compared, crossing = _maxn_agreement(seed=67, positions=60, two_cards_every=2)
+    assert compared >= 40 and crossing > 5
+
+
+def test_solve_a_seeded_deal_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`omen-solver solve --deal SEED --players N`: a game-start deal (rules file 000, "Setup":
+    one Absolute each, teams and leader from them), solved on the kernel."""
+    import json
+
+    from omen_solver.cli import main
+
+    assert main(["solve", "--deal", "7", "--players", "4", "--cards", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == "solved" and report["engine"].startswith("kernel")
+    again = main(["solve", "--deal", "7", "--players", "4", "--cards", "2", "--json"])
+    assert again == 0 and json.loads(capsys.readouterr().out)["nodes"] == report["nodes"]
+    assert main(["solve", "--deal", "7"]) == 2
+    assert "--players" in capsys.readouterr().err

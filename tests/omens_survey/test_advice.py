@@ -1,0 +1,134 @@
+"""Advice by perfect-information Monte Carlo: consistent deals, exactness over deals, who knows
+what during play, and the advice file's errors."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from omen_solver.cli import main
+from omen_solver.core.budget import Budget
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.state import OmensState
+from omen_solver.omens.table import Table
+from omen_solver.survey.advice import (
+    Tracker,
+    View,
+    advise,
+    consistent_count,
+    enumerate_deals,
+    revealed,
+    sample_deals,
+    with_revealed,
+)
+from omen_solver.survey.exact import solve_exactly
+
+EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "omens" / "advice-seat1.toml"
+TEAMS = ((0, 2), (1, 3))
+
+
+def _view(hands: list[list[int]], seat: int, hidden: bool, moves: tuple[str, ...] = ()) -> View:
+    table = Table(4, make_rules())
+    held = {c for hand in hands for c in hand}
+    known = {} if hidden else {s: frozenset(h) for s, h in enumerate(hands) if s != seat}
+    return View(table, TEAMS, seat, 0, tuple(hands[seat]), tuple(map(len, hands)), known,
+                discarded=frozenset(set(table.catalogue) - held - ({8, 9} if hidden else set())),
+                moves=moves)
+
+
+def test_with_every_hand_known_pimc_is_the_exact_solver() -> None:
+    hands = [[7, 18], [3, 25], [12, 20], [5, 27]]
+    view = _view(hands, 0, hidden=False)
+    assert consistent_count(view) == 1
+    advice = advise(view, budget=Budget(max_seconds=60))
+    assert advice.exact and advice.deals == 1
+    state = OmensState.start_of_bout(view.table, hands, TEAMS, 0)
+    for value in advice.actions:
+        child = state.child(state.string_to_action(value.action))
+        assert Fraction(value.probability or 0) == solve_exactly(child, Budget()).values[0]
+
+
+def test_enumeration_counts_every_placement_of_the_hidden_cards() -> None:
+    hands = [[7, 18], [3, 25], [12, 20], [5, 27]]
+    view = _view(hands, 0, hidden=True)
+    # 8 unseen cards (the 6 in other hands, 8 and 9) into 2 + 2 + 2 slots.
+    assert consistent_count(view) == 28 * 15 * 6
+    assert len(enumerate_deals(view)) == 28 * 15 * 6
+    small = replace(view, known={1: frozenset(hands[1]), 2: frozenset(hands[2])})
+    assert consistent_count(small) == 6  # {5, 27, 8, 9} into seat 4's 2 slots
+    advice = advise(small, budget=Budget(max_seconds=60))
+    assert advice.exact and advice.deals == 6 and advice.best is not None
+
+
+def test_sampled_deals_respect_law() -> None:
+    """Rules file 000, "Law": a player who can follow must; seat 2 played 5 after "higher than
+    15", so no consistent deal gives seat 2 a card above 15."""
+    hands = [[15, 30], [5, 27], [12, 20], [3, 25]]
+    view = _view(hands, 2, hidden=True, moves=("1:15 higher", "2:5"))
+    deals, rejected = sample_deals(view, 30, seed=1)
+    assert rejected > 0
+    for deal in deals:
+        assert max(deal.state.hands[1]) <= 15 or deal.state.hands[1] == ()
+
+
+def test_cards_played_in_sight_were_in_their_hands() -> None:
+    """A card played, or shown by Secret, in sight of the seat was in its player's hand at the
+    start of the bout (rules file 000, "Game Sequence": a card is played from the hand); after a
+    card changes hands unseen ('?') later moves prove nothing. Sampling places those cards first,
+    so a view with three cards already played needs no luck to find its deals."""
+    table = Table(4, make_rules())
+    view = View(table, TEAMS, 3, 0, (15, 20, 27), (3, 3, 3, 3), {},
+                moves=("1:4", "2:6", "3:24 show 1 ?"))
+    assert revealed(view) == {0: frozenset({4}), 1: frozenset({6}), 2: frozenset({24})}
+    deals, _ = sample_deals(with_revealed(view), 20, seed=5)
+    for deal in deals:
+        held = deal.state.hands
+        assert 24 not in held[2]  # played: it is in play now
+        assert [p.card for p in deal.state.in_play] == [4, 6, 24]
+    later = replace(view, moves=("1:31 with 3", "1:gives ? & 3:gives ?", "2:6"))
+    assert revealed(later) == {0: frozenset({31})}
+    taken = replace(view, moves=("1:4", "2:29 take 4 give 4", "3:4"))
+    assert revealed(taken) == {0: frozenset({4}), 1: frozenset({29})}
+
+
+def test_the_tracker_never_claims_a_card_that_is_not_there() -> None:
+    """Cards returning to hand from play are seen by all (rules file 000, "How a Bout Is
+    Resolved"); whatever the tracker says a seat knows is in that hand."""
+    table = Table(4, make_rules())
+    rng = random.Random(3)
+    for _ in range(5):
+        deck = list(range(1, 30))
+        rng.shuffle(deck)
+        hands = [sorted(deck[i * 4:(i + 1) * 4]) for i in range(4)]
+        state = OmensState.start_of_bout(table, hands, TEAMS, 0)
+        tracker = Tracker(state)
+        while not state.is_terminal():
+            move = rng.choice(state.moves())
+            after = state.apply_move(move)
+            tracker.observe(state, move, after)
+            state = after
+            for viewer in range(4):
+                for holder in range(4):
+                    assert tracker.known[viewer][holder] <= set(state.hands[holder])
+
+
+def test_advise_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example with seat 3's hand known too (fewer deals, so the test stays quick)."""
+    path = tmp_path / "advice.toml"
+    path.write_text(EXAMPLE.read_text() + "\n[[known]]\nholder = 3\ncards = [28, 29]\n"
+                    'by = "secret"\nknown_to = [1, 3]\n')
+    assert main(["advise", str(path), "--json", "--max-seconds", "60"]) == 0
+    out = capsys.readouterr().out
+    assert '"method": "exact over deals"' in out and '"best_action"' in out
+
+
+def test_advise_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace("1 = [15, 18, 31]", "1 = 3"))
+    assert main(["advise", str(bad)]) == 2
+    assert "hands.1" in capsys.readouterr().err
+    assert main(["advise", str(EXAMPLE), "--seat", "2"]) == 2
