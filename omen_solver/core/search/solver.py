@@ -23,7 +23,7 @@ from omen_solver.core.budget import (
 )
 from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
-from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState, game_of
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact
 from omen_solver.core.search.maxn import MaxnSearch, TieBreak, Vector, pick
 from omen_solver.core.search.result import (
@@ -170,10 +170,10 @@ def solve(
     against all the others) as the command line does: its seats from 1, ``team=(1, 3)``, or
     any one of them, ``team=2``. Default: the team to move at the root. The result's
     ``team`` is that team's index in ``result.teams``; ``result.team_seats`` its seats.
-    ``bounds`` overrides the game's ``return_bounds`` hook. When the budget runs out the
-    result is ``UNKNOWN`` with the bounds proven so far.
+    ``bounds`` overrides the return bounds of the game's descriptor. When the budget runs out
+    the result is ``UNKNOWN`` with the bounds proven so far.
 
-    ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
+    ``engine``: a game may offer a fast search kernel (its descriptor's ``kernel``, e.g. Omens);
     ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
     it, ``reference`` never uses it. Every answer says which one ran (``extra["engine"]``).
 
@@ -219,18 +219,16 @@ def _kernel(
     algorithm: str | None = None,
 ) -> SolveResult | str | None:
     """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
-    hook = getattr(state, "kernel_solve", None)
+    kernel = game_of(state).kernel
     reason: str | None = None
-    if hook is None:
+    if kernel is None:
         reason = f"{type(state).__name__} has no search kernel"
     elif bounds is not None or not transpositions or not ordering:
         reason = "the kernel always uses its table, its ordering and the game's bounds"
     else:
         try:
-            chosen_search = {} if algorithm is None else {"algorithm": algorithm}
-            result: SolveResult = hook(concept, team, budget=budget, simultaneous=simultaneous,
-                                       progress=progress, **chosen_search)
-            return result
+            return kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
+                          progress=progress, algorithm=algorithm)
         except KernelRefused as refused:
             reason = str(refused)
     if engine is Engine.KERNEL:

@@ -14,18 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from time import perf_counter
+from typing import Protocol
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import Value
 from omen_solver.omens.kernel.spec import KernelUnsupported
+from omen_solver.omens.kernel.view import KernelSearchLike
 from omen_solver.omens.table import Scope, Table
 
 __all__ = ["GameChain", "round_table", "rounds_needed"]
 
 Score = tuple[int, ...]
 Payoff = list[list[Value]]
+
+
+class SearchFactory(Protocol):
+    """Makes the search of one round (``omen_solver.omens.kernel.solve.make_search``, passed
+    in by the root driver so that this module does not import it back)."""
+
+    def __call__(self, machine: Machine, maximising: Sequence[bool], *, constant_sum: bool,
+                 mode: SimultaneousMode, budget: Budget, progress: Progress | None,
+                 payoff: Payoff) -> KernelSearchLike: ...
 
 
 def rounds_needed(teams: int, rounds_won: Sequence[int]) -> int:
@@ -52,6 +63,7 @@ class GameChain:
         mode: SimultaneousMode,
         budget: Budget,
         progress: Progress | None,
+        searches: SearchFactory,
     ) -> None:
         teams = len(machine.spec.teams)
         needed = rounds_needed(teams, rounds_won)
@@ -69,6 +81,7 @@ class GameChain:
         self.mode = mode
         self.budget = budget
         self.progress = progress
+        self.searches = searches
         self.started = perf_counter()
         self.values: dict[tuple[Score, int], Value] = {}
         self.nodes = 0
@@ -106,9 +119,7 @@ class GameChain:
         known = self.values.get((score, leader))
         if known is not None:
             return known
-        from omen_solver.omens.kernel.solve import make_search
-
-        search = make_search(
+        search = self.searches(
             self.machine, self.maximising, constant_sum=self.concept is Concept.MINIMAX,
             mode=self.mode, budget=self.left(), progress=self.progress,
             payoff=self.payoff(score),
