@@ -62,10 +62,6 @@ def omen_start(options: Mapping[str, Any], position: Mapping[str, Any], where: s
         raise OmenSolverError(f"{where}: not an Omen position: {error}") from None
 
 
-def _ids(cards: Iterable[str]) -> list[str]:
-    return sorted(cards)
-
-
 def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
     """The position with every zone listed (no "rest" default left), checked to describe the
     same state as ``data``."""
