@@ -70,10 +70,6 @@ SKIP_FUNCTIONS: Final = frozenset(
     }
 )
 """Functions that format text or check the caller's input (not rules of the game)."""
-OBSERVER: Final = "observer"
-"""The engine's observer argument (``BoutObserver``): a condition on it guards a call that only
-tells an observer what happened, which is no rule; mutating it would only blind the
-detectors that watch through it."""
 RULE_FUNCTIONS: Final = frozenset(
     {
         # state.py: a bout from its first placement to the round end
@@ -128,21 +124,10 @@ def _skipped(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
                 return True
         if isinstance(current, ast.Raise):
             return True
-        if isinstance(current, ast.If) and _watches(current.test):
-            return True
         if isinstance(current, ast.FunctionDef) and current.name in SKIP_FUNCTIONS:
             return True
         current = parents.get(current)
     return False
-
-
-def _watches(test: ast.expr) -> bool:
-    """The condition asks whether an observer was given."""
-    return any(
-        (isinstance(n, ast.Attribute) and n.attr == OBSERVER)
-        or (isinstance(n, ast.Name) and n.id == OBSERVER)
-        for n in ast.walk(test)
-    )
 
 
 def _in_rules(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:

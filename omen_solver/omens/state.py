@@ -233,6 +233,14 @@ class _Work:
     def nobody_left(self) -> bool:
         return _next_to_play(self.table, self.hands, self.played, self.leader) == -1
 
+    def resolve(self) -> BoutOutcome:
+        """The bout's winner and discards (:func:`~omen_solver.omens.resolve.resolve_bout`),
+        told to the observer if there is one."""
+        outcome = resolve_bout(self.front, self.leader, self.table, self.log)
+        if self.observer is not None:
+            self.observer.bout_resolved(self.freeze(), outcome)
+        return outcome
+
     def freeze(self) -> OmensState:
         state = OmensState.__new__(OmensState)
         state.table = self.table
@@ -1336,9 +1344,7 @@ def _start_end_of_bout(work: _Work) -> None:
     for seat, cards in enumerate(work.hands):
         if not cards and not work.played >> seat & 1:
             work.say("bout.turn.empty_hand", f"seat {seat + 1} holds no card and could not play")
-    outcome = resolve_bout(work.front, work.leader, table, work.log)
-    if work.observer is not None:
-        work.observer.bout_resolved(work.freeze(), outcome)
+    outcome = work.resolve()
     if table.rules.absolute_timing == "end":
         work.end_abs = tuple(
             (p.card, owner(p, table)) for p in work.front if table.effect[p.card] == "absolute"
