@@ -114,10 +114,6 @@ class OmenState(GameState[Action]):
         following = self.child(chosen)
         return following, list(following.trace)
 
-    def parse_move(self, text: str) -> Action:
-        """A move in canonical notation, checked legal (``solve --explain`` replays lines)."""
-        return self.string_to_action(text)
-
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))
 

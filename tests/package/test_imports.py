@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.package.imports import cycles, import_graph
@@ -47,3 +48,16 @@ def test_imports_for_the_type_checker_and_of_the_parent_package_close_none(
     graph = import_graph(root, "pkg")
     assert set(graph.edges) == {("pkg", "pkg.game"), ("pkg.game", "pkg.state")}
     assert cycles(graph) == []
+
+
+HOOK = re.compile(r"""getattr\(\s*(?:state|root|self\.state)\s*,\s*["'][A-Za-z_]+["']\s*[,)]""")
+
+
+def test_no_code_probes_a_state_for_a_method_by_name() -> None:
+    """What a game offers beyond the protocol is in its descriptor (``core/game.py``)."""
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for path in sorted((ROOT / "omen_solver").rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if HOOK.search(line)]
+    assert found == []
+    assert HOOK.search('hook = getattr(state, "kernel_solve", None)')

@@ -19,7 +19,7 @@ from typing import Protocol
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import Value
+from omen_solver.omens.kernel.params import SearchParams, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported
 from omen_solver.omens.kernel.view import KernelSearchLike
 from omen_solver.omens.table import Scope, Table
@@ -34,9 +34,8 @@ class SearchFactory(Protocol):
     """Makes the search of one round (``omen_solver.omens.kernel.solve.make_search``, passed
     in by the root driver so that this module does not import it back)."""
 
-    def __call__(self, machine: Machine, maximising: Sequence[bool], *, constant_sum: bool,
-                 mode: SimultaneousMode, budget: Budget, progress: Progress | None,
-                 payoff: Payoff) -> KernelSearchLike: ...
+    def __call__(self, machine: Machine, maximising: Sequence[bool],
+                 params: SearchParams) -> KernelSearchLike: ...
 
 
 def rounds_needed(teams: int, rounds_won: Sequence[int]) -> int:
@@ -119,11 +118,10 @@ class GameChain:
         known = self.values.get((score, leader))
         if known is not None:
             return known
-        search = self.searches(
-            self.machine, self.maximising, constant_sum=self.concept is Concept.MINIMAX,
-            mode=self.mode, budget=self.left(), progress=self.progress,
-            payoff=self.payoff(score),
-        )
+        params = SearchParams(constant_sum=self.concept is Concept.MINIMAX, mode=self.mode,
+                              budget=self.left(), progress=self.progress,
+                              payoff=self.payoff(score))
+        search = self.searches(self.machine, self.maximising, params)
         try:
             found = search.search(self.start(score, leader), 0, 1)
         finally:
