@@ -51,6 +51,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.cli.prove",
     "omen_solver.cli.survey",
     "omen_solver.cli.vectors",
+    "omen_solver.cli.serve",
 )
 
 Handler = Callable[[argparse.Namespace], int]
