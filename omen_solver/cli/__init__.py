@@ -1,7 +1,7 @@
 """The ``omen-solver`` command line.
 
-Each area of the library contributes its sub-commands through a ``register(subparsers)``
-function in its own ``cli`` module; this module only assembles them and turns input errors into
+Each command group is one module of this package with a ``register(subparsers)`` function
+(:data:`COMMAND_MODULES`); this module only assembles them and turns input errors into
 a message on stderr and exit status 2.
 """
 
@@ -46,13 +46,19 @@ EXIT_CODES = (
 
 COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.cli.omens",
-    "omen_solver.cli.search",
+    "omen_solver.cli.perft",
+    "omen_solver.cli.graph",
+    "omen_solver.cli.solve",
+    "omen_solver.cli.puzzles",
     "omen_solver.cli.omen",
     "omen_solver.cli.prove",
     "omen_solver.cli.survey",
+    "omen_solver.cli.advise",
     "omen_solver.cli.vectors",
     "omen_solver.cli.serve",
 )
+"""One module per command group, each with a ``register(subparsers)`` that adds its commands
+and nothing else's; ``--help`` lists the commands in this order."""
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -1,15 +1,30 @@
-"""Argument types shared by the sub-commands: numbers are read as a person writes them."""
+"""Argument types and options shared by the sub-commands: numbers are read as a person writes
+them, and every search command takes its budget the same way."""
 
 from __future__ import annotations
 
 import argparse
+import math
 
+from omen_solver.core.budget import Budget
+from omen_solver.core.search import Concept, SimultaneousMode
 from omen_solver.errors import shown
 
-__all__ = ["MAX_DIGITS", "whole_number"]
+__all__ = [
+    "MAX_DIGITS",
+    "add_budget",
+    "add_solve_options",
+    "add_stop",
+    "budget_of",
+    "seats",
+    "seconds",
+    "whole_number",
+]
 
 MAX_DIGITS = 1000
-"""Digits a number may have: past that, int() would spend its time on input no one means."""
+"""Digits a number may have: past that, int() would spend its time on input no one means
+(Python's int() refuses numbers of over 4,300 digits; a depth of 10**30 plies is read, and the
+budget answers for it)."""
 
 
 def whole_number(text: str) -> int:
@@ -19,3 +34,63 @@ def whole_number(text: str) -> int:
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > MAX_DIGITS:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number 0 or more")
     return int(stripped)
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    stripped = text.strip()
+    try:
+        value = float(stripped) if stripped.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
+    return value
+
+
+def seats(text: str) -> tuple[int, ...]:
+    """Seats as a person numbers them, from 1: ``1,3``."""
+    parts = text.replace(" ", "").split(",")
+    if not all(part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS for part in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: write seats such as 1,3")
+    found = tuple(int(part) for part in parts)
+    if min(found) < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: seats are numbered from 1")
+    return found
+
+
+def add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
+    """``--max-nodes`` and ``--max-seconds``: past either the answer is "unknown"."""
+    parser.add_argument("--max-nodes", type=whole_number, metavar="N",
+                        help="stop after N nodes and answer 'unknown'")
+    parser.add_argument("--max-seconds", type=seconds, metavar="S",
+                        help=f"stop after S seconds and answer 'unknown' ({seconds_default})")
+
+
+def budget_of(args: argparse.Namespace, fallback: Budget | None = None) -> Budget:
+    """The budget of ``--max-nodes`` and ``--max-seconds``, each else the fallback's."""
+    fallback = fallback or Budget()
+    nodes = args.max_nodes if args.max_nodes is not None else fallback.max_nodes
+    limit = args.max_seconds if args.max_seconds is not None else fallback.max_seconds
+    return Budget(nodes, limit)
+
+
+def add_stop(parser: argparse.ArgumentParser) -> None:
+    """``--depth`` and ``--to``: where a walk of the tree stops."""
+    parser.add_argument("--depth", type=whole_number, metavar="N", help="cut after N plies")
+    parser.add_argument(
+        "--to", metavar="POINT",
+        help="cut at a stopping point the game names, e.g. bout or round",
+    )
+
+
+def add_solve_options(parser: argparse.ArgumentParser) -> None:
+    """The question asked of a solver: concept, team, simultaneous nodes."""
+    parser.add_argument("--concept", choices=[c.value for c in Concept],
+                        help="solution concept (default: minimax with two teams; required "
+                             "with three or more)")
+    parser.add_argument("--team", type=seats, metavar="SEATS",
+                        help="the team asked about (paranoid: the team against all others), "
+                             "as its seats, e.g. 1,3 (default: the team to move)")
+    parser.add_argument("--simultaneous", choices=[m.value for m in SimultaneousMode],
+                        help="value of matrix games at simultaneous nodes (default: mixed)")

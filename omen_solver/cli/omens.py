@@ -7,15 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.game import SIMULTANEOUS, TraceStep
-from omen_solver.errors import OmenSolverError, PositionError
 from omen_solver.omens.cards import default_catalogue, load_catalogue
-from omen_solver.omens.position import OmensPosition, load_position
+from omen_solver.omens.position import load_position
+from omen_solver.omens.report import legal_moves, play_report, to_act
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
-from omen_solver.omens.state import BoutSummary, OmensState
 
-__all__ = ["play_report", "register"]
+__all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
@@ -65,29 +63,14 @@ def register(subparsers: Any) -> None:
     rules.set_defaults(handler=_rules)
 
 
-def _to_act(state: OmensState) -> str | int | None:
-    player = state.current_player()
-    if state.is_terminal():
-        return None
-    if player == SIMULTANEOUS:
-        return "simultaneous"
-    if player < 0:
-        return "chance"
-    return player + 1
-
-
-def _legal_moves(state: OmensState) -> list[str]:
-    return [state.action_to_string(move) for move in state.moves()]
-
-
 def _legal(args: argparse.Namespace) -> int:
     position = load_position(args.file)
     state = position.state
-    moves = _legal_moves(state)
+    moves = legal_moves(state)
     if args.json:
         print(json.dumps(moves))
         return 0
-    who = _to_act(state)
+    who = to_act(state)
     if who is None:
         print(f"the {state.table.scope.value} is over: no legal action")
         return 0
@@ -96,69 +79,6 @@ def _legal(args: argparse.Namespace) -> int:
     for move in moves:
         print(f"  {move}")
     return 0
-
-
-def _apply_cli_moves(
-    state: OmensState, texts: list[str]
-) -> tuple[OmensState, list[tuple[str, list[TraceStep]]]]:
-    steps = []
-    for number, text in enumerate(texts, start=1):
-        try:
-            move = state.parse_move(text)
-        except OmenSolverError as error:
-            # The message names the move's text already; say which of the moves it was.
-            raise PositionError(f"--moves[{number}] (of {len(texts)}): {error}") from None
-        canonical = state.action_to_string(move)
-        state, log = state.explain(move)
-        steps.append((canonical, log))
-    return state, steps
-
-
-def _seat_list(seats: tuple[int, ...] | None) -> list[int] | None:
-    return None if seats is None else [seat + 1 for seat in seats]
-
-
-def play_report(position: OmensPosition, texts: list[str]) -> tuple[OmensState, dict[str, Any]]:
-    """Replay the file's moves and then ``texts``; the report that ``omens play --json`` prints."""
-    state, steps = position.replay()
-    state, more = _apply_cli_moves(state, texts)
-    steps += more
-    summary = _finished_bout(position.start, state, bool(steps))
-    round_team = None
-    if summary is not None and summary.round_winner is not None:
-        round_team = state.teams()[state.team_of(summary.round_winner)]
-    trace = [
-        {"move": move, "rule": step.rule, "text": step.text} for move, log in steps for step in log
-    ]
-    report: dict[str, Any] = {
-        "bout_winner": None if summary is None or summary.winner is None else summary.winner + 1,
-        "discarded": [] if summary is None else list(summary.discarded),
-        "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(state.hands)},
-        "next_leader": None
-        if summary is None or summary.next_leader is None
-        else summary.next_leader + 1,
-        "round_winner_team": _seat_list(round_team),
-        "trace": trace,
-        "in_play": [
-            {"card": p.card, "before": p.before + 1, "by": p.by + 1} for p in state.in_play
-        ],
-        "to_act": _to_act(state),
-        "legal": _legal_moves(state),
-        "teams": [[seat + 1 for seat in team] for team in state.teams()],
-        "rounds_won": list(state.rounds_won),
-        "terminal": state.is_terminal(),
-    }
-    return state, report
-
-
-def _finished_bout(start: OmensState, state: OmensState, moved: bool) -> BoutSummary | None:
-    """The bout these moves finished, or None if the bout in progress is not over."""
-    summary = state.last_bout
-    if not moved or summary is None or summary is start.last_bout:
-        return None
-    if state.in_play or state.pending or state.bouts_played != summary.number:
-        return None
-    return summary
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -22,14 +22,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omen_solver.cli.puzzles_deep import DEEP, add_deep_arguments, check_kind_options, run_deep
-from omen_solver.cli.search import puzzle_commands
-from omen_solver.core.budget import Budget
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.proofs.library import load_theorems, select
 from omen_solver.omens.proofs.theorem import Finding, Report, Theorem, VariantReport, run
-from omen_solver.puzzles.constraint import KINDS, Recipe, generate, write_puzzle
 from omen_solver.vectors.witness import (
     SEARCHES,
     Witness,
@@ -103,7 +99,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.set_defaults(handler=_prove)
     _register_witnesses(subparsers)
-    _register_generate(puzzle_commands(subparsers))
 
 
 def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -404,138 +399,3 @@ def _details(out: Console, report: Report) -> None:
             f"{variant.finding.outcome.name.lower()}[/]{reason}: the broken rule "
             f"'{escape(variant.variant.text)}' was not refuted"
         )
-
-
-def _cards(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write card values such as 4,9,14") from None
-
-
-def _requirement(text: str) -> tuple[int, tuple[int, ...]]:
-    seat, _, cards = text.partition(":")
-    if not seat.isdigit() or not cards:
-        raise argparse.ArgumentTypeError(f"{text!r}: write SEAT:CARDS, such as 2:14 or 3:12,13")
-    return int(seat) - 1, _cards(cards)
-
-
-def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "generate",
-        help="generate Omens puzzles: from stated constraints, or deep ones from real deals",
-        description="Find deals that satisfy the stated constraints on cards (a constraint "
-        "problem) and on best play (solved exactly), and write them as puzzle files "
-        "(docs/puzzles.md) into OUT. Kinds: unique-win (only one first play of seat 1 wins the "
-        "round for its team), only-lead (seat 1's team wins only if seat 1 leads --lead), "
-        "deep (random deals played forward: one play wins, not the natural one, in 3 bouts or "
-        "more; rated by depth, tempting plays and nodes).",
-    )
-    parser.add_argument("out", type=Path, help="folder to write the puzzles into")
-    parser.add_argument("--kind", choices=(*KINDS, DEEP), default="unique-win")
-    parser.add_argument(
-        "--lead",
-        type=int,
-        metavar="CARD",
-        help="only-lead: the card seat 1 must lead to win (e.g. 14, Mirror)",
-    )
-    parser.add_argument("--players", type=int, default=4, choices=(4, 5, 6))
-    parser.add_argument(
-        "--hand-size",
-        type=int,
-        metavar="N",
-        help="cards in every hand (2 to 4; default 2)",
-    )
-    parser.add_argument(
-        "--pool",
-        type=_cards,
-        default=(),
-        metavar="CARDS",
-        help="the cards deals are made of, e.g. 4,9,12,14,20 (default: all)",
-    )
-    parser.add_argument(
-        "--require",
-        type=_requirement,
-        action="append",
-        default=[],
-        metavar="SEAT:CARDS",
-        help="cards a seat must hold, e.g. 2:26 (repeat)",
-    )
-    parser.add_argument("--count", type=int, default=3, help="puzzles to write (default 3)")
-    parser.add_argument(
-        "--seed", type=int, default=0,
-        help="shuffles the pool, or (deep) draws the deals and the play (default 0)",
-    )
-    parser.add_argument(
-        "--max-candidates",
-        type=int,
-        metavar="N",
-        help="candidate deals tried at most (default 2000)",
-    )
-    parser.add_argument(
-        "--max-nodes",
-        type=int,
-        metavar="N",
-        help="solver budget per candidate (default 200,000; deep: per position, 1,000,000, "
-        "or 200,000 with 6 players)",
-    )
-    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
-    add_deep_arguments(parser)
-    parser.set_defaults(handler=_generate)
-
-
-def _generate(args: argparse.Namespace) -> int:
-    if args.kind == DEEP:
-        return run_deep(args)
-    check_kind_options(args)
-    max_nodes = 200_000 if args.max_nodes is None else args.max_nodes
-    if max_nodes <= 0:
-        raise OmenSolverError("--max-nodes must be positive")
-    require: dict[int, tuple[int, ...]] = {}
-    for seat, cards in args.require:
-        require[seat] = tuple(sorted({*require.get(seat, ()), *cards}))
-    recipe = Recipe(
-        kind=args.kind,
-        players=args.players,
-        hand_size=2 if args.hand_size is None else args.hand_size,
-        lead=args.lead,
-        pool=tuple(args.pool),
-        require=require,
-        count=args.count,
-        seed=args.seed,
-        max_candidates=2000 if args.max_candidates is None else args.max_candidates,
-        budget=Budget(max_nodes=max_nodes),
-    )
-    found, tried = generate(recipe)
-    stem = args.kind if args.lead is None else f"{args.kind}-{args.lead}"
-    paths = []
-    for number, puzzle in enumerate(found, start=1):
-        path = args.out / f"{stem}-seed{args.seed}-{number}.toml"
-        write_puzzle(recipe, puzzle, path)
-        paths.append(path)
-    reason = None if paths else _why_none(recipe, tried)
-    if args.json:
-        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
-                          "reason": reason}, indent=2))
-    else:
-        out = Console(highlight=False, soft_wrap=True)
-        for path, puzzle in zip(paths, found, strict=True):
-            out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
-        tail = f": {reason}" if reason else ""
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
-    return EXIT_OK if paths else EXIT_FAILED
-
-
-def _why_none(recipe: Recipe, tried: int) -> str:
-    """Why no puzzle was found: no deal fits the card constraints, or the candidates ran out."""
-    if tried == 0:
-        return ("no deal satisfies the card constraints (--players, --hand-size, --pool, "
-                "--require): loosen them")
-    condition = (f"seat 1's team win only by leading {recipe.lead}"
-                 if recipe.kind == "only-lead" else "exactly one first play of seat 1 win")
-    if tried >= recipe.max_candidates:
-        return (f"in none of the first {tried:,} candidate deals does {condition} (or the "
-                "solver needed more than --max-nodes): raise --max-candidates or --max-nodes, "
-                "or change --seed or the constraints")
-    return (f"all {tried:,} deals the card constraints allow were tried; in none does "
-            f"{condition} (or the solver needed more than --max-nodes)")

@@ -1,5 +1,4 @@
-"""The commands ``survey`` (many random deals, solved exactly) and ``advise`` (what to play when
-only one's own hand is known).
+"""The command ``survey``: many random deals, solved exactly.
 
 Exit status: 0 done; 1 some result unknown (a search ran out of budget); 2 bad input;
 130 interrupted (the survey's results file keeps every deal recorded so far: run the same
@@ -47,9 +46,6 @@ EXIT_OK, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 1, 130
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _register_survey(subparsers)
-    from omen_solver.cli.advise import register_advise
-
-    register_advise(subparsers)
 
 
 def _players(text: str) -> tuple[int, ...]:

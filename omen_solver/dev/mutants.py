@@ -327,8 +327,8 @@ def detect(bouts: int) -> dict[str, str]:
 def _vectors() -> str | None:
     import tomllib
 
-    from omen_solver.cli.omens import play_report
     from omen_solver.omens.position import parse_position
+    from omen_solver.omens.report import play_report
 
     data = tomllib.loads((DATA / VECTORS).read_text(encoding="utf-8"))
     for vector in data["vector"]:

@@ -88,13 +88,6 @@ class SurveyConfig:
         data["overrides"] = dict(self.overrides)
         return data
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SurveyConfig:
-        data = dict(data)
-        data["players"] = tuple(data["players"])
-        data["overrides"] = tuple(sorted(data["overrides"].items()))
-        return cls(**data)
-
 
 def _text(values: tuple[Fraction, ...] | None) -> list[str] | None:
     return None if values is None else [str(v) for v in values]

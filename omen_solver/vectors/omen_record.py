@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.omen import state_summary
 from omen_solver.core.game import CHANCE, TraceStep
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue
@@ -28,6 +27,7 @@ from omen_solver.omen.position import DEFAULT_TURN_NUMBER, state_from_data
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import HIDDEN, OmenState
+from omen_solver.omen.summary import state_summary
 
 __all__ = [
     "OmenRecording",
@@ -60,10 +60,6 @@ def omen_start(options: Mapping[str, Any], position: Mapping[str, Any], where: s
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise OmenSolverError(f"{where}: not an Omen position: {error}") from None
-
-
-def _ids(cards: Iterable[str]) -> list[str]:
-    return sorted(cards)
 
 
 def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:

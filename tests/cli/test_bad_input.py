@@ -377,7 +377,7 @@ def test_odd_digits_in_a_files_moves(capsys: pytest.CaptureFixture[str], tmp_pat
 def test_a_huge_depth_is_read_and_the_budget_answers(capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path) -> None:
     """perft --depth 10**30 ran until killed; every walk has a budget and says "unknown"."""
-    from omen_solver.cli.search import DEFAULT_PERFT_SECONDS
+    from omen_solver.cli.perft import DEFAULT_PERFT_SECONDS
 
     position = tmp_path / "round.toml"
     position.write_text(

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import omen_solver.vectors
-from omen_solver.cli.omens import play_report
 from omen_solver.omens.position import parse_position
+from omen_solver.omens.report import play_report
 
 VECTORS = Path(omen_solver.vectors.__file__).parent / "data" / "omens-examples.toml"
 _POSITION_KEYS = ("players", "teams", "preset", "rules", "scope", "box")

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from omen_solver.cli import main
-from omen_solver.cli.advise import load_view
 from omen_solver.core.budget import Budget
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
 from omen_solver.survey.advice import AdviceError, Tracker, View, enumerate_deals
+from omen_solver.survey.advice_file import load_view
 from omen_solver.survey.imperfect import TOLERANCE, check_against_imperfect, hidden_game
 
 pyspiel = pytest.importorskip("pyspiel")

@@ -7,7 +7,6 @@ them. The differential tests use :func:`to_engine` to compare the two state by s
 
 from __future__ import annotations
 
-from omen_solver.core.game import TERMINAL
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine, decode, encode
@@ -177,8 +176,3 @@ def from_action(spec: Spec, action: OmensAction) -> int:
         c1, c2 = numbers[0], numbers[1]
     return encode(int(verb), seat, spec.rank[card], to, ck, c1, c2)
 
-
-def player_of(machine: Machine, k: KState) -> int:
-    """The kernel's current player, in the engine's numbering of nodes."""
-    player = machine.current_player(k)
-    return TERMINAL if player == m.TERMINAL else player

@@ -148,27 +148,6 @@ class KState:
         new.winner = self.winner
         return new
 
-    @classmethod
-    def from_key(cls, key: tuple[object, ...]) -> KState:
-        """The state of a key (:meth:`key` is a complete description)."""
-        state = cls.__new__(cls)
-        (phase, hands, front, played, leader, law, pending, stages, outcome, victim, end_abs,
-         won, winner) = key
-        state.phase = phase  # type: ignore[assignment]
-        state.hands = list(hands)  # type: ignore[call-overload]
-        state.front = list(front)  # type: ignore[call-overload]
-        state.played = played  # type: ignore[assignment]
-        state.leader = leader  # type: ignore[assignment]
-        state.law = law  # type: ignore[assignment]
-        state.pending = list(pending)  # type: ignore[call-overload]
-        state.stages = list(stages)  # type: ignore[call-overload]
-        state.outcome = None if outcome is None else (-1, *outcome)  # type: ignore[misc]
-        state.victim = victim  # type: ignore[assignment]
-        state.end_abs = end_abs  # type: ignore[assignment]
-        state.won = list(won)  # type: ignore[call-overload]
-        state.winner = winner  # type: ignore[assignment]
-        return state
-
     def key(self) -> tuple[object, ...]:
         """Equal for two states exactly when play goes on identically (the engine's key,
         on the kernel's fields)."""

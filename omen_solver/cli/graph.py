@@ -1,0 +1,52 @@
+"""``omen-solver graph``: the action tree or state graph below any position file, as GraphML,
+DOT or a picture."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.markup import escape
+
+from omen_solver.cli.args import add_stop, whole_number
+from omen_solver.cli.output import console
+from omen_solver.core.graph import (
+    DEFAULT_MAX_NODES,
+    FORMATS,
+    build_graph,
+    check_target,
+    write_graph,
+)
+from omen_solver.core.positions import load_state
+
+__all__ = ["register"]
+
+EXIT_OK = 0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "graph", help="export the action tree or state graph (GraphML, DOT, SVG, PNG)",
+        description="Write the action tree below a position (or, with --merge, the state "
+                    "graph with transpositions merged) as GraphML, DOT, or a picture.",
+    )
+    parser.add_argument("file", type=Path, help="position file (TOML)")
+    add_stop(parser)
+    parser.add_argument("--out", type=Path, required=True, metavar="PATH", help="output file")
+    parser.add_argument("--format", choices=FORMATS, help="default: from the suffix of --out")
+    parser.add_argument("--merge", action="store_true", help="one node per distinct state")
+    parser.add_argument("--max-nodes", type=whole_number, metavar="N", default=DEFAULT_MAX_NODES,
+                        help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
+    parser.set_defaults(handler=_graph)
+
+
+def _graph(args: argparse.Namespace) -> int:
+    state = load_state(args.file)
+    check_target(args.out)
+    graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
+                        max_nodes=args.max_nodes)
+    written = write_graph(graph, args.out, args.format)
+    kind = "state graph" if args.merge else "action tree"
+    console().print(f"{escape(str(args.out))}: {kind} as {written}, {graph.number_of_nodes():,} "
+                f"nodes, {graph.number_of_edges():,} edges")
+    return EXIT_OK
