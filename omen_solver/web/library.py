@@ -180,7 +180,10 @@ def _choice_clicks(state: OmensState, seat: int, choice: tuple[Any, ...]) -> lis
     if word in ("return", "swap"):
         return [f"play:{choice[1]}"]
     if word == "take":
-        return [f"play:{choice[1]}", _hand(seat, int(choice[2]))]
+        # The card given is chosen in hand; the card just taken is not shown there yet.
+        given = int(choice[2])
+        last = f"word:give back {given}" if given == choice[1] else _hand(seat, given)
+        return [f"play:{choice[1]}", last]
     if word == "ask":
         return [f"seat:{int(choice[1]) + 1}", "word:ask"]
     if word == "show":
@@ -271,20 +274,27 @@ def _pending_text(state: OmensState) -> str | None:
     name = state.table.name
     kind, seat, a, b = state.pending[-1]
     who = f"seat {seat + 1}"
-    texts = {
-        "dream": f"{who}, Dream's target, places a card in front of seat {a + 1}",
-        "replay": f"{who} plays another card (Wrath sent {name(a)} back)",
-        "resolve": f"{who} resolves {name(a)}, which lies in front of them",
-        "show": f"{who} shows a card to seat {a + 1} (Secret)",
-        "exchange": f"seats {seat + 1} and {a + 1} each choose a card to give, face down "
-        "(The Absolute)",
-        "give": f"{who} gives a card to seat {a + 1} (The Absolute, open exchange)",
-        "give_back": f"{who} gives a card back to seat {a + 1} (The Absolute, open exchange)",
-        "luck": f"{who} discards a card from hand (Luck)",
-        "end_absolute": f"{who} chooses whom to exchange a card with (The Absolute)",
-    }
     del b
-    return texts.get(kind, kind)
+    if kind == "dream":
+        return f"{who}, Dream's target, places a card in front of seat {a + 1}"
+    if kind == "replay":
+        return f"{who} plays another card (Wrath sent {name(a)} back)"
+    if kind == "resolve":
+        return f"{who} resolves {name(a)}, which lies in front of them"
+    if kind == "show":
+        return f"{who} shows a card to seat {a + 1} (Secret)"
+    if kind == "exchange":
+        return (f"seats {seat + 1} and {a + 1} each choose a card to give, face down "
+                "(The Absolute)")
+    if kind == "give":
+        return f"{who} gives a card to seat {a + 1} (The Absolute, open exchange)"
+    if kind == "give_back":
+        return f"{who} gives a card back to seat {a + 1} (The Absolute, open exchange)"
+    if kind == "luck":
+        return f"{who} discards a card from hand (Luck)"
+    if kind == "end_absolute":
+        return f"{who} chooses whom to exchange a card with (The Absolute)"
+    return kind
 
 
 def _bout_json(summary: BoutSummary, state: OmensState) -> dict[str, Any]:

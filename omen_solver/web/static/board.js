@@ -154,10 +154,13 @@ export function renderTable(root, view, chooser, redraw) {
     });
     return el("div", { class: `seat team-${seat.team}` + (toAct ? " to-act" : ""), "data-seat": number },
       head,
-      el("div", { class: "zone-label", text: "in front" }),
-      el("div", { class: "zone front" }, inFront.length ? inFront : el("span", { class: "tag", text: "—" })),
-      el("div", { class: "zone-label", text: `hand (${seat.hand.length})` }),
-      el("div", { class: "zone hand" }, hand.length ? hand : el("span", { class: "tag", text: "no card" })));
+      el("div", { class: "seat-body" },
+        el("div", { class: "front-block" },
+          el("div", { class: "zone-label", text: "in front" }),
+          el("div", { class: "zone front" }, inFront.length ? inFront : el("span", { class: "tag", text: "—" }))),
+        el("div", { class: "hand-block" },
+          el("div", { class: "zone-label", text: `hand (${seat.hand.length})` }),
+          el("div", { class: "zone hand" }, hand.length ? hand : el("span", { class: "tag", text: "no card" })))));
   };
   const centre = el("div", { class: "centre", id: "centre" },
     el("span", { text: `Round ${view.round} · bout ${view.bout}` }),
@@ -166,9 +169,12 @@ export function renderTable(root, view, chooser, redraw) {
     view.terminal ? el("span", { class: "result", id: "result", text: view.result })
       : el("span", { class: "acting", id: "acting" }, actingText(view)),
     lastBout(view));
-  const top = order.top.map(seatEl);
-  const bottom = narrow ? order.bottom.slice().reverse().map(seatEl) : order.bottom.map(seatEl);
-  root.append(...top, centre, ...bottom);
+  if (narrow) {
+    // One column on a phone: the state of play first, then the seats in order.
+    root.append(centre, ...view.seats.map((seat) => seatEl(seat.seat)));
+  } else {
+    root.append(...order.top.map(seatEl), centre, ...order.bottom.map(seatEl));
+  }
 }
 
 function actingText(view) {

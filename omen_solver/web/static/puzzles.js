@@ -102,6 +102,7 @@ export class Puzzles {
       el("div", { class: "deal-row" },
         el("button", { id: "puzzle-again", onclick: () => { box.hidden = true; } }, "Try another move"),
         el("button", { onclick: () => this.onOpenBoard(this.current.toml) }, "Open on the board")));
+    box.scrollIntoView({ block: "nearest" });
   }
 
   async generate() {
