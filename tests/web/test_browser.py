@@ -228,10 +228,10 @@ def test_screenshots_with_nothing_cut_off(page: Any, board_url: str, tmp_path: P
     ``OMEN_WEB_SCREENSHOTS=DIR`` the pictures are kept there (docs/web/ holds them)."""
     page.set_viewport_size({"width": width, "height": height})
     text = (ROOT / "puzzles/omens/law-and-wrath.toml").read_text(encoding="utf-8")
-    open_board(page, board_url, text)
+    open_board(page, board_url, text, ["1:15 lower"])
     page.check("#solve-on")
-    page.wait_for_selector('#solver-table tr.best[data-move="1:15 lower"]')
-    click(page, "hand:1:15")
+    page.wait_for_selector("#solver-table tr.best")
+    assert "Law: lower than 15" in page.inner_text("#law")
     _check_fits(page, ["#table", "#choices", "#solver-panel", "#trace", ".tabs", "#undo"])
     shot = tmp_path / f"board-{width}x{height}.png"
     page.screenshot(path=str(shot))
