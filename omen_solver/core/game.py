@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Se
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 
 __all__ = [
@@ -359,7 +360,9 @@ class Kernel(Protocol[StateT_contra]):
     """A game's own exact search, tried by :func:`omen_solver.core.search.solve` before the
     reference search. It raises :class:`omen_solver.core.search.solver.KernelRefused` (with
     the reason) for a position or question it does not answer, and
-    :class:`omen_solver.core.enumeration.hooks.ChoiceError` for an ``algorithm`` it lacks."""
+    :class:`omen_solver.core.enumeration.hooks.ChoiceError` for an ``algorithm`` it lacks.
+    ``per_move`` and ``report`` are the root's options of :func:`omen_solver.core.search.solve`
+    (every root move's answer, and the snapshots after each turn)."""
 
     def __call__(
         self,
@@ -371,6 +374,8 @@ class Kernel(Protocol[StateT_contra]):
         simultaneous: SimultaneousMode,
         progress: Progress | None,
         algorithm: str | None,
+        per_move: bool,
+        report: Report | None,
     ) -> SolveResult: ...
 
 

@@ -18,6 +18,7 @@ from omen_solver.core.game import Game, TraceStep, VectorView, register
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omen.notation import Action
     from omen_solver.omen.state import OmenState
@@ -45,9 +46,10 @@ def _parse(state: OmenState, text: str) -> Action:
 
 def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
-            algorithm: str | None) -> SolveResult:
+            algorithm: str | None, per_move: bool, report: Report | None) -> SolveResult:
     """The endgame search with the position's ``[search]`` settings
-    (:mod:`omen_solver.omen.endgame`); it offers no choice of ``algorithm``."""
+    (:mod:`omen_solver.omen.endgame`); it offers no choice of ``algorithm``, and answers the
+    root as one position (``per_move`` and ``report`` are the reference search's)."""
     from omen_solver.core.enumeration.hooks import ChoiceError
     from omen_solver.omen.endgame import kernel_solve
 

@@ -19,6 +19,7 @@ from omen_solver.core.game import Game, TraceStep, VectorView, register
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omens.actions import OmensAction
     from omen_solver.omens.state import OmensState
@@ -46,7 +47,7 @@ def _parse(state: OmensState, text: str) -> tuple[OmensAction, ...]:
 
 def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
-            algorithm: str | None) -> SolveResult:
+            algorithm: str | None, per_move: bool, report: Report | None) -> SolveResult:
     """The search kernel's answer; it raises
     :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
     ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS` (by default
@@ -54,7 +55,8 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
     from omen_solver.omens.kernel.solve import solve_with_kernel
 
     return solve_with_kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
-                             progress=progress, algorithm=algorithm or "portfolio")
+                             progress=progress, algorithm=algorithm or "portfolio",
+                             per_move=per_move, report=report)
 
 
 def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
