@@ -939,15 +939,17 @@ class OmensState(GameState[OmensAction]):
         simultaneous: SimultaneousMode,
         progress: Progress | None,
         algorithm: str = "portfolio",
+        **options: Any,
     ) -> SolveResult:
         """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
         :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
-        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`."""
+        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`; ``options``:
+        those of :func:`omen_solver.omens.kernel.solve.solve_with_kernel` (the root's)."""
         from omen_solver.omens.kernel.solve import solve_with_kernel
 
         return solve_with_kernel(
             self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress,
-            algorithm=algorithm,
+            algorithm=algorithm, **options,
         )
 
     def __repr__(self) -> str:
