@@ -225,7 +225,7 @@ def test_puzzle_attempts(client: TestClient) -> None:
     assert wrong["right"] is False
     assert wrong["best"] == ["1:15 lower"]
     assert wrong["line"][0]["move"] == "1:27"
-    assert wrong["line"][1]["move"] == "2:28 return 27"  # Wrath sends Winter back
+    assert wrong["verdict"] == "lost" and len(wrong["line"]) >= 4  # the other side's answer
     assert any("Law and Wrath" in line for line in wrong["comments"])
     right = client.post("/api/puzzles/omens/law-and-wrath/try",
                         json={"move": "1:15 lower"}).json()

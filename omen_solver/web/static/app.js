@@ -253,7 +253,7 @@ class SolverPanel {
     } else if (message.type === "move") {
       this.rows.set(message.move, message);
       const open = [...this.rows.values()].filter((m) => !m || m.status !== "solved").length;
-      $("solver-status").textContent = `values for seats ${this.team.join(" and ")}: pass ${message.pass}, ${open} action(s) still open`;
+      $("solver-status").textContent = `values for seats ${this.team.join(" and ")}: searching, ${open} action(s) still open`;
       $("show-line").disabled = false;
     } else if (message.type === "done") {
       this.jobDone = true;
