@@ -240,8 +240,9 @@ class Api:
                         return
                     await asyncio.sleep(0.1)
             finally:
+                # Not awaited: the stream's task may be cancelled already (the client left).
                 if not job.finished:
-                    await run_in_threadpool(self.jobs.cancel, job.id)
+                    self.jobs.cancel(job.id)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
