@@ -29,6 +29,7 @@ from typing import IO, Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.enumeration.hooks import return_bounds
+from omen_solver.core.files import read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.search import Concept, SolveResult, solve
 from omen_solver.core.search.moves import MoveAnswer, MovesReport, MoveStatus
@@ -310,7 +311,7 @@ def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "puzzle.toml"
         write_deep_puzzle(found[0], path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     send({"type": "result", "found": True, "toml": text, "tally": tally})
 
 

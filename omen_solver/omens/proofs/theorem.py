@@ -28,6 +28,7 @@ from typing import Any, Final
 
 import z3
 
+from omen_solver.core.files import atomic_write
 from omen_solver.core.smt import (
     DEFAULT_SETTINGS,
     Outcome,
@@ -401,5 +402,5 @@ def _write(
             f"{theorem.name!r} fails on this bout. The engine plays the real rules, so a "
             f"replay shows what the rules actually do here. The theorem: {theorem.statement}"
         )
-    path.write_text(example.to_toml(title, lead), encoding="utf-8")
+    atomic_write(path, example.to_toml(title, lead))
     return path
