@@ -25,7 +25,7 @@ from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
 from omen_solver.cli.output import console, print_json
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.files import atomic_write
-from omen_solver.core.game import SIMULTANEOUS, GameState, TraceStep
+from omen_solver.core.game import GameState, TraceStep, game_of
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.moves import MoveAnswer, MovesReport
@@ -201,19 +201,15 @@ class _Deal:
 
 def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
     """The state after ``moves`` (the notation of 'omens play'), each checked: a move that is
-    not legal is named with its number and the legal ones."""
+    not legal is named with its number."""
+    parse = game_of(state).parse
     for number, text in enumerate(moves, start=1):
-        parse = getattr(state, "parse_move", None)
-        apply = getattr(state, "apply_move", None)
         try:
             if state.is_terminal():
                 raise OmenSolverError("play is over")
-            if parse is not None and apply is not None:
-                state = apply(parse(text))
-            elif state.current_player() == SIMULTANEOUS:
-                raise OmenSolverError("this game's simultaneous moves are not read from text")
-            else:
-                state = state.child(state.string_to_action(text))
+            if parse is None:
+                raise OmenSolverError(f"{type(state).__name__} moves are not read from text")
+            state = state.child(parse(state, text))
         except OmenSolverError as error:
             raise OmenSolverError(f"--moves: move {number} {shown_text(text)}: {error}") from None
     return state
@@ -318,9 +314,9 @@ def _solve(args: argparse.Namespace) -> int:
             data["deal"] = dealt.to_json()
             if args.write is not None:
                 data["written"] = str(args.write)
-        hands = getattr(state, "hands", None)
+        hands = _hands(state)
         if hands is not None:
-            data["hands"] = {str(seat + 1): list(hand) for seat, hand in enumerate(hands)}
+            data["hands"] = hands
         if explained is not None:
             data["explained"] = [
                 {"move": move, "steps": [{"rule": s.rule, "text": s.text} for s in steps]}
@@ -340,6 +336,15 @@ def _heading(path: Path, args: argparse.Namespace, budget: Budget) -> str:
     given = args.max_seconds is not None or args.max_nodes is not None
     how = "" if given else " (the default; --max-seconds S or --max-nodes N to change)"
     return f"{path}: solving within {budget.describe()}{how}"
+
+
+def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:
+    """Omens: each seat's hand (from 1) where the solve starts."""
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState):
+        return {str(seat + 1): list(hand) for seat, hand in enumerate(state.hands)}
+    return None
 
 
 def _warning(state: GameState[Any]) -> str | None:
@@ -384,13 +389,12 @@ def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
     """The principal variation replayed on the game's explaining engine, step by step."""
     state = solved.state
-    explain = getattr(state, "explain", None)
-    parse = getattr(state, "parse_move", None)
-    if explain is None or parse is None:
+    explain = game_of(state).explain
+    if explain is None:
         raise OmenSolverError(f"{type(state).__name__} cannot explain its moves")
     line = []
     for text in solved.result.principal_variation:
-        state, steps = state.explain(state.parse_move(text))  # type: ignore[attr-defined]
+        state, steps = explain(state, text)
         line.append((text, steps))
     return line
 

@@ -45,9 +45,10 @@ from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search
 from omen_solver.omen.engine import settle
 from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import COIN_CAP
-from omen_solver.omen.state import CAPACITY, OmenState, Unit
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import WAR_THREE, WAR_TOTAL, Keep
 from omen_solver.omen.wealth import BASE_ACTIONS
+from omen_solver.omen.zones import CAPACITY, Unit
 
 __all__ = ["Answer", "ArithmeticQuestionError", "Check", "Question", "ask", "cross_check",
            "keep_sets", "plain_unit", "restricted"]

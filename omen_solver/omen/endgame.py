@@ -66,8 +66,9 @@ from omen_solver.errors import IllegalActionError, OptionError
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
 from omen_solver.omen.notation import Action, parse_action, parse_unit_ref
-from omen_solver.omen.state import OmenState, quick_replace
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
+from omen_solver.omen.zones import quick_replace
 
 __all__ = ["ALL_REDUCTIONS", "DEFAULT_REDUCTIONS", "Draws", "EndgameSettings", "EndgameView",
            "Goal", "Objective", "Reduction", "Restriction", "Run", "details", "goal_search",

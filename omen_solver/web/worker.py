@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from omen_solver.core.budget import Budget
+from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.search import Concept, SolveResult, solve
 from omen_solver.errors import OmenSolverError, one_line
@@ -114,6 +115,13 @@ def _board_state(payload: dict[str, Any]) -> OmensState:
     return load_board(payload["position"], payload.get("moves", [])).state
 
 
+def _bounds(state: OmensState) -> tuple[Fraction, Fraction]:
+    """The game's bounds on every team's result (its descriptor's: 0 and 1)."""
+    bounds = return_bounds(state)
+    assert bounds is not None, "Omens declares its return bounds"
+    return bounds
+
+
 def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """The value of every legal action for the team to act, refined pass after pass until
     each is exact or the time is up."""
@@ -123,7 +131,7 @@ def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
         return
     team = _mover_team(state)
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     moves = state.moves()
     texts = [state.action_to_string(move) for move in moves]
     send({"type": "start", "moves": texts, "team": list(team), "concept": concept.value,
@@ -171,7 +179,7 @@ def job_solve(payload: dict[str, Any], seconds: float, send: Send) -> None:
     state = _board_state(payload)
     team = tuple(payload.get("team") or _mover_team(state))
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     if state.is_terminal():
         send({"type": "result", **_terminal_answer(state, team, low, high)})
         return
@@ -201,7 +209,7 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     move = payload["move"]
     team = tuple(payload["team"])
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     stated = payload.get("answer", {})
     deadline = time.monotonic() + seconds
 

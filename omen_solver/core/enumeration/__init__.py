@@ -1,10 +1,8 @@
-"""Enumeration of action trees: perft with a divide, distinct states, budgets and the optional
-hooks (stopping points, return bounds) a game may offer. See ``docs/search.md``."""
+"""Enumeration of action trees: perft with a divide, distinct states, budgets, and what a game's
+descriptor may add (stopping points, return bounds). See ``docs/search.md``."""
 
 from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Status
 from omen_solver.core.enumeration.hooks import (
-    HasReturnBounds,
-    HasStopPoints,
     resolve_stop,
     return_bounds,
     stop_points,
@@ -18,8 +16,6 @@ __all__ = [
     "Budget",
     "BudgetExceeded",
     "CaseCheck",
-    "HasReturnBounds",
-    "HasStopPoints",
     "NodeMeter",
     "PerftCase",
     "PerftCount",

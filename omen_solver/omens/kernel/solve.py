@@ -199,7 +199,7 @@ def solve_with_kernel(
     with deep_recursion():
         if game:
             chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
-                              budget, progress)
+                              budget, progress, make_search)
             try:
                 payoff = chain.payoff(tuple(state.rounds_won))
             except BudgetExceeded as exceeded:
