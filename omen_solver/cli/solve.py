@@ -269,6 +269,7 @@ def _solve(args: argparse.Namespace) -> int:
         raise OmenSolverError("--write: writes the position of --deal SEED --players N")
     dealt: _Deal | None = None
     puzzle: Puzzle | None = None
+    state: GameState[Any]
     if args.deal is not None:
         dealt = _Deal(args)
         path, state = Path(dealt.name), dealt.state
@@ -289,7 +290,7 @@ def _solve(args: argparse.Namespace) -> int:
     warning = _warning(state)
     if not args.json:
         out = console()
-        out.print(escape(_heading(path, args, budget)))
+        out.print(escape(_heading(path, args, budget, puzzle)))
         if dealt is not None:
             for line in dealt.lines():
                 out.print(escape(line))
@@ -331,10 +332,15 @@ def _solve(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def _heading(path: Path, args: argparse.Namespace, budget: Budget) -> str:
+def _heading(path: Path, args: argparse.Namespace, budget: Budget,
+             puzzle: Puzzle | None) -> str:
     """The first line: what is solved and within which budget."""
-    given = args.max_seconds is not None or args.max_nodes is not None
-    how = "" if given else " (the default; --max-seconds S or --max-nodes N to change)"
+    if args.max_seconds is not None or args.max_nodes is not None:
+        how = ""
+    elif puzzle is not None and (puzzle.budget.max_nodes or puzzle.budget.max_seconds):
+        how = " (the puzzle's budget, and the default time; --max-seconds S to change)"
+    else:
+        how = " (the default; --max-seconds S or --max-nodes N to change)"
     return f"{path}: solving within {budget.describe()}{how}"
 
 
