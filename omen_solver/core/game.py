@@ -358,9 +358,9 @@ StateT_contra = TypeVar("StateT_contra", bound=GameState[Any], contravariant=Tru
 
 class Kernel(Protocol[StateT_contra]):
     """A game's own exact search, tried by :func:`omen_solver.core.search.solve` before the
-    reference search. It raises :class:`omen_solver.core.search.solver.KernelRefused` (with
+    reference search. It raises :class:`omen_solver.errors.KernelRefused` (with
     the reason) for a position or question it does not answer, and
-    :class:`omen_solver.core.enumeration.hooks.ChoiceError` for an ``algorithm`` it lacks.
+    :class:`omen_solver.errors.ChoiceError` for an ``algorithm`` it lacks.
     ``per_move`` and ``report`` are the root's options of :func:`omen_solver.core.search.solve`
     (every root move's answer, and the snapshots after each turn)."""
 

@@ -40,7 +40,7 @@ import z3
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.smt import Possibility, check, make_context, make_optimizer, make_solver
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ArithmeticQuestionError
 from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search
 from omen_solver.omen.engine import settle
 from omen_solver.omen.notation import Action
@@ -58,10 +58,6 @@ class Question(enum.Enum):
     WIN_CITY = "win-city"
     FEWEST_COINS = "fewest-coins"
     KEEP = "keep"
-
-
-class ArithmeticQuestionError(OmenSolverError):
-    """A position or question the arithmetic model does not cover (says why)."""
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
     """The endgame search with the position's ``[search]`` settings
     (:mod:`omen_solver.omen.endgame`); it offers no choice of ``algorithm``, and answers the
     root as one position (``per_move`` and ``report`` are the reference search's)."""
-    from omen_solver.core.enumeration.hooks import ChoiceError
+    from omen_solver.errors import ChoiceError
     from omen_solver.omen.endgame import kernel_solve
 
     if algorithm is not None:

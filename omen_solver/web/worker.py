@@ -31,6 +31,7 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.search import Concept, SolveResult, solve
+from omen_solver.core.search.moves import MoveAnswer, MovesReport, MoveStatus
 from omen_solver.errors import OmenSolverError, one_line
 from omen_solver.omens.state import OmensState
 
@@ -136,6 +137,8 @@ def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
     texts = [state.action_to_string(move) for move in moves]
     send({"type": "start", "moves": texts, "team": list(team), "concept": concept.value,
           "seconds": seconds})
+    if _per_move_search(state, team, concept, seconds, low, high, send):
+        return
     deadline = time.monotonic() + seconds
     open_moves = list(range(len(moves)))
     answers: dict[int, dict[str, Any]] = {}
@@ -172,6 +175,53 @@ def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
     else:
         summary["reason"] = f"time limit of {seconds:g} s reached"
     send(summary)
+
+
+def _move_message(answer: MoveAnswer, turn: int, low: Fraction,
+                  high: Fraction) -> dict[str, Any]:
+    settled = answer.status is not MoveStatus.UNKNOWN
+    verdict_of = {MoveStatus.WON: "won", MoveStatus.LOST: "lost", MoveStatus.EXACT: "value"}
+    return {"type": "move", "move": answer.action, "pass": turn,
+            "status": "solved" if settled else "unknown",
+            "verdict": verdict_of.get(answer.status, "unknown"),
+            "value": _text(answer.value),
+            "lower": _text(answer.lower if answer.lower is not None else low),
+            "upper": _text(answer.upper if answer.upper is not None else high),
+            "nodes": answer.nodes, "line": []}
+
+
+def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,
+                     seconds: float, low: Fraction, high: Fraction, send: Send) -> bool:
+    """The solver's own per-move answers (``solve(per_move=True)``), streamed after every
+    turn of its search; False where it gives none (a chance root), for the fallback."""
+    sent: dict[str, dict[str, Any]] = {}
+
+    def report(snapshot: MovesReport) -> None:
+        for answer in snapshot.moves:
+            message = _move_message(answer, snapshot.turn, low, high)
+            if sent.get(answer.action) != message:
+                sent[answer.action] = message
+                send(message)
+
+    result = solve(state, concept=concept, team=team, budget=Budget(max_seconds=seconds),
+                   per_move=True, report=report)
+    if not result.moves:
+        return False
+    for answer in result.moves:
+        message = _move_message(answer, 0, low, high)
+        if answer.action == (result.best_actions[:1] or [None])[0]:
+            message["line"] = list(result.principal_variation)
+        send(message)
+    summary: dict[str, Any] = {"type": "done", "status": result.status.value,
+                               "search": "per-move", "nodes": result.nodes}
+    if result.solved and result.value is not None:
+        summary.update(value=str(result.value), best=list(result.best_actions),
+                       line=list(result.principal_variation),
+                       verdict=verdict("solved", result.value, None, None, low, high))
+    else:
+        summary["reason"] = f"time limit of {seconds:g} s reached"
+    send(summary)
+    return True
 
 
 def job_solve(payload: dict[str, Any], seconds: float, send: Send) -> None:

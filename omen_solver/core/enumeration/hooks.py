@@ -20,10 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.game import GameState, game_of
-from omen_solver.errors import OmenSolverError, OptionError
+from omen_solver.errors import ChoiceError
 
 __all__ = [
-    "ChoiceError",
     "StopPredicate",
     "resolve_stop",
     "return_bounds",
@@ -31,11 +30,6 @@ __all__ = [
 ]
 
 StopPredicate = Callable[[Any], bool]
-
-
-class ChoiceError(OmenSolverError, OptionError):
-    """An unknown choice given to a walk (a stopping point, a concept, a team): both an input
-    error of the library and an option error, so callers may catch either."""
 
 
 def stop_points(state: GameState[Any]) -> tuple[str, ...]:

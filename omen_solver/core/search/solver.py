@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from omen_solver.core.budget import Budget, Progress, deep_recursion
-from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
+from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState, game_of
 from omen_solver.core.search.moves import Report
-from omen_solver.core.search.result import Concept, ConceptError, SimultaneousMode, SolveResult
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.root import (
     MAX_LINE,
     TwoSidedRoot,
@@ -26,12 +26,11 @@ from omen_solver.core.search.root import (
     solve_maxn,
     too_deep,
 )
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ChoiceError, ConceptError, KernelRefused
 
 __all__ = [
     "MAX_LINE",
     "Engine",
-    "KernelRefused",
     "TeamName",
     "default_team",
     "principal_variation",
@@ -52,10 +51,6 @@ class Engine(enum.Enum):
     """The game's search kernel, or an error saying why it does not apply."""
     REFERENCE = "reference"
     """The reference search over the explaining engine (slow, but it runs on any game)."""
-
-
-class KernelRefused(OmenSolverError):
-    """A game's search kernel does not play a position (says what and why)."""
 
 
 E = TypeVar("E", bound=enum.Enum)

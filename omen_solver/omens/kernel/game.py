@@ -18,9 +18,9 @@ from typing import Protocol
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
+from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import SearchParams, Value
-from omen_solver.omens.kernel.spec import KernelUnsupported
 from omen_solver.omens.kernel.view import KernelSearchLike
 from omen_solver.omens.table import Scope, Table
 
