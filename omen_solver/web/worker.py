@@ -31,6 +31,7 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.files import read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
+from omen_solver.core.processes import die_with_parent
 from omen_solver.core.search import Concept, SolveResult, solve
 from omen_solver.core.search.moves import MoveAnswer, MovesReport, MoveStatus
 from omen_solver.errors import OmenSolverError, one_line
@@ -358,8 +359,10 @@ def run_job(kind: str, payload: dict[str, Any], seconds: float, memory_mb: int |
 
 
 def main() -> None:
-    """``python -m omen_solver.web.worker``: one job, read as one JSON line from stdin."""
+    """``python -m omen_solver.web.worker``: one job, read as one JSON line from stdin. It
+    ends with the server that started it (the job's ``parent``), however the server ends."""
     job = json.loads(sys.stdin.readline())
+    die_with_parent(job.get("parent"))
     run_job(job["kind"], job["payload"], float(job["seconds"]), job.get("memory_mb"),
             sys.stdout)
 

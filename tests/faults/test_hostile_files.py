@@ -16,6 +16,7 @@ import pytest
 from omen_solver.cli import main
 from omen_solver.core import files
 from omen_solver.core.files import atomic_write
+from omen_solver.errors import PositionError
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITION = ROOT / "docs/examples/omens/position.toml"
@@ -103,13 +104,13 @@ def test_a_fifo_among_puzzles_theorems_and_witnesses(
 
 
 def test_the_reader_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
-    with pytest.raises(files.PositionError, match="is a folder, not a file"):
+    with pytest.raises(PositionError, match="is a folder, not a file"):
         files.read_bytes(tmp_path)
-    with pytest.raises(files.PositionError, match=_NOT_REGULAR):
+    with pytest.raises(PositionError, match=_NOT_REGULAR):
         files.read_bytes("/dev/zero")
     big = tmp_path / "big"
     big.write_bytes(b"x" * 11)
-    with pytest.raises(files.PositionError, match="11 bytes, more than the 10 a file"):
+    with pytest.raises(PositionError, match="11 bytes, more than the 10 a file"):
         files.read_bytes(big, limit=10)
     assert files.read_bytes(big, limit=11) == b"x" * 11
 
