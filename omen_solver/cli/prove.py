@@ -24,7 +24,7 @@ from rich.table import Table
 
 from omen_solver.cli.args import add_wait
 from omen_solver.core.files import FolderLock
-from omen_solver.core.processes import die_with_parent
+from omen_solver.core.processes import start_worker
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.proofs.library import load_theorems, select
@@ -251,8 +251,9 @@ def _run_all(
             run(theorem, settings=settings, counterexamples=counterexamples)
             for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=quiet)
         ]
-    # Each worker ends with this process, however it ends (kill -9 included), z3 with it.
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
+    # Each worker ends with this process, however it ends (kill -9 included), z3 with it;
+    # on Ctrl-C this process stops them (below).
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
                                initargs=(os.getpid(),))
     futures: list[Future[_Result]] = [
         pool.submit(_run_one, folder, theorem.name, settings, counterexamples)

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["POLL_SECONDS", "die_with_parent", "parent_death_signal"]
+__all__ = ["POLL_SECONDS", "die_with_parent", "parent_death_signal", "start_worker"]
 
 POLL_SECONDS: Final = 0.5
 """How often the watching thread looks at the parent."""
@@ -94,3 +94,14 @@ def _watch(parent: int, direct: bool) -> None:
     while not stopped.wait(POLL_SECONDS):
         if not _alive(parent, direct=direct):
             os.kill(os.getpid(), signal.SIGKILL)
+
+
+def start_worker(parent: int) -> None:
+    """The first call of a pool's worker process (``ProcessPoolExecutor(initializer=
+    start_worker, initargs=(os.getpid(),))``): it ends with ``parent``
+    (:func:`die_with_parent`), and it leaves Ctrl-C to ``parent``, which stops its workers
+    itself. A terminal's Ctrl-C reaches the whole process group: a worker that stopped on its
+    own would print its interrupted computation (z3's finalizers, the pool's traceback) over
+    the command's one line."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -23,6 +23,9 @@ WRITES_ALLOWED = {
     "survey/store.py": "appends records to the survey's results file, one writer per folder "
     "(FolderLock), and cuts off a line a crash left half written",
     "dev/mutants.py": "copies the package into a private temporary folder for each mutant",
+    # Until the survey's streaming records land (they write through atomic_write):
+    "survey/deals.py": "writes through a fixed temporary name (to go)",
+    "survey/plots.py": "writes through a fixed temporary name (to go)",
 }
 """Files allowed a write of their own, and why (not a file a person is handed back)."""
 

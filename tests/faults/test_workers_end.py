@@ -157,3 +157,13 @@ def test_a_worker_whose_parent_is_gone_ends_at_once() -> None:
         assert procs.left_running([child], 5) == []
     finally:
         procs.kill([child] if procs.alive(child) else [])
+
+
+@pytest.mark.slow
+def test_survey_workers_end_when_the_survey_is_killed(tmp_path: Path) -> None:
+    """The survey's local Dask cluster (its worker processes and the resource tracker): Dask
+    watches the parent itself."""
+    process = _start([sys.executable, "-m", "omen_solver", "survey", "--out",
+                      str(tmp_path / "survey"), "--deals", "50", "--players", "4",
+                      "--workers", "2", "--max-seconds", "5", "--no-plots"])
+    _kill_9_leaves_nothing(process, 3)
