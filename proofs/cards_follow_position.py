@@ -5,6 +5,7 @@ from __future__ import annotations
 from z3 import And, If
 
 from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.steps import StepModel
 from omen_solver.omens.proofs.theorem import Query, rule
 
@@ -41,6 +42,6 @@ THEOREM = BoutTheorem(
         rule("000", "Game Sequence ('If your card was not discarded, take it back')"),
     ),
     query=query,
-    broken=("return-to-placer",),
+    broken=(Broken.RETURN_TO_PLACER,),
     span=0,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from z3 import And, Implies
 
 from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.steps import StepModel
 from omen_solver.omens.proofs.theorem import Query, rule
 
@@ -38,6 +39,6 @@ THEOREM = BoutTheorem(
         rule("cards", "13 Luck ('the player it lies in front of discards a card')"),
     ),
     query=query,
-    broken=("fear-unprotected", "luck-by-placer"),
+    broken=(Broken.FEAR_UNPROTECTED, Broken.LUCK_BY_PLACER),
     span=0,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from z3 import And, If, Implies, Or
 
 from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.steps import StepModel
 from omen_solver.omens.proofs.theorem import Query, rule
 
@@ -50,7 +51,7 @@ THEOREM = BoutTheorem(
         rule("cards", "22 Pride; What remains a choice (Pride and the next round)"),
     ),
     query=query,
-    broken=("pride-over-round",),
+    broken=(Broken.PRIDE_OVER_ROUND,),
     span=0,
     search_bit_blast=False,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from z3 import And, Implies
 
 from omen_solver.omens.proofs.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.steps import StepModel
 from omen_solver.omens.proofs.theorem import Query, rule
 
@@ -34,5 +35,5 @@ THEOREM = BoutTheorem(
         rule("000", "Game Sequence"),
     ),
     query=query,
-    broken=("wrath-loses-the-card", "law-survives-wrath"),
+    broken=(Broken.WRATH_LOSES_THE_CARD, Broken.LAW_SURVIVES_WRATH),
 )

@@ -1,9 +1,11 @@
-"""Deliberately wrong rules: each theorem names the ones that must break it.
+"""Deliberately wrong rules: the one catalogue the model can be run with.
 
 A proof that no broken rule can break might be vacuous (an assumption that is never true, a
-claim that says nothing). So every theorem is also run on the model built with one of these
-rules broken, and there it must be refuted with a counterexample (CrossHair's "buggy examples
-side by side with the correct ones").
+claim that says nothing). So every theorem names broken rules under which it must be refuted,
+with a counterexample (CrossHair's "buggy examples side by side with the correct ones"). Each
+member is a switch of the whole-bout model (:mod:`~omen_solver.omens.proofs.play`): a z3
+boolean in a symbolic build (one build serves a theorem and all its variants), a Python bool in
+a concrete run (the differential tests check that each one is seen against the engine).
 """
 
 from __future__ import annotations
@@ -15,29 +17,37 @@ __all__ = ["BROKEN_TEXT", "Broken"]
 
 
 class Broken(enum.Enum):
-    """A deliberately wrong rule of the symbolic model (see :data:`BROKEN_TEXT`)."""
+    """A deliberately wrong rule of the whole-bout model (its text: :attr:`text`)."""
 
-    SADNESS_OVER_MIRROR = "sadness-over-mirror"
-    SADNESS_IGNORED = "sadness-ignored"
-    SADNESS_ANY_BUT_HIGHEST = "sadness-any-but-highest"
+    # while cards are placed
+    LAW_BINDS_TURNS_ONLY = "law-binds-turns-only"
+    GIFT_RESOLVED_BY_GIVER = "gift-resolved-by-giver"
+    REPLACEMENT_NO_EFFECT = "replacement-no-effect"
+    ABSOLUTE_GIVE_ONLY = "absolute-give-only"
+    LAW_SURVIVES_WRATH = "law-survives-wrath"
+    LAW_SURVIVES_BETRAYAL = "law-survives-betrayal"
+    JEALOUSY_ALWAYS_ENDS_LAW = "jealousy-always-ends-law"
+    JEALOUSY_REAPPLIES = "jealousy-reapplies"
+    WRATH_LOSES_THE_CARD = "wrath-loses-the-card"
+    # the end of the bout
     MIRROR_IGNORED = "mirror-ignored"
-    WINNER_KEPT = "winner-kept"
+    SADNESS_IGNORED = "sadness-ignored"
+    MALICE_NO_COLOUR = "malice-no-colour"
+    DISCARDED_LOSE_EFFECT = "discarded-lose-effect"
+    PASS_ON_IGNORED = "pass-on-ignored"
     WINNER_IS_PLACER = "winner-is-placer"
     FEAR_UNPROTECTED = "fear-unprotected"
-    FEAR_KEPT_WHEN_WINNING = "fear-kept-when-winning"
     FEAR_ONLY_VS_EXTREMES = "fear-only-vs-extremes"
-    DISCARDED_LOSE_EFFECT = "discarded-lose-effect"
-    MALICE_NO_COLOUR = "malice-no-colour"
-    EXTREMES_EXCLUDE_SELF = "extremes-exclude-self"
-    PRIDE_IGNORED = "pride-ignored"
-    PRIDE_TO_THE_RIGHT = "pride-to-the-right"
+    WINNER_KEPT = "winner-kept"
+    FEAR_KEPT_WHEN_WINNING = "fear-kept-when-winning"
     LUCK_BY_PLACER = "luck-by-placer"
     RETURN_TO_PLACER = "return-to-placer"
     DISCARDED_ALSO_RETURN = "discarded-also-return"
-    LUCK_MAY_DISCARD_FEAR = "luck-may-discard-fear"
+    # the end of the round and of the game
     LUCK_ZERO_LOSES = "luck-zero-loses"
-    SINGLES_ALL_WIN = "singles-all-win"
-    LOWEST_SINGLE_WINS = "lowest-single-wins"
+    PRIDE_OVER_ROUND = "pride-over-round"
+    GAME_AFTER_ONE_ROUND = "game-after-one-round"
+    ROUND_FOR_WINNER_ONLY = "round-for-winner-only"
 
     @property
     def text(self) -> str:
@@ -46,35 +56,44 @@ class Broken(enum.Enum):
 
 
 BROKEN_TEXT: Final[dict[Broken, str]] = {
-    Broken.SADNESS_OVER_MIRROR: "Sadness is not ignored when Mirror is in play: the lowest card "
-    "cannot win and the second-lowest wins",
-    Broken.SADNESS_IGNORED: "Sadness has no effect: the highest card wins",
-    Broken.SADNESS_ANY_BUT_HIGHEST: "Sadness read as 'the highest card cannot win' alone: every "
-    "other card wins",
+    Broken.LAW_BINDS_TURNS_ONLY: "Law binds only normal turns, not Dream's placement, Wrath's "
+    "replacement or Betrayal's gift (whatever option law_binds says)",
+    Broken.GIFT_RESOLVED_BY_GIVER: "Betrayal's gift is resolved by the Betrayal player, not by "
+    "the player who receives it (whatever option now_resolver says)",
+    Broken.REPLACEMENT_NO_EFFECT: "Wrath's replacement card is placed without its immediate effect",
+    Broken.ABSOLUTE_GIVE_ONLY: "The Absolute's partner receives a card but gives none back",
+    Broken.LAW_SURVIVES_WRATH: "Law's constraint survives Wrath sending Law back to a hand",
+    Broken.LAW_SURVIVES_BETRAYAL: "Law's constraint survives Betrayal taking Law (until the gift "
+    "is placed and after)",
+    Broken.JEALOUSY_ALWAYS_ENDS_LAW: "Jealousy moving Law always ends its constraint (whatever "
+    "option law_after_jealousy says)",
+    Broken.JEALOUSY_REAPPLIES: "a card Jealousy takes acts again for Jealousy's player: Law "
+    "taken by Jealousy has its direction chosen again (and reversed)",
+    Broken.WRATH_LOSES_THE_CARD: "the card Wrath sends back is lost instead of going back to the "
+    "hand",
     Broken.MIRROR_IGNORED: "Mirror has no effect: the highest card wins",
-    Broken.WINNER_KEPT: "the winning card is not discarded",
+    Broken.SADNESS_IGNORED: "Sadness has no effect: the highest card wins",
+    Broken.MALICE_NO_COLOUR: "a card printed in every colour (Malice) counts as no colour",
+    Broken.DISCARDED_LOSE_EFFECT: "discards are not simultaneous: a card that another effect "
+    "discards (or that wins) has no effect itself",
+    Broken.PASS_ON_IGNORED: "with fear_pass_on = yes an effect that would pick Fear discards "
+    "nothing, as under 'no'",
     Broken.WINNER_IS_PLACER: "the bout is won by the player who placed the winning card, "
     "wherever it lies",
     Broken.FEAR_UNPROTECTED: "Fear can be discarded by effects like any other card",
-    Broken.FEAR_KEPT_WHEN_WINNING: "Fear is never discarded, not even as the winning card",
     Broken.FEAR_ONLY_VS_EXTREMES: "Fear only ignores 'discard the highest/lowest' effects, not "
     "'discard every yellow card'",
-    Broken.DISCARDED_LOSE_EFFECT: "discards are not simultaneous: a card that another effect "
-    "discards (or that wins) has no effect itself",
-    Broken.MALICE_NO_COLOUR: "a card printed in every colour (Malice) counts as no colour",
-    Broken.EXTREMES_EXCLUDE_SELF: "'discard the highest/lowest card in play' never picks the "
-    "card itself",
-    Broken.PRIDE_IGNORED: "Pride has no effect: the winner leads the next bout",
-    Broken.PRIDE_TO_THE_RIGHT: "Pride hands the lead to the player on the right",
+    Broken.WINNER_KEPT: "the winning card is not discarded",
+    Broken.FEAR_KEPT_WHEN_WINNING: "Fear is never discarded, not even as the winning card",
     Broken.LUCK_BY_PLACER: "Luck's discard falls on the player who placed Luck, wherever it lies",
     Broken.RETURN_TO_PLACER: "cards not discarded go back to the player who placed them",
     Broken.DISCARDED_ALSO_RETURN: "a card discarded by an effect (not the winning card) also "
     "goes back to hand",
-    Broken.LUCK_MAY_DISCARD_FEAR: "Luck's discard may take Fear from the hand",
-    Broken.LUCK_ZERO_LOSES: "a player left with 0 cards by Luck does not win the round; only "
-    "players with 1 card do",
-    Broken.SINGLES_ALL_WIN: "every player left with 1 card wins the round (no tie-break by the "
-    "highest card)",
-    Broken.LOWEST_SINGLE_WINS: "among players left with 1 card, the lowest card wins the round",
+    Broken.LUCK_ZERO_LOSES: "a player left with 0 cards by Luck does not win the round",
+    Broken.PRIDE_OVER_ROUND: "Pride's choice of leader also holds across the end of a round "
+    "(whatever option pride_next_round says)",
+    Broken.GAME_AFTER_ONE_ROUND: "the first round a team wins also wins it the game",
+    Broken.ROUND_FOR_WINNER_ONLY: "a round won counts for the player who won it, not for their "
+    "whole team (only their Player Aid turns to the laurel side)",
 }
 """Each broken rule in words."""

@@ -14,7 +14,7 @@ Two builds of :class:`~omen_solver.omens.proofs.play.Machine` over z3 terms:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ import z3
 
 from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import Catalogue, default_catalogue
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.deck import Deck
 from omen_solver.omens.proofs.ops import Symbolic
 from omen_solver.omens.proofs.play import SEAT, BoutEnd, Inputs, Machine, State, Step
@@ -81,15 +82,32 @@ class StepModel:
     def in_play(self, state: State) -> Any:
         return self.union(state.front)
 
+    def pick(self, name: str) -> Any:
+        """What the end-of-bout effect of the card called ``name`` asks to discard (0 when
+        that card is not in play): ``m.pick("Day") & m.named("Secret") != 0`` is "Day
+        discards Secret"."""
+        assert self.end is not None, "build the model with end=True"
+        card = self.deck.named(name)
+        for source, pick in zip(self.deck.end_effects, self.end.picks, strict=True):
+            if source.card == card:
+                return pick
+        raise KeyError(f"{name} has no end-of-bout discard effect")
+
+    def size(self, mask: Any) -> Any:
+        """How many cards a mask holds (an 8-bit term: compare it with ``z3.ULE``)."""
+        return self.o.count(mask)
+
+    def seated(self, seat: int) -> Any:
+        """Seat ``seat`` (0-based) is at the table."""
+        return self.inputs.table & SEAT[seat] != 0
+
     def where(self, state: State, card: Any) -> Any:
         """The seat ``card`` lies in front of in ``state`` (0: not in play)."""
         return self.machine.where(state.front, card)
 
-    def broken_facts(self, broken: Iterable[str] = ()) -> list[Any]:
-        chosen = set(broken)
-        return [
-            var if name in chosen else z3.Not(var) for name, var in self.options.broken_vars.items()
-        ]
+    def broken_facts(self, broken: Iterable[Broken] = ()) -> list[Any]:
+        """Pin every broken rule: those named broken, the others not."""
+        return self.options.pin_broken(broken)
 
 
 def _state(o: Symbolic, deck: Deck, hands: tuple[Any, ...]) -> State:
@@ -115,15 +133,48 @@ def _state(o: Symbolic, deck: Deck, hands: tuple[Any, ...]) -> State:
     )
 
 
+def disjoint(masks: Sequence[Any]) -> Any:
+    """No two of the masks share a card."""
+    return z3.And(*[a & b == 0 for k, a in enumerate(masks) for b in masks[k + 1 :]])
+
+
+def exchange_step(catalogue: Catalogue | None = None) -> tuple[Any, list[Any]]:
+    """One exchange of The Absolute at the end of a bout (:meth:`Machine.end_exchange`, the
+    code the model runs) over fresh terms, any hands, Absolute, owners, table and option
+    setting: the claim that it keeps the hands (:meth:`Machine.keeps_hands`), and the facts it
+    is proved from (the table, the exchange's legal choices). The step of the induction behind
+    ``build_steps(exchanges=False)``."""
+    ctx = make_context()
+    o = Symbolic(ctx)
+    deck = Deck(catalogue or default_catalogue())
+    table = o.seat_var("table")
+    hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
+    mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
+    inputs = Inputs(table, o.seat_var("leader"), hands, mates, o.seat_var("laurels"))
+    machine = Machine(o, deck, SymbolicOptions(o), inputs, SymbolicChoices(o))
+    owners = tuple(o.card_var(f"owns[{s + 1}]") for s in range(len(SEAT)))
+    after, _ = machine.end_exchange(0, hands, o.flag_var("acts"), owners, o.card_var("absolute"))
+    facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)]), *machine.legal]
+    return machine.keeps_hands(hands, after), facts
+
+
 def build_steps(
     steps: int,
     *,
     start: bool = False,
     end: bool = False,
+    exchanges: bool = True,
     catalogue: Catalogue | None = None,
 ) -> StepModel:
     """``steps`` placements from any well-formed state (or from the start of a bout), then,
-    with ``end``, the end of the bout from the state reached."""
+    with ``end``, the end of the bout from the state reached.
+
+    ``exchanges=False``: the end of the bout with any final hands The Absolute's exchanges can
+    leave (:meth:`Machine.keeps_hands` from the hands they start from) instead of the
+    exchanges one by one: a claim proved on it holds for every sequence of exchanges, because
+    each exchange keeps what :meth:`Machine.keeps_hands` states (:func:`exchange_step`, proved
+    first), so all of them do, by induction. A SAT solver does not find that induction itself:
+    two exchanges in a row already take it minutes."""
     ctx = make_context()
     o = Symbolic(ctx)
     deck = Deck(catalogue or default_catalogue())
@@ -145,7 +196,7 @@ def build_steps(
         state, record = machine.step(k, state)
         states.append(state)
         records.append(record)
-    finish = machine.finish(state) if end else None
+    finish = machine.finish(state, exchanges=exchanges) if end else None
     facts += machine.legal
     return StepModel(
         ctx, o, deck, options, choices, machine, inputs, states, records, finish,

@@ -4,9 +4,10 @@ A theorem has a statement in plain words, the rule lines it rests on, a query, a
 variants: deliberately wrong rules under which the same query must be refuted, so that the
 proof is known not to be vacuous. Two kinds:
 
-* :class:`SmtTheorem`: a z3 query over the symbolic model (every card, seat and option setting
-  at once). Proved when the negation of the claim is unsatisfiable; a counterexample is turned
-  into a position file a person can replay with ``omen-solver omens play``.
+* :class:`~omen_solver.omens.proofs.bout_theorem.BoutTheorem`: a z3 query over the whole-bout
+  model (every card, seat and option setting at once). Proved when the negation of the claim
+  is unsatisfiable; a counterexample is a bout whose moves a person can replay with
+  ``omen-solver omens play``.
 * :class:`~omen_solver.omens.proofs.enumeration.EnumerationTheorem`: a bounded exhaustive check
   of the engine's game tree, for properties of whole bouts with immediate effects; it states
   exactly what it enumerates and counts the cases.
@@ -18,27 +19,16 @@ proof is known not to be vacuous. Two kinds:
 from __future__ import annotations
 
 import abc
-import inspect
-import textwrap
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import z3
 
-from omen_solver.core.smt import (
-    DEFAULT_SETTINGS,
-    Outcome,
-    SolverSettings,
-    Verdict,
-    prove,
-    smallest,
-)
+from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.counterexample import Counterexample, from_model, replay_facts
-from omen_solver.omens.proofs.model import SymbolicModel, build_model
+from omen_solver.omens.proofs.counterexample import Counterexample
 
 __all__ = [
     "RULE_FILES",
@@ -46,7 +36,6 @@ __all__ = [
     "Query",
     "Report",
     "RuleRef",
-    "SmtTheorem",
     "Theorem",
     "Variant",
     "VariantReport",
@@ -80,17 +69,10 @@ def rule(file: str, section: str) -> RuleRef:
 
 @dataclass(frozen=True)
 class Query:
-    """``assumptions -> claim``, over one :class:`SymbolicModel`.
-
-    ``lemmas`` split a proof into steps: each lemma is proved in turn over the whole model
-    (with the lemmas before it assumed), then the claim from the lemmas alone (or, failing
-    that, with the model too). Broken variants are checked on the claim itself, without the
-    lemmas, so their counterexamples are counterexamples to the claim.
-    """
+    """``assumptions -> claim``, over one build of the model."""
 
     claim: z3.BoolRef
     assumptions: Sequence[z3.BoolRef] = ()
-    lemmas: Sequence[z3.BoolRef] = ()
 
 
 @dataclass(frozen=True)
@@ -100,7 +82,7 @@ class Variant:
     name: str
     text: str
     broken: tuple[Broken, ...] = ()
-    """For SMT theorems: the broken rules of the model."""
+    """For z3 theorems: the broken rules of the model."""
     payload: Any = None
     """For enumeration theorems: the mutated rule (see :mod:`~.enumeration`)."""
 
@@ -139,149 +121,6 @@ class Theorem(abc.ABC):
     @abc.abstractmethod
     def query_text(self) -> str:
         """The query, for people: source of the query or the enumerated space."""
-
-
-QueryBuilder = Callable[[SymbolicModel], Query]
-
-
-@dataclass(frozen=True)
-class SmtTheorem(Theorem):
-    """A theorem proved by z3 over the symbolic model of the end of a bout."""
-
-    name: str
-    title: str
-    statement: str
-    rests_on: tuple[RuleRef, ...]
-    query: QueryBuilder
-    broken: tuple[Broken, ...]
-    hands: bool = False
-    """Build the model with the hands and the round end."""
-    method: str = field(default="z3", init=False)
-
-    def __post_init__(self) -> None:
-        check_definition(self.name, self.statement, self.rests_on, len(self.broken))
-
-    def variants(self) -> tuple[Variant, ...]:
-        return tuple(Variant(b.value, b.text, (b,)) for b in self.broken)
-
-    def query_text(self) -> str:
-        return textwrap.dedent(inspect.getsource(self.query))
-
-    def verdict(
-        self, model: SymbolicModel, settings: SolverSettings, *, lemmas: bool = False
-    ) -> Verdict:
-        """Check the query on a built model (through its lemmas if asked)."""
-        query = self.query(model)
-        assumptions = [*model.base(), *query.assumptions]
-        if not lemmas or not query.lemmas:
-            return prove(query.claim, assumptions, settings=settings)
-        return self._through_lemmas(query, assumptions, settings)
-
-    @staticmethod
-    def _through_lemmas(
-        query: Query, assumptions: list[z3.BoolRef], settings: SolverSettings
-    ) -> Verdict:
-        """Prove the lemmas in turn, then the claim from the lemmas alone, then with the
-        query's assumptions, then with the whole model (a proof from fewer facts is still a
-        proof: the lemmas follow from the model); if the whole claim does not go through that
-        way, each of its conjuncts in turn. The lighter attempts get a tenth of the resource
-        limit: they either succeed quickly or give way."""
-        seconds = 0.0
-        proved: list[z3.BoolRef] = []
-        for number, lemma in enumerate(query.lemmas, start=1):
-            verdict = prove(lemma, [*assumptions, *proved], settings=settings)
-            seconds += verdict.seconds
-            if not verdict.proved:
-                what = (
-                    "refuted: the proof does not go through"
-                    if verdict.refuted
-                    else f"unknown ({verdict.reason})"
-                )
-                return Verdict(Outcome.UNKNOWN, f"lemma {number} {what}", seconds=seconds)
-            proved.append(lemma)
-        light = replace(settings, rlimit=max(1, settings.rlimit // 10))
-        contexts = [
-            (proved, light),
-            ([*query.assumptions, *proved], light),
-            ([*assumptions, *proved], settings),
-        ]
-        claim = query.claim
-        for context, _ in contexts:
-            # the whole claim at once first (one check), with a light budget
-            verdict = prove(claim, context, settings=light)
-            seconds += verdict.seconds
-            if verdict.proved:
-                return Verdict(Outcome.PROVED, seconds=seconds)
-        parts = list(claim.children()) if z3.is_and(claim) else [claim]
-        for part in parts:
-            for context, budget in contexts:
-                verdict = prove(part, context, settings=budget)
-                seconds += verdict.seconds
-                if verdict.proved:
-                    break
-            else:
-                if verdict.refuted:
-                    return Verdict(Outcome.REFUTED, model=verdict.model, seconds=seconds)
-                return Verdict(Outcome.UNKNOWN, verdict.reason, seconds=seconds)
-        return Verdict(Outcome.PROVED, seconds=seconds)
-
-    def check(self, variant: Variant | None, settings: SolverSettings) -> Finding:
-        """The theorem is proved through its lemmas; a broken variant is refuted, with the
-        smallest replayable counterexample searched first (one model build for all)."""
-        broken = () if variant is None else variant.broken
-        started = time.perf_counter()
-        model = build_model(broken, hands=self.hands)
-        if variant is not None:
-            example = self._replayable_counterexample(model, settings)
-            if example is not None:
-                return Finding(
-                    Outcome.REFUTED, time.perf_counter() - started, counterexample=example
-                )
-        verdict = self.verdict(model, settings, lemmas=variant is None)
-        if verdict.outcome is not Outcome.REFUTED:
-            return Finding(verdict.outcome, time.perf_counter() - started, verdict.reason)
-        example = None if variant is not None else self._replayable_counterexample(model, settings)
-        if example is None:
-            query = self.query(model)
-            facts = [*model.base(), *query.assumptions, z3.Not(query.claim)]
-            least = smallest(facts, _shown(model), settings=settings)
-            example = from_model(model, least or verdict.model, replayable=False)
-        return Finding(Outcome.REFUTED, time.perf_counter() - started, counterexample=example)
-
-    def _replayable_counterexample(
-        self, model: SymbolicModel, settings: SolverSettings
-    ) -> Counterexample | None:
-        """The smallest counterexample that plays out as an ordinary bout (fewest players
-        first), if there is one; ``None`` otherwise."""
-        query = self.query(model)
-        base = [*model.base(), *query.assumptions, *replay_facts(model)]
-        for players in (4, 5, 6):
-            facts = [*base, model.bout.players == players]
-            verdict = prove(query.claim, facts, settings=settings)
-            if verdict.outcome is Outcome.REFUTED:
-                least = smallest([*facts, z3.Not(query.claim)], _shown(model), settings=settings)
-                example = from_model(model, least or verdict.model, replayable=True)
-                if example.replayable:
-                    return example
-        return None
-
-
-def _shown(model: SymbolicModel) -> list[z3.ArithRef]:
-    """What a counterexample file shows, in the order it is made smallest: the options (each
-    at its default if it can be), the cards in play and where they lie, the hands and the
-    choices."""
-    rules, b = model.rules, model.bout
-    terms: list[z3.ArithRef] = [
-        z3.If(var == rules.index(name, rules.specs[name].default), 0, 1)
-        for name, var in rules.vars.items()
-    ]
-    terms += [*b.value, *b.before, *b.by, b.leader]
-    if model.hands is not None:
-        hands = model.hands
-        terms += [z3.If(p, 1, 0) for row in hands.present for p in row]
-        terms += [v for row in hands.value for v in row]
-        terms += [hands.luck_pick, hands.zero_pick, hands.top]
-    return terms
 
 
 def check_definition(name: str, statement: str, rests_on: Sequence[RuleRef], variants: int) -> None:

@@ -18,14 +18,15 @@ import z3
 
 from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import Catalogue, default_catalogue
+from omen_solver.omens.proofs.broken import Broken
 from omen_solver.omens.proofs.deck import Deck
 from omen_solver.omens.proofs.ops import Concrete, Symbolic
 from omen_solver.omens.proofs.play import SEAT, BoutTrace, Choices, Inputs, Options, play_bout
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 
 __all__ = [
-    "BROKEN_RULES",
     "DEFAULT_STEPS",
+    "UNMODELLED_OPTIONS",
     "GivenChoices",
     "RuleSettings",
     "SymbolicBout",
@@ -37,43 +38,16 @@ DEFAULT_STEPS: Final = 9
 """Placements the symbolic model holds: six turns and three more (a Dream placement under
 ``plays_again``, Wrath's replacement, Betrayal's gift, or a chain of them)."""
 
-BROKEN_RULES: Final[dict[str, str]] = {
-    "law-binds-turns-only": "Law binds only normal turns, not Dream's placement, Wrath's "
-    "replacement or Betrayal's gift (whatever option law_binds says)",
-    "gift-resolved-by-giver": "Betrayal's gift is resolved by the Betrayal player, not by the "
-    "player who receives it (whatever option now_resolver says)",
-    "replacement-no-effect": "Wrath's replacement card is placed without its immediate effect",
-    "absolute-give-only": "The Absolute's partner receives a card but gives none back",
-    "law-survives-wrath": "Law's constraint survives Wrath sending Law back to a hand",
-    "law-survives-betrayal": "Law's constraint survives Betrayal taking Law (until the gift is "
-    "placed and after)",
-    "jealousy-always-ends-law": "Jealousy moving Law always ends its constraint (whatever "
-    "option law_after_jealousy says)",
-    "jealousy-reapplies": "a card Jealousy takes acts again for Jealousy's player: Law taken "
-    "by Jealousy has its direction chosen again (and reversed)",
-    "wrath-loses-the-card": "the card Wrath sends back is lost instead of going back to the hand",
-    "mirror-ignored": "Mirror has no effect: the highest card wins",
-    "malice-no-colour": "a card printed in every colour (Malice) counts as no colour",
-    "sadness-ignored": "Sadness has no effect: the highest card wins",
-    "pass-on-ignored": "with fear_pass_on = yes an effect that would pick Fear discards "
-    "nothing, as under 'no'",
-    "winner-is-placer": "the bout is won by the player who placed the winning card, wherever "
-    "it lies",
-    "fear-unprotected": "Fear can be discarded by effects like any other card",
-    "winner-kept": "the winning card is not discarded",
-    "fear-kept-when-winning": "Fear is never discarded, not even as the winning card",
-    "luck-by-placer": "Luck's discard falls on the player who placed Luck, wherever it lies",
-    "return-to-placer": "cards not discarded go back to the player who placed them",
-    "luck-zero-loses": "a player left with 0 cards by Luck does not win the round",
-    "pride-over-round": "Pride's choice of leader also holds across the end of a round "
-    "(whatever option pride_next_round says)",
-    "game-after-one-round": "the first round a team wins also wins it the game",
-    "round-for-winner-only": "a round won counts for the player who won it, not for their "
-    "whole team (only their Player Aid turns to the laurel side)",
-}
-"""The deliberately wrong rules the model can be run with, in words."""
-
 _OPTIONS: Final = {spec.name: tuple(spec.settings) for spec in option_specs()}
+
+UNMODELLED_OPTIONS: Final[dict[str, str]] = {
+    "absolute_exchange": "who sees the cards The Absolute's exchange moves, not which cards move",
+    "luck_chooser": "who chooses the card Luck discards, not which cards may be discarded",
+    "reshuffle_absolutes": "the deal of a new round, which comes after the bout",
+}
+"""The rule options the whole-bout model does not read, and why: every other one is read
+(a test checks it). What these decide is compared with the engine by the option witnesses
+and the regression vectors instead."""
 
 
 class GivenChoices(Choices):
@@ -95,21 +69,16 @@ class GivenChoices(Choices):
 class RuleSettings(Options):
     """Concrete option settings and broken rules."""
 
-    def __init__(self, rules: OmensRules, broken: Iterable[str] = ()) -> None:
+    def __init__(self, rules: OmensRules, broken: Iterable[Broken] = ()) -> None:
         self.rules = rules.as_dict()
-        self.broken_rules = frozenset(broken)
-        unknown = self.broken_rules - set(BROKEN_RULES)
-        if unknown:
-            raise KeyError(f"no broken rule named {sorted(unknown)}")
+        self.broken_rules = frozenset(Broken(rule) for rule in broken)
 
     def is_(self, name: str, setting: str) -> bool:
         _check_setting(name, setting)
         return bool(self.rules[name] == setting)
 
-    def broken(self, name: str) -> bool:
-        if name not in BROKEN_RULES:
-            raise KeyError(f"no broken rule named {name!r}")
-        return name in self.broken_rules
+    def broken(self, rule: Broken) -> bool:
+        return rule in self.broken_rules
 
 
 def _check_setting(name: str, setting: str) -> None:
@@ -131,7 +100,7 @@ def run_concrete(
     choices: Mapping[tuple[int, str], Any],
     *,
     steps: int = 64,
-    broken: Iterable[str] = (),
+    broken: Iterable[Broken] = (),
     teams: Sequence[Sequence[int]] = (),
     rounds_won: Sequence[int] = (),
 ) -> BoutTrace:
@@ -195,7 +164,7 @@ class SymbolicOptions(Options):
             )
             for name, settings in _OPTIONS.items()
         }
-        self.broken_vars = {name: o.flag_var(f"broken.{name}") for name in BROKEN_RULES}
+        self.broken_vars = {rule: o.flag_var(f"broken.{rule.value}") for rule in Broken}
         self.used: set[str] = set()
 
     def is_(self, name: str, setting: str) -> Any:
@@ -214,10 +183,13 @@ class SymbolicOptions(Options):
         index = _OPTIONS[name].index(setting)
         return [(var, k < index) for k, var in enumerate(self.ladders[name])]
 
-    def broken(self, name: str) -> Any:
-        if name not in BROKEN_RULES:
-            raise KeyError(f"no broken rule named {name!r}")
-        return self.broken_vars[name]
+    def broken(self, rule: Broken) -> Any:
+        return self.broken_vars[rule]
+
+    def pin_broken(self, broken: Iterable[Broken] = ()) -> list[Any]:
+        """Facts fixing every broken rule: those given broken, the others not."""
+        chosen = set(broken)
+        return [var if rule in chosen else z3.Not(var) for rule, var in self.broken_vars.items()]
 
     def pin(self, rules: Mapping[str, str]) -> list[Any]:
         """Facts fixing some options."""
@@ -259,12 +231,9 @@ class SymbolicBout:
     facts: list[Any] = field(default_factory=list)
     """Well-formed inputs and legal choices: what every query assumes."""
 
-    def broken_facts(self, broken: Iterable[str] = ()) -> list[Any]:
+    def broken_facts(self, broken: Iterable[Broken] = ()) -> list[Any]:
         """Pin every broken rule: those named broken, the others not."""
-        chosen = set(broken)
-        return [
-            var if name in chosen else z3.Not(var) for name, var in self.options.broken_vars.items()
-        ]
+        return self.options.pin_broken(broken)
 
 
 def build_symbolic(
