@@ -7,10 +7,10 @@ from pathlib import Path
 
 from z3 import And, If, Implies, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _bout import follow

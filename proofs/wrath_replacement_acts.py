@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Not, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:

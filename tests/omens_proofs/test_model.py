@@ -7,10 +7,10 @@ import pytest
 
 from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.proofs.deck import Deck, cards_of
-from omen_solver.omens.proofs.ops import Symbolic
-from omen_solver.omens.proofs.steps import build_steps
-from omen_solver.omens.proofs.whole import UNMODELLED_OPTIONS, SymbolicOptions
+from omen_solver.omens.proofs.model.deck import Deck, cards_of
+from omen_solver.omens.proofs.model.ops import Symbolic
+from omen_solver.omens.proofs.model.runs import UNMODELLED_OPTIONS
+from omen_solver.omens.proofs.model.symbolic import SymbolicOptions, build_steps
 from omen_solver.omens.rules import option_specs
 
 G, Y, R, B = "green", "yellow", "red", "blue"

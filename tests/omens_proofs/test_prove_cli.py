@@ -16,9 +16,9 @@ PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 
 HIGHEST_ALWAYS_WINS = '''
 """A false theorem: the highest card always wins (Mirror and Sadness say otherwise)."""
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m, i):
@@ -39,9 +39,9 @@ THEOREM = BoutTheorem(
 VACUOUS_VARIANT = '''
 """A true theorem whose broken variant does not break it: the suite must fail."""
 from z3 import Implies
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m, i):
@@ -207,9 +207,9 @@ def test_bad_theorem_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: 
 HARD = '''
 """A query that takes z3 a long time (pigeons in too few holes), to interrupt."""
 import z3
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m, i):

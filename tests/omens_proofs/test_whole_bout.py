@@ -1,4 +1,4 @@
-"""The whole-bout model (omen_solver.omens.proofs.play) against the engine, placement by placement.
+"""The whole-bout model (omen_solver.omens.proofs.model) against the engine, placement by placement.
 
 The model and the engine are two independent readings of rules file 000 ("Game Sequence", "How
 a Bout Is Resolved", "Special Card Effects", "End of a Round") and omens-cards.md. Each random
@@ -19,10 +19,10 @@ import z3
 
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.proofs.agreement import check_bout, end_agreement, model_of, random_bout
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.deck import Deck
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import Deck
+from omen_solver.omens.proofs.model.symbolic import build_steps
 from omen_solver.omens.proofs.observe import Resolutions, observe_bout
-from omen_solver.omens.proofs.whole import build_symbolic
 from omen_solver.omens.rules import make_rules, option_specs
 from tests.omens_proofs.coverage import COVERAGE
 
@@ -152,7 +152,9 @@ def test_every_broken_rule_is_seen_by_the_comparison(broken: Broken) -> None:
     pytest.fail(f"no random bout showed the broken rule {broken.value!r}")
 
 
-SYMBOLIC = build_symbolic()
+SYMBOLIC = build_steps(9, start=True, end=True)
+"""A whole bout from its start in z3 terms, nine placements: six turns and three more (a Dream
+placement under ``plays_again``, Wrath's replacement, Betrayal's gift, or a chain of them)."""
 
 
 def _pin(bout: Any, observed: Any, given: Any) -> z3.ModelRef:
@@ -162,11 +164,10 @@ def _pin(bout: Any, observed: Any, given: Any) -> z3.ModelRef:
     model = z3.Model(b.ctx)
     start = bout.start
     players = start.num_players
-    inputs = b.trace.inputs
+    inputs = b.inputs
     o = b.o
     model.update_value(inputs.table, o.seats((1 << players) - 1))
     model.update_value(inputs.leader, o.seats(1 << start.leader))
-    model.update_value(b.players, z3.IntVal(players, b.ctx))
     for seat, var in enumerate(inputs.hands):
         hand = start.hands[seat] if seat < players else ()
         model.update_value(var, o.card(sum(1 << c for c in hand)))
@@ -213,12 +214,12 @@ def test_the_symbolic_model_is_the_tested_model() -> None:
         if bout is None:
             continue
         observed, _ = observe_bout(bout.start, bout.moves)
-        if len(observed.steps) > len(SYMBOLIC.trace.steps):
+        if len(observed.steps) > len(SYMBOLIC.steps):
             continue
         concrete: Any = model_of(bout, observed, DECK)
         names = ("card", "allowed", "law_after", "in_play_after")
-        steps = list(zip(SYMBOLIC.trace.steps, concrete.steps, strict=False))
-        end = SYMBOLIC.trace.end
+        steps = list(zip(SYMBOLIC.steps, concrete.steps, strict=False))
+        end = SYMBOLIC.end
         ends = (
             "win", "discarded", "round_winner", "next_round_leader", "complete",
             "laurels_after", "game_over",

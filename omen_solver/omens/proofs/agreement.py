@@ -16,12 +16,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.deck import Deck, bits, mask_of
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import Deck, bits, mask_of
+from omen_solver.omens.proofs.model.ops import Concrete
+from omen_solver.omens.proofs.model.play import BoutProgram
+from omen_solver.omens.proofs.model.records import Inputs
+from omen_solver.omens.proofs.model.runs import GivenChoices, RuleSettings, run_concrete
 from omen_solver.omens.proofs.observe import Move, Observed, disagreements, observe_bout
-from omen_solver.omens.proofs.ops import Concrete
-from omen_solver.omens.proofs.play import Inputs, Machine
-from omen_solver.omens.proofs.whole import GivenChoices, RuleSettings, run_concrete
 from omen_solver.omens.resolve import resolve_bout
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState, Phase
@@ -184,9 +185,9 @@ def end_agreement(
         front[before] |= 1 << card
         placed[by] |= 1 << card
     inputs = Inputs(seats, 1 << leader, (0,) * 6, (0,) * 6, 0)
-    machine = Machine(Concrete(), deck, RuleSettings(rules), inputs, GivenChoices({}))
-    state = replace(machine.start(), front=tuple(front), placed=tuple(placed), played=seats)
-    end = machine.finish(state)
+    program = BoutProgram(Concrete(), deck, RuleSettings(rules), inputs, GivenChoices({}))
+    state = replace(program.start(), front=tuple(front), placed=tuple(placed), played=seats)
+    end = program.finish(state)
     engine = {
         "win": 0 if outcome.winning_card is None else 1 << outcome.winning_card,
         "winner": 0 if outcome.winner is None else 1 << outcome.winner,

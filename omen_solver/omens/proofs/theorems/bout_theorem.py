@@ -1,4 +1,4 @@
-"""Theorems over the whole-bout model (:mod:`~omen_solver.omens.proofs.steps`).
+"""Theorems over the whole-bout model (:mod:`~omen_solver.omens.proofs.model.symbolic`).
 
 A :class:`BoutTheorem` states a claim about one placement (``span = 1``), two placements in a
 row (``span = 2``) or the end of a bout (``span = 0``). It is **proved** from any well-formed
@@ -22,12 +22,12 @@ from typing import Any
 import z3
 
 from omen_solver.core.smt import Outcome, SolverSettings, check, make_solver, prove
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.counterexample import Counterexample, top_up
-from omen_solver.omens.proofs.deck import bits, cards_of
+from omen_solver.omens.proofs.counterexamples import Counterexample, top_up
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import bits, cards_of
+from omen_solver.omens.proofs.model.symbolic import StepModel, build_steps, exchange_step
 from omen_solver.omens.proofs.observe import observe_bout
-from omen_solver.omens.proofs.steps import StepModel, build_steps, exchange_step
-from omen_solver.omens.proofs.theorem import (
+from omen_solver.omens.proofs.theorems.theorem import (
     Finding,
     Query,
     RuleRef,
@@ -97,7 +97,7 @@ class BoutTheorem(Theorem):
         facts = [*m.facts, *m.broken_facts(broken)]
         if self.span == 0:
             assert m.end is not None
-            facts.append(m.end.complete if m.start else m.machine.complete(m.states[-1]))
+            facts.append(m.end.complete if m.start else m.bout.complete(m.states[-1]))
         return facts
 
     def check(self, variant: Variant | None, settings: SolverSettings) -> Finding:

@@ -2,10 +2,10 @@
 
 A :class:`Counterexample` is a bout as a position file: the hands at its start, the option
 settings, and the moves that play it out (z3's counterexamples are whole bouts of the model
-turned into engine moves, :mod:`~omen_solver.omens.proofs.bout_theorem`; an enumeration's come
-from the engine itself). :meth:`Counterexample.legal_prefix` replays the moves through the
-engine, so a file keeps only the moves the real rules accept and says in its description
-where a broken rule departs from them.
+turned into engine moves, :mod:`~omen_solver.omens.proofs.theorems.bout_theorem`; an
+enumeration's come from the engine itself). :meth:`Counterexample.legal_prefix` replays the
+moves through the engine, so a file keeps only the moves the real rules accept and says in its
+description where a broken rule departs from them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The symbolic whole-bout model, as the theorems use it.
 
-Two builds of :class:`~omen_solver.omens.proofs.play.Machine` over z3 terms:
+Two builds of :class:`~omen_solver.omens.proofs.model.play.BoutProgram` over z3 terms:
 
 * **from any state** (``start=False``): the bout stands at an arbitrary state that satisfies
-  :meth:`Machine.well_formed` (any hands, any cards in play in front of anyone, any pending
+  :meth:`BoutProgram.well_formed` (any hands, any cards in play in front of anyone, any pending
   placement, Law in force or not, any players and leader), and one or two placements follow,
   or the end of the bout. A claim proved here holds at every placement of every bout, however
   long, because every state a bout reaches is well formed (theorem ``well-formed-states``).
@@ -14,7 +14,7 @@ Two builds of :class:`~omen_solver.omens.proofs.play.Machine` over z3 terms:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,13 +22,119 @@ import z3
 
 from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.deck import Deck
-from omen_solver.omens.proofs.ops import Symbolic
-from omen_solver.omens.proofs.play import SEAT, BoutEnd, Inputs, Machine, State, Step
-from omen_solver.omens.proofs.whole import SymbolicChoices, SymbolicOptions
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import Deck
+from omen_solver.omens.proofs.model.ops import Symbolic
+from omen_solver.omens.proofs.model.play import BoutProgram
+from omen_solver.omens.proofs.model.records import (
+    SEAT,
+    BoutEnd,
+    Choices,
+    Inputs,
+    Options,
+    State,
+    Step,
+)
+from omen_solver.omens.proofs.model.runs import OPTION_SETTINGS, check_setting
+from omen_solver.omens.rules import OmensRules, make_rules
 
-__all__ = ["StepModel", "build_steps"]
+__all__ = [
+    "StepModel",
+    "SymbolicChoices",
+    "SymbolicOptions",
+    "build_steps",
+    "disjoint",
+    "exchange_step",
+]
+
+
+class SymbolicChoices(Choices):
+    """A fresh z3 variable for every decision."""
+
+    def __init__(self, o: Symbolic) -> None:
+        self.o = o
+        self.made: dict[tuple[int, str], Any] = {}
+
+    def _var(self, step: int, name: str, make: Any) -> Any:
+        key = (step, name)
+        if key not in self.made:
+            self.made[key] = make(f"{name}[{step}]")
+        return self.made[key]
+
+    def card(self, step: int, name: str) -> Any:
+        return self._var(step, name, self.o.card_var)
+
+    def seat(self, step: int, name: str) -> Any:
+        return self._var(step, name, self.o.seat_var)
+
+    def flag(self, step: int, name: str) -> Any:
+        return self._var(step, name, self.o.flag_var)
+
+
+class SymbolicOptions(Options):
+    """Each option is a ladder of z3 booleans, one fewer than its settings: setting ``k`` is the
+    first ``k`` true and the next one false (a two-setting option is one boolean, true for its
+    second setting). Every assignment of the booleans names one setting, so no domain fact is
+    needed. Each broken rule is a z3 boolean (true: broken)."""
+
+    def __init__(self, o: Symbolic) -> None:
+        self.ladders = {
+            name: tuple(
+                o.flag_var(f"rule.{name}" if len(settings) == 2 else f"rule.{name}.{k}")
+                for k in range(1, len(settings))
+            )
+            for name, settings in OPTION_SETTINGS.items()
+        }
+        self.broken_vars = {rule: o.flag_var(f"broken.{rule.value}") for rule in Broken}
+        self.used: set[str] = set()
+
+    def is_(self, name: str, setting: str) -> Any:
+        check_setting(name, setting)
+        self.used.add(name)
+        ladder = self.ladders[name]
+        index = OPTION_SETTINGS[name].index(setting)
+        parts = list(ladder[:index])
+        if index < len(ladder):
+            parts.append(z3.Not(ladder[index]))
+        return parts[0] if len(parts) == 1 else z3.And(*parts)
+
+    def assignment(self, name: str, setting: str) -> list[tuple[Any, bool]]:
+        """The booleans' values that name ``setting`` of option ``name``."""
+        check_setting(name, setting)
+        index = OPTION_SETTINGS[name].index(setting)
+        return [(var, k < index) for k, var in enumerate(self.ladders[name])]
+
+    def broken(self, rule: Broken) -> Any:
+        return self.broken_vars[rule]
+
+    def pin_broken(self, broken: Iterable[Broken] = ()) -> list[Any]:
+        """Facts fixing every broken rule: those given broken, the others not."""
+        chosen = set(broken)
+        return [var if rule in chosen else z3.Not(var) for rule, var in self.broken_vars.items()]
+
+    def pin(self, rules: Mapping[str, str]) -> list[Any]:
+        """Facts fixing some options."""
+        return [self.is_(name, setting) for name, setting in rules.items()]
+
+    def read(self, model: Any) -> OmensRules:
+        """The settings of a z3 model (options left free read as their defaults)."""
+        chosen = {}
+        for name, ladder in self.ladders.items():
+            setting = _read_ladder(model, ladder)
+            if setting is not None:
+                chosen[name] = OPTION_SETTINGS[name][setting]
+        return make_rules(None, chosen)
+
+
+def _read_ladder(model: Any, ladder: Sequence[Any]) -> int | None:
+    """The setting a model gives a ladder of booleans (None: the model leaves it open)."""
+    for index, var in enumerate(ladder):
+        value = model.eval(var, model_completion=False)
+        if z3.is_false(value):
+            return index
+        if not z3.is_true(value):
+            return None
+    return len(ladder)
 
 
 @dataclass
@@ -40,7 +146,7 @@ class StepModel:
     deck: Deck
     options: SymbolicOptions
     choices: SymbolicChoices
-    machine: Machine
+    bout: BoutProgram
     inputs: Inputs
     states: list[State]
     """``states[i]`` before placement ``i``; one more after the last."""
@@ -77,7 +183,7 @@ class StepModel:
         return self.o.union(masks, self.o.card(0))
 
     def seat_hand(self, hands: Any, seat: Any) -> Any:
-        return self.machine.hand_of(hands, seat)
+        return self.bout.hand_of(hands, seat)
 
     def in_play(self, state: State) -> Any:
         return self.union(state.front)
@@ -103,7 +209,7 @@ class StepModel:
 
     def where(self, state: State, card: Any) -> Any:
         """The seat ``card`` lies in front of in ``state`` (0: not in play)."""
-        return self.machine.where(state.front, card)
+        return self.bout.where(state.front, card)
 
     def broken_facts(self, broken: Iterable[Broken] = ()) -> list[Any]:
         """Pin every broken rule: those named broken, the others not."""
@@ -139,9 +245,9 @@ def disjoint(masks: Sequence[Any]) -> Any:
 
 
 def exchange_step(catalogue: Catalogue | None = None) -> tuple[Any, list[Any]]:
-    """One exchange of The Absolute at the end of a bout (:meth:`Machine.end_exchange`, the
+    """One exchange of The Absolute at the end of a bout (:meth:`BoutProgram.end_exchange`, the
     code the model runs) over fresh terms, any hands, Absolute, owners, table and option
-    setting: the claim that it keeps the hands (:meth:`Machine.keeps_hands`), and the facts it
+    setting: the claim that it keeps the hands (:meth:`BoutProgram.keeps_hands`), and the facts it
     is proved from (the table, the exchange's legal choices). The step of the induction behind
     ``build_steps(exchanges=False)``."""
     ctx = make_context()
@@ -151,11 +257,11 @@ def exchange_step(catalogue: Catalogue | None = None) -> tuple[Any, list[Any]]:
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
     mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
     inputs = Inputs(table, o.seat_var("leader"), hands, mates, o.seat_var("laurels"))
-    machine = Machine(o, deck, SymbolicOptions(o), inputs, SymbolicChoices(o))
+    program = BoutProgram(o, deck, SymbolicOptions(o), inputs, SymbolicChoices(o))
     owners = tuple(o.card_var(f"owns[{s + 1}]") for s in range(len(SEAT)))
-    after, _ = machine.end_exchange(0, hands, o.flag_var("acts"), owners, o.card_var("absolute"))
-    facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)]), *machine.legal]
-    return machine.keeps_hands(hands, after), facts
+    after, _ = program.end_exchange(0, hands, o.flag_var("acts"), owners, o.card_var("absolute"))
+    facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)]), *program.legal]
+    return program.keeps_hands(hands, after), facts
 
 
 def build_steps(
@@ -170,9 +276,9 @@ def build_steps(
     with ``end``, the end of the bout from the state reached.
 
     ``exchanges=False``: the end of the bout with any final hands The Absolute's exchanges can
-    leave (:meth:`Machine.keeps_hands` from the hands they start from) instead of the
+    leave (:meth:`BoutProgram.keeps_hands` from the hands they start from) instead of the
     exchanges one by one: a claim proved on it holds for every sequence of exchanges, because
-    each exchange keeps what :meth:`Machine.keeps_hands` states (:func:`exchange_step`, proved
+    each exchange keeps what :meth:`BoutProgram.keeps_hands` states (:func:`exchange_step`, proved
     first), so all of them do, by induction. A SAT solver does not find that induction itself:
     two exchanges in a row already take it minutes."""
     ctx = make_context()
@@ -185,20 +291,20 @@ def build_steps(
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
     mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
     inputs = Inputs(table, leader, hands, mates, o.seat_var("laurels"))
-    machine = Machine(o, deck, options, inputs, choices)
+    program = BoutProgram(o, deck, options, inputs, choices)
     facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)])]
     if end:  # the teams are read only at the end of the bout (rounds won, the game's end)
-        facts += machine.team_facts()
-    state = machine.start() if start else _state(o, deck, hands)
-    facts += machine.well_formed(state)
+        facts += program.team_facts()
+    state = program.start() if start else _state(o, deck, hands)
+    facts += program.well_formed(state)
     states, records = [state], []
     for k in range(steps):
-        state, record = machine.step(k, state)
+        state, record = program.step(k, state)
         states.append(state)
         records.append(record)
-    finish = machine.finish(state, exchanges=exchanges) if end else None
-    facts += machine.legal
+    finish = program.finish(state, exchanges=exchanges) if end else None
+    facts += program.legal
     return StepModel(
-        ctx, o, deck, options, choices, machine, inputs, states, records, finish,
+        ctx, o, deck, options, choices, program, inputs, states, records, finish,
         start, facts,
     )  # fmt: skip

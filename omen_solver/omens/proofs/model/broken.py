@@ -3,7 +3,7 @@
 A proof that no broken rule can break might be vacuous (an assumption that is never true, a
 claim that says nothing). So every theorem names broken rules under which it must be refuted,
 with a counterexample (CrossHair's "buggy examples side by side with the correct ones"). Each
-member is a switch of the whole-bout model (:mod:`~omen_solver.omens.proofs.play`): a z3
+member is a switch of the whole-bout model (:mod:`~omen_solver.omens.proofs.model.play`): a z3
 boolean in a symbolic build (one build serves a theorem and all its variants), a Python bool in
 a concrete run (the differential tests check that each one is seen against the engine).
 """
