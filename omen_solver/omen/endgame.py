@@ -189,7 +189,6 @@ class EndgameView(GameState[Action]):
 
     # -- the game protocol ------------------------------------------------------------------
 
-    @property
     def num_players(self) -> int:
         return 2
 

@@ -442,7 +442,7 @@ def advise(
 
 def _bout_start(state: OmensState) -> bool:
     return (not state.is_terminal() and not state.in_play and not state.pending
-            and not any(state.played_this_bout(s) for s in range(state.num_players)))
+            and not any(state.played_this_bout(s) for s in range(state.num_players())))
 
 
 class Tracker:
@@ -456,7 +456,7 @@ class Tracker:
     """
 
     def __init__(self, state: OmensState) -> None:
-        players = state.num_players
+        players = state.num_players()
         self.players = players
         self.known: list[list[set[int]]] = [[set() for _ in range(players)]
                                             for _ in range(players)]

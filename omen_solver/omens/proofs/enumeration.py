@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from omen_solver.core.smt import Outcome, SolverSettings
-from omen_solver.omens import state as engine_state
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.proofs.counterexample import DEFAULT_TEAMS, Counterexample
 from omen_solver.omens.proofs.theorem import Finding, RuleRef, Theorem, Variant, check_definition
@@ -113,7 +112,7 @@ def rebuild(state: OmensState, **changes: Any) -> OmensState:
     """A copy of an engine state with some fields changed: how a :class:`Mutant` plays a
     broken rule. It reads the engine's constructor fields, so a change to them breaks the
     mutants loudly (their theorems' broken variants stop being refuted)."""
-    fields = {name: getattr(state, "_" + name) for name in engine_state._FIELDS}
+    fields = state.fields()
     unknown = set(changes) - set(fields)
     if unknown:
         raise ValueError(f"rebuild: the engine state has no fields {sorted(unknown)}")
