@@ -38,7 +38,8 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.search import Concept, solve
 from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
-from omen_solver.omens.playout import DealKind, Reached, deal_round, play_forward
+from omen_solver.omens.deals import DealKind, deal_round
+from omen_solver.omens.playout import Reached, play_forward
 from omen_solver.omens.position import load_position
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import BoutSummary, OmensState
