@@ -269,26 +269,26 @@ def _random_assignment(view: View, rng: random.Random) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
-class Deal:
+class WeightedDeal:
     """One consistent deal: the current state and its weight."""
 
     state: OmensState
     weight: float
 
 
-def enumerate_deals(view: View) -> list[Deal]:
+def enumerate_deals(view: View) -> list[WeightedDeal]:
     deals = []
     for hidden in _assignments(view):
         weight = _weight(view, hidden)
         for state, p in _replay(_start(view, hidden), view.moves):
-            deals.append(Deal(state, weight * float(p)))
+            deals.append(WeightedDeal(state, weight * float(p)))
     return deals
 
 
-def sample_deals(view: View, count: int, seed: int) -> tuple[list[Deal], int]:
+def sample_deals(view: View, count: int, seed: int) -> tuple[list[WeightedDeal], int]:
     """``count`` deals drawn uniformly from the consistent ones, and how many were rejected."""
     rng = random.Random(seed)
-    deals: list[Deal] = []
+    deals: list[WeightedDeal] = []
     rejected = 0
     while len(deals) < count:
         hidden = _random_assignment(view, rng)
@@ -309,7 +309,7 @@ def sample_deals(view: View, count: int, seed: int) -> tuple[list[Deal], int]:
             if pick <= 0:
                 chosen = index
                 break
-        deals.append(Deal(replays[chosen][0], _weight(view, hidden)))
+        deals.append(WeightedDeal(replays[chosen][0], _weight(view, hidden)))
     return deals, rejected
 
 

@@ -36,7 +36,7 @@ from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement, Scope, Table
 
 __all__ = [
-    "Deal",
+    "BoutDeal",
     "EnumerationTheorem",
     "Monitor",
     "Move",
@@ -52,7 +52,7 @@ Move = tuple[OmensAction, ...]
 
 
 @dataclass(frozen=True)
-class Deal:
+class BoutDeal:
     """One starting position: hands (0-based seats), leader, teams."""
 
     players: int
@@ -70,16 +70,16 @@ def deals(
     pool: Sequence[int],
     size: int,
     leader: int = 0,
-) -> tuple[Deal, ...]:
+) -> tuple[BoutDeal, ...]:
     """Every deal where each seat holds ``size`` cards: the ``fixed`` cards of one of the
     layouts (seat -> cards, 0-based), then distinct cards of ``pool`` filling the hands seat by
     seat, in a fixed order."""
-    result: list[Deal] = []
+    result: list[BoutDeal] = []
     for layout in fixed:
         base = [list(layout.get(seat, ())) for seat in range(players)]
         used = {card for cards in base for card in cards}
         free = [card for card in pool if card not in used]
-        result += [Deal(players, leader, hands) for hands in _fill(base, free, size, 0)]
+        result += [BoutDeal(players, leader, hands) for hands in _fill(base, free, size, 0)]
     return tuple(result)
 
 
@@ -103,7 +103,7 @@ class Space:
 
     description: str
     """Exactly what is enumerated, in words: players, hand sizes, card sets."""
-    deals: tuple[Deal, ...]
+    deals: tuple[BoutDeal, ...]
     scope: Scope = Scope.BOUT
     rules: Mapping[str, str] = field(default_factory=dict)
 
