@@ -273,7 +273,8 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     if after.is_terminal():
         reply = _terminal_answer(after, team, low, high)
     else:
-        reply = _answer(solve(after, concept=concept, team=team,
+        # the position searched whole: its line is the refutation the commentaries follow
+        reply = _answer(solve(after, concept=concept, team=team, per_move=False,
                               budget=Budget(max_seconds=left())), low, high)
     if canonical in best:
         right: bool | None = True
