@@ -9,7 +9,7 @@ Folders by what they hold:
     catalogue; ``broken``: :class:`~omen_solver.omens.proofs.model.broken.Broken`, the one
     catalogue of deliberately wrong rules;
   * ``records``: what the model computes (a bout's inputs, state, placements, end);
-    ``play``: :class:`~omen_solver.omens.proofs.model.play.BoutProgram`, the rules themselves
+    ``play``: :class:`~omen_solver.omens.proofs.model.play.BoutMachine`, the rules themselves
     (placements, every immediate effect, the end of the bout and of the round): **where a rule
     lives in the symbolic model**;
   * ``runs``: a bout played on Python values, and the rule options' vocabulary;

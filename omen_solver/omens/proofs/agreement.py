@@ -19,7 +19,7 @@ from omen_solver.omens.cards import Catalogue, default_catalogue
 from omen_solver.omens.proofs.model.broken import Broken
 from omen_solver.omens.proofs.model.deck import Deck, bits, mask_of
 from omen_solver.omens.proofs.model.ops import Concrete
-from omen_solver.omens.proofs.model.play import BoutProgram
+from omen_solver.omens.proofs.model.play import BoutMachine
 from omen_solver.omens.proofs.model.records import Inputs
 from omen_solver.omens.proofs.model.runs import GivenChoices, RuleSettings, run_concrete
 from omen_solver.omens.proofs.observe import Move, Observed, disagreements, observe_bout
@@ -89,7 +89,7 @@ def model_of(
     return run_concrete(
         deck,
         bout.rules,
-        start.num_players,
+        start.num_players(),
         start.leader,
         [mask_of(hand) for hand in start.hands],
         observed.choices,
@@ -145,7 +145,7 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
             found.append(f"next bout: model leader {leader}, engine {state.leader}")
         if state.in_play or state.law is not None or state.pending:
             found.append("next bout: the engine starts it with cards in play, Law or a decision")
-        if any(state.played_this_bout(s) for s in range(state.num_players)):
+        if any(state.played_this_bout(s) for s in range(state.num_players())):
             found.append("next bout: the engine starts it with players marked as played")
         if state.rounds_won != start.rounds_won:
             found.append("a round that goes on changed the rounds won")
@@ -185,7 +185,7 @@ def end_agreement(
         front[before] |= 1 << card
         placed[by] |= 1 << card
     inputs = Inputs(seats, 1 << leader, (0,) * 6, (0,) * 6, 0)
-    program = BoutProgram(Concrete(), deck, RuleSettings(rules), inputs, GivenChoices({}))
+    program = BoutMachine(Concrete(), deck, RuleSettings(rules), inputs, GivenChoices({}))
     state = replace(program.start(), front=tuple(front), placed=tuple(placed), played=seats)
     end = program.finish(state)
     engine = {

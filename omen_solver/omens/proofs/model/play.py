@@ -46,10 +46,10 @@ from omen_solver.omens.proofs.model.records import (
     Term,
 )
 
-__all__ = ["BoutProgram", "play_bout"]
+__all__ = ["BoutMachine", "play_bout"]
 
 
-class BoutProgram:
+class BoutMachine:
     """One bout's rules over an algebra of terms: :meth:`start`, :meth:`step`, :meth:`finish`
     (and :meth:`well_formed`, what every reachable state satisfies)."""
 
@@ -819,7 +819,7 @@ def play_bout(
     o: Ops, deck: Deck, options: Options, inputs: Inputs, choices: Choices, steps: int
 ) -> BoutTrace:
     """The bout from ``inputs``, at most ``steps`` placements (see the module doc)."""
-    bout = BoutProgram(o, deck, options, inputs, choices)
+    bout = BoutMachine(o, deck, options, inputs, choices)
     state = bout.start()
     records = []
     for k in range(steps):

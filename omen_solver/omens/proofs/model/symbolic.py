@@ -1,9 +1,9 @@
 """The symbolic whole-bout model, as the theorems use it.
 
-Two builds of :class:`~omen_solver.omens.proofs.model.play.BoutProgram` over z3 terms:
+Two builds of :class:`~omen_solver.omens.proofs.model.play.BoutMachine` over z3 terms:
 
 * **from any state** (``start=False``): the bout stands at an arbitrary state that satisfies
-  :meth:`BoutProgram.well_formed` (any hands, any cards in play in front of anyone, any pending
+  :meth:`BoutMachine.well_formed` (any hands, any cards in play in front of anyone, any pending
   placement, Law in force or not, any players and leader), and one or two placements follow,
   or the end of the bout. A claim proved here holds at every placement of every bout, however
   long, because every state a bout reaches is well formed (theorem ``well-formed-states``).
@@ -25,7 +25,7 @@ from omen_solver.omens.cards import Catalogue, default_catalogue
 from omen_solver.omens.proofs.model.broken import Broken
 from omen_solver.omens.proofs.model.deck import Deck
 from omen_solver.omens.proofs.model.ops import Symbolic
-from omen_solver.omens.proofs.model.play import BoutProgram
+from omen_solver.omens.proofs.model.play import BoutMachine
 from omen_solver.omens.proofs.model.records import (
     SEAT,
     BoutEnd,
@@ -146,7 +146,7 @@ class StepModel:
     deck: Deck
     options: SymbolicOptions
     choices: SymbolicChoices
-    bout: BoutProgram
+    bout: BoutMachine
     inputs: Inputs
     states: list[State]
     """``states[i]`` before placement ``i``; one more after the last."""
@@ -245,9 +245,9 @@ def disjoint(masks: Sequence[Any]) -> Any:
 
 
 def exchange_step(catalogue: Catalogue | None = None) -> tuple[Any, list[Any]]:
-    """One exchange of The Absolute at the end of a bout (:meth:`BoutProgram.end_exchange`, the
+    """One exchange of The Absolute at the end of a bout (:meth:`BoutMachine.end_exchange`, the
     code the model runs) over fresh terms, any hands, Absolute, owners, table and option
-    setting: the claim that it keeps the hands (:meth:`BoutProgram.keeps_hands`), and the facts it
+    setting: the claim that it keeps the hands (:meth:`BoutMachine.keeps_hands`), and the facts it
     is proved from (the table, the exchange's legal choices). The step of the induction behind
     ``build_steps(exchanges=False)``."""
     ctx = make_context()
@@ -257,7 +257,7 @@ def exchange_step(catalogue: Catalogue | None = None) -> tuple[Any, list[Any]]:
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
     mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
     inputs = Inputs(table, o.seat_var("leader"), hands, mates, o.seat_var("laurels"))
-    program = BoutProgram(o, deck, SymbolicOptions(o), inputs, SymbolicChoices(o))
+    program = BoutMachine(o, deck, SymbolicOptions(o), inputs, SymbolicChoices(o))
     owners = tuple(o.card_var(f"owns[{s + 1}]") for s in range(len(SEAT)))
     after, _ = program.end_exchange(0, hands, o.flag_var("acts"), owners, o.card_var("absolute"))
     facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)]), *program.legal]
@@ -276,9 +276,9 @@ def build_steps(
     with ``end``, the end of the bout from the state reached.
 
     ``exchanges=False``: the end of the bout with any final hands The Absolute's exchanges can
-    leave (:meth:`BoutProgram.keeps_hands` from the hands they start from) instead of the
+    leave (:meth:`BoutMachine.keeps_hands` from the hands they start from) instead of the
     exchanges one by one: a claim proved on it holds for every sequence of exchanges, because
-    each exchange keeps what :meth:`BoutProgram.keeps_hands` states (:func:`exchange_step`, proved
+    each exchange keeps what :meth:`BoutMachine.keeps_hands` states (:func:`exchange_step`, proved
     first), so all of them do, by induction. A SAT solver does not find that induction itself:
     two exchanges in a row already take it minutes."""
     ctx = make_context()
@@ -291,7 +291,7 @@ def build_steps(
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
     mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
     inputs = Inputs(table, leader, hands, mates, o.seat_var("laurels"))
-    program = BoutProgram(o, deck, options, inputs, choices)
+    program = BoutMachine(o, deck, options, inputs, choices)
     facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)])]
     if end:  # the teams are read only at the end of the bout (rounds won, the game's end)
         facts += program.team_facts()
