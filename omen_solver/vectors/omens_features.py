@@ -165,7 +165,7 @@ def _placement(before: OmensState, seat: int, first: bool) -> str:
     if first:
         return "first"
     still = sum(
-        1 for other in range(before.num_players)
+        1 for other in range(before.num_players())
         if other != seat and not before.played_this_bout(other) and before.hands[other]
     )
     return {0: "last", 1: "second-to-last"}.get(still, "middle")
@@ -323,7 +323,7 @@ def step_features(
     rules = {step.rule for step in trace}
     features |= {f"rule:{rule}" for rule in rules}
     features |= _law_scenes(before, move) | _choice_scenes(move)
-    players = before.num_players
+    players = before.num_players()
     exchange = _exchange_target(move)
     if exchange is not None:
         table_rules = before.table.rules
