@@ -28,7 +28,7 @@ __all__ = ["register"]
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "advise", help="what to play when only your own hand is known (Monte Carlo over deals)",
+        "advise",
         description="Perfect-information Monte Carlo: solve every deal consistent with what the "
                     "seat knows (or a uniform sample of them) exactly, and give each legal "
                     "action's win probability with a 95 %% interval. With few consistent deals "

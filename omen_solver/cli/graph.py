@@ -26,7 +26,7 @@ EXIT_OK = 0
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "graph", help="export the action tree or state graph (GraphML, DOT, SVG, PNG)",
+        "graph",
         description="Write the action tree below a position (or, with --merge, the state "
                     "graph with transpositions merged) as GraphML, DOT, or a picture.",
     )

@@ -36,7 +36,6 @@ DEFAULT_SECONDS = 600.0
 def register(subparsers: Any) -> None:
     """Add ``omen legal``, ``play``, ``endgame``, ``ask``, ``profiles`` and ``cards``."""
     omen = subparsers.add_parser("omen",
-                                 help="Omen: legal actions, explained play, profiles, cards",
                                  description="Omen (A Reign of War, Fires in the East) positions.")
     commands = omen.add_subparsers(dest="omen_command", metavar="COMMAND", required=True)
 

@@ -19,7 +19,6 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "omens",
-        help="Omens (Présages): legal actions, explained play, rule options, catalogues",
         description="Work with Omens positions (docs/omens-positions.md).",
     )
     commands = parser.add_subparsers(dest="omens_command", metavar="COMMAND", required=True)

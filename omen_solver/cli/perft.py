@@ -30,7 +30,7 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "perft", help="count the legal action sequences from a position (any game)",
+        "perft",
         description="Count the legal action sequences from a position to a depth, to a "
                     "stopping point, or to the end, with the distinct states reached.",
     )

@@ -46,7 +46,6 @@ _STYLE = {Outcome.PROVED: "green", Outcome.REFUTED: "bold red", Outcome.UNKNOWN:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "prove",
-        help="prove the rule theorems of proofs/ (z3 and bounded enumeration)",
         description="Check every theorem (or the ones named): proved, refuted with a "
         "counterexample position file, or unknown with z3's reason. Every broken variant (a "
         "deliberately wrong rule) must be refuted. Exit 0: all proved and all broken variants "
@@ -104,7 +103,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "witnesses",
-        help="find where each rule option's settings play differently (position files)",
         description="For every Omens rule option (or the ones named), search small deals for "
         "the first position and moves where two of its settings differ (every pair of "
         "settings); write one position file per setting, a summary and the table of "

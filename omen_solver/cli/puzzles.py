@@ -62,7 +62,7 @@ DEFAULT_MAX_DEALS: Final = 200
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("puzzles", help="best-play puzzles: check, generate")
+    parser = subparsers.add_parser("puzzles")
     commands = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
     check = commands.add_parser(
         "check", help="solve every puzzle under a folder and compare with its stated answer",

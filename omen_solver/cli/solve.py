@@ -63,7 +63,7 @@ class Solved:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "solve", help="solve a position or puzzle exactly, every hand open (any game)",
+        "solve",
         description="Solve a position exactly under a stated solution concept; with a "
                     "[puzzle] table, answer its question and compare with its stated answer. "
                     "Omens positions are searched by the fast kernel (compiled when a C "

@@ -94,7 +94,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "survey", help="solve many seeded random Omens deals exactly and aggregate (on Dask)",
+        "survey",
         description="Solve seeded random deals exactly (every hand open) and aggregate: the "
                     "leading team's value by player count, the value of holding each card, the "
                     "immediate cards in every optimal line, and each rule option's impact. Runs "

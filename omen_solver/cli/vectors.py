@@ -30,7 +30,6 @@ EXIT_MISMATCH = 1
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "vectors",
-        help="conformance vectors for other engines: export them, check an engine",
         description="Conformance vectors (docs/vectors.md): positions, action sequences and "
         "what the rules require after every step, for Omens and Omen.",
     )
