@@ -1,4 +1,5 @@
-"""Reading the files a person hands to the library: position files, card files, puzzles.
+"""Reading the files a person hands to the library (position files, card files, puzzles), and
+writing files whole, one writer per folder.
 
 Every file is read the same way, so every command answers bad input the same way: at most
 :data:`MAX_FILE_BYTES` are read (a device such as ``/dev/zero`` or a huge file is refused, not
@@ -13,16 +14,27 @@ per-game loaders (``omen_solver.omens.load``, ``omen_solver.omen.load``) take al
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
+import sys
+import time
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Final
 
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import OmenSolverError, PositionError, one_line
 
 __all__ = [
+    "LOCK_FILE",
     "MAX_FILE_BYTES",
+    "FolderLock",
+    "FolderLocked",
     "Source",
+    "atomic_file",
+    "atomic_write",
     "parse_toml",
     "read_source",
     "read_text",
@@ -138,3 +150,170 @@ def read_source(
         raise _too_large(name, error)
     text = _decode(content, name, error) if isinstance(content, bytes) else str(content)
     return parse_toml(text, name, error), name, None
+
+
+# -- writing ------------------------------------------------------------------------------------
+#
+# Every file the library writes goes through :func:`atomic_file` (or :func:`atomic_write`): the
+# bytes go to a new temporary file in the target's folder, with a unique name, created
+# exclusively (``O_EXCL``, never through a symbolic link: a link planted at any name is never
+# followed), flushed to disk and renamed over the target in one step. A reader sees the old
+# file or the new one, never half of one; a failure (a full disk, an interrupt) removes the
+# temporary file and leaves the target as it was, and the error names the target.
+
+
+@contextmanager
+def atomic_file(path: Path | str, mode: str = "wb") -> Iterator[IO[Any]]:
+    """An open file whose content replaces ``path`` when the block ends without an error.
+
+    ``mode`` is ``"wb"`` (bytes) or ``"w"`` (UTF-8 text). The folder must exist. If ``path`` is
+    a symbolic link the link itself is replaced, its target is never written.
+    """
+    if mode not in ("wb", "w"):
+        raise ValueError(f"mode {mode!r}: atomic files are written whole ('wb' or 'w')")
+    path = Path(path)
+    descriptor, temporary = _create_temporary(path)
+    try:
+        handle: IO[Any] = (os.fdopen(descriptor, "wb") if mode == "wb"
+                           else os.fdopen(descriptor, "w", encoding="utf-8", newline=""))
+    except BaseException:
+        os.close(descriptor)
+        _remove(temporary)
+        raise
+    try:
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as problem:
+        _remove(temporary)
+        raise _named(problem, path) from None
+    except BaseException:
+        _remove(temporary)
+        raise
+    _sync_folder(path.parent)
+
+
+_CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_TRIES: Final = 100
+
+
+def _create_temporary(path: Path) -> tuple[int, str]:
+    """A new file ``.NAME.RANDOM.tmp`` beside ``path``, created exclusively (the permissions
+    of an ordinary new file: the umask applies)."""
+    for _ in range(_TRIES):
+        temporary = str(path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp"))
+        try:
+            return os.open(temporary, _CREATE, 0o666), temporary
+        except FileExistsError:
+            continue
+        except OSError as problem:
+            raise _named(problem, path) from None
+    raise OSError(errno.EEXIST, "no unused temporary name beside it", str(path))
+
+
+def atomic_write(path: Path | str, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole, through :func:`atomic_file`."""
+    with atomic_file(path, "w" if isinstance(data, str) else "wb") as handle:
+        handle.write(data)
+
+
+def _named(problem: OSError, path: Path) -> OSError:
+    """The error with the target's name (a write that fails names no file by itself)."""
+    return OSError(problem.errno, problem.strerror or str(problem), str(path))
+
+
+def _remove(temporary: str) -> None:
+    with suppress(OSError):
+        os.unlink(temporary)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename itself to disk (where the system allows opening a folder)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with suppress(OSError):
+            os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+# -- one writer per folder ----------------------------------------------------------------------
+
+LOCK_FILE: Final = ".lock"
+"""The file in a folder whose operating-system lock (``flock``) marks its one writer."""
+
+
+class FolderLocked(OmenSolverError):
+    """Another process holds the folder's lock (the message names it)."""
+
+
+class FolderLock:
+    """The one writer of a folder: an exclusive ``flock`` on ``FOLDER/.lock``, held while the
+    ``with`` block runs and released by the system when the process ends, however it ends.
+
+    ``wait=False`` raises :class:`FolderLocked` at once when another process holds it, naming
+    that process (its id, command line and start time, which the holder writes into the lock
+    file); ``wait=True`` blocks until it is free (an interrupt still stops the wait). The lock
+    file itself is opened without following a symbolic link.
+    """
+
+    def __init__(self, folder: Path | str, *, wait: bool = False, what: str = "") -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / LOCK_FILE
+        self.wait = wait
+        self.what = what or " ".join(sys.argv) or "python"
+        self._descriptor: int | None = None
+
+    def __enter__(self) -> FolderLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        import fcntl
+
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                                 0o644)
+        except OSError as problem:
+            raise _named(problem, self.path) from None
+        try:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                holder = self._holder(descriptor)
+                raise FolderLocked(
+                    f"{self.folder}: in use by {holder}; wait for it to end, or pass --wait "
+                    "to wait for it"
+                ) from None
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            text = f"process {os.getpid()} ({self.what}) since {stamp}\n"
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, text.encode("utf-8", "replace"), 0)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        self._descriptor = descriptor
+
+    def release(self) -> None:
+        if self._descriptor is not None:
+            # Closing the file releases the lock (the lock file stays: removing it would let
+            # a second writer lock a new file while a third still waits on the old one).
+            os.close(self._descriptor)
+            self._descriptor = None
+
+    @staticmethod
+    def _holder(descriptor: int) -> str:
+        try:
+            text = os.pread(descriptor, 1000, 0).decode("utf-8", "replace").strip()
+        except OSError:
+            text = ""
+        return one_line(text) if text else "another process"

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import BudgetExceeded
 from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.dfpn import Prover, settled_by
 from omen_solver.omens.kernel.machine import KState
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, Entry, KernelSearch, Value
+from omen_solver.omens.kernel.params import SearchParams
+from omen_solver.omens.kernel.search import Entry, KernelSearch, Value
 
 __all__ = ["FIRST_TURN", "Portfolio"]
 
@@ -43,8 +44,8 @@ class _TurnOver(Exception):
 class Portfolio:
     """A :class:`~omen_solver.omens.kernel.view.KernelSearchLike` that runs ``alpha_beta`` and
     the df-pn searches ``proofs[1]`` ("value 1?") and ``proofs[0]`` ("value 0?") by turns.
-    They must have been made with the same budget (so the same deadline); the node limit is
-    shared: every search counts on from the total."""
+    They must have been made with the same ``params`` (so the same deadline); the node limit
+    is shared: every search counts on from the total."""
 
     mode = SimultaneousMode.MIXED
 
@@ -52,17 +53,17 @@ class Portfolio:
         self,
         alpha_beta: KernelSearch | CompiledSearch,
         proofs: dict[int, Prover],
-        budget: Budget,
+        params: SearchParams,
         *,
         first_turn: int = FIRST_TURN,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
+        params.refuse("the searches by turns", mode=True, payoff=True)
         self.alpha_beta = alpha_beta
         self.proofs = proofs
-        self.budget = budget
+        self.budget = params.budget
         self.first_turn = first_turn
         """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
-        self.table_limit = table_limit
+        self.table_limit = params.table_limit
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
 

@@ -32,8 +32,9 @@ from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
+from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
@@ -70,36 +71,30 @@ def make_dfpn(
     machine: Machine,
     maximising: Sequence[bool],
     target: int,
+    params: SearchParams = DEFAULT_PARAMS,
     *,
-    constant_sum: bool = False,
-    budget: Budget | None = None,
-    progress: Progress | None = None,
-    table_limit: int = DEFAULT_TABLE_LIMIT,
     pure_python: bool | None = None,
 ) -> Prover:
     """A df-pn search of "is the value for ``maximising`` equal to ``target``?": the compiled
     one when it is built (and not refused), else Python."""
     use_compiled = _use_compiled() if pure_python is None else not pure_python
     if use_compiled and compiled.AVAILABLE:
-        return compiled.CompiledDfpn(machine, maximising, target, constant_sum=constant_sum,
-                                     budget=budget, progress=progress, table_limit=table_limit)
-    return DfpnSearch(machine, maximising, target, constant_sum=constant_sum, budget=budget,
-                      progress=progress, table_limit=table_limit)
+        return compiled.CompiledDfpn(machine, maximising, target, params)
+    return DfpnSearch(machine, maximising, target, params)
 
 
 def dfpn_value(
     machine: Machine,
     maximising: Sequence[bool],
     state: KState,
-    *,
-    budget: Budget | None = None,
+    params: SearchParams = DEFAULT_PARAMS,
 ) -> tuple[int | None, int, int]:
     """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
     wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
     both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
     nodes = states = 0
     for question in (1, 0):
-        proof = make_dfpn(machine, maximising, question, budget=budget)
+        proof = make_dfpn(machine, maximising, question, params)
         proved = proof.prove(state)
         nodes, states = nodes + proof.nodes, states + proof.states
         settled = settled_by(question, proved, proof)
@@ -116,13 +111,8 @@ default), alpha-beta alone, or df-pn settling 0 and 1 with alpha-beta for fracti
 def make_search(
     machine: Machine,
     maximising: Sequence[bool],
+    params: SearchParams = DEFAULT_PARAMS,
     *,
-    constant_sum: bool,
-    mode: SimultaneousMode = SimultaneousMode.MIXED,
-    budget: Budget | None = None,
-    progress: Progress | None = None,
-    table_limit: int = DEFAULT_TABLE_LIMIT,
-    payoff: Sequence[Sequence[Value]] | None = None,
     pure_python: bool | None = None,
     algorithm: str = "alphabeta",
 ) -> KernelSearchLike:
@@ -137,21 +127,16 @@ def make_search(
     kind: type[KernelSearch] | type[compiled.CompiledSearch] = (
         compiled.CompiledSearch if use_compiled and compiled.AVAILABLE else KernelSearch
     )
-    budget = budget or Budget()
-    alpha_beta = kind(
-        machine, maximising, constant_sum=constant_sum, mode=mode, budget=budget,
-        progress=progress, table_limit=table_limit, payoff=payoff,
-    )
-    if algorithm == "alphabeta" or payoff is not None or mode is not SimultaneousMode.MIXED:
+    alpha_beta = kind(machine, maximising, params)
+    if (algorithm == "alphabeta" or params.payoff is not None
+            or params.mode is not SimultaneousMode.MIXED):
         return alpha_beta
     proofs = {
-        target: make_dfpn(machine, maximising, target, constant_sum=constant_sum, budget=budget,
-                          progress=progress, table_limit=table_limit, pure_python=pure_python)
+        target: make_dfpn(machine, maximising, target, params, pure_python=pure_python)
         for target in (1, 0)
     }
-    return Portfolio(alpha_beta, proofs, budget,
-                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0,
-                     table_limit=table_limit)
+    return Portfolio(alpha_beta, proofs, params,
+                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
 
 
 class _KernelRoot(_TwoSided):
@@ -219,11 +204,10 @@ def solve_with_kernel(
             """Searches for the seats of ``side`` (the asked team's by default)."""
 
             def make(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
-                inner = make_search(
-                    machine, side, constant_sum=constant_sum, mode=mode, budget=left,
-                    progress=progress, table_limit=table_limit, payoff=payoff,
-                    algorithm=algorithm,
-                )
+                params = SearchParams(constant_sum=constant_sum, mode=mode, budget=left,
+                                      progress=progress, table_limit=table_limit,
+                                      payoff=payoff)
+                inner = make_search(machine, side, params, algorithm=algorithm)
                 searches.append(inner)
                 return KernelTwoSided(inner, machine, side, payoff)
 
@@ -309,7 +293,7 @@ def _maxn(
 
     def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
-        return kind(view.machine, tie_break=tie, budget=left, progress=progress)
+        return kind(view.machine, SearchParams(budget=left, progress=progress), tie_break=tie)
 
     return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
