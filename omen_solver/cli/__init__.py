@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from typing import Any, NoReturn
 
 from omen_solver import __version__
 from omen_solver.cli.signals import Stop, stop_on_signals
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OmenSolverError, OptionError, one_line
 
 __all__ = [
@@ -98,12 +100,38 @@ COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(command.module for comman
 Handler = Callable[[argparse.Namespace], int]
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$")
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one line on stderr for a usage error, like every other bad input."""
+    """argparse with one line on stderr for a usage error, like every other bad input, and the
+    closest known names for a misspelt command, choice or option."""
 
     def error(self, message: str) -> NoReturn:
-        report_error(f"{message} (see '{self.prog} --help')", prog=self.prog)
+        report_error(f"{_with_suggestion(message)} (see '{self.prog} --help')", prog=self.prog)
         self.exit(EXIT_BAD_INPUT)
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            leaf: argparse.ArgumentParser = getattr(parsed, "command_parser", self)
+            flags = [f for a in leaf._actions for f in a.option_strings if f.startswith("--")]
+            unknown = next((word for word in extras if word.startswith("-")), "")
+            hint = did_you_mean(unknown.partition("=")[0], flags) if unknown else ""
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {hint}" if hint
+                                                                           else ""))
+        return parsed
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice" with the closest choices."""
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return message
+    choices = [choice.strip().strip("'") for choice in found.group(2).split(",")]
+    hint = did_you_mean(found.group(1), choices)
+    return f"{message}; {hint}" if hint else message
 
 
 class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
@@ -146,7 +174,18 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> argparse.
         else:
             subparsers.add_parser(listed.name, add_help=False)
     _add_epilog(parser, parser.epilog or "")
+    _mark_leaves(parser)
     return parser
+
+
+def _mark_leaves(parser: argparse.ArgumentParser) -> None:
+    """Each command's parser is in its namespace (``command_parser``), so that an unknown
+    option is compared with that command's options."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.set_defaults(command_parser=command)
+                _mark_leaves(command)
 
 
 def _add_epilog(parser: argparse.ArgumentParser, epilog: str) -> None:
@@ -193,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if stop.signal is None:
             raise
         raised = True  # raised by the interrupt on its way out (see signals.py)
+    if raised:
+        _forget_interrupt()
     if stop.signal == signal.SIGTERM:
         print("omen-solver: terminated (SIGTERM)", file=sys.stderr)
         return EXIT_TERMINATED
@@ -201,6 +242,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("omen-solver: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return status
+
+
+def _forget_interrupt() -> None:
+    """Let the interpreter exit with our status after an interrupt it saw pass.
+
+    CPython notes a :class:`KeyboardInterrupt` that leaves code run by ``exec`` of a string
+    (dataclasses and named tuples are made that way while modules load) and, at exit, kills
+    itself with SIGINT (status -2) even though the interrupt was caught; running such code
+    once more, without an interrupt, clears that note."""
+    exec("None")
 
 
 def _where(error: OSError) -> str:

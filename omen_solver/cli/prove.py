@@ -9,7 +9,6 @@ when every theorem is proved and every broken variant refuted; 1 otherwise; 2 on
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from omen_solver.cli.output import print_json
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.proofs.library import load_theorems, select
@@ -155,7 +155,7 @@ def _witnesses(args: argparse.Namespace) -> int:
         results.sort(key=lambda w: order[w.option])
     written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
     if args.json:
-        print(json.dumps([w.to_json() for w in results], indent=2, ensure_ascii=False))
+        print_json([w.to_json() for w in results])
         return EXIT_OK
     out = Console(highlight=False, soft_wrap=True)
     for witness in results:
@@ -221,7 +221,7 @@ def _prove(args: argparse.Namespace) -> int:
     reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
     total = time.perf_counter() - started
     if args.json:
-        print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
+        print_json([report.to_json() for report in reports])
     else:
         _show(reports, total, settings, folder)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
@@ -301,7 +301,7 @@ def _list(theorems: list[Theorem], as_json: bool) -> int:
             }
             for t in theorems
         ]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print_json(data)
         return EXIT_OK
     out = Console(highlight=False, soft_wrap=True)
     for theorem in theorems:

@@ -50,6 +50,8 @@ class Stop:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.signal: int | None = None
+        self.active = True
+        """False once the command is over: a retry no longer interrupts anything."""
 
     def claim(self, signum: int) -> bool:
         """Record the signal; False if one was already recorded."""
@@ -61,12 +63,13 @@ class Stop:
 
 
 def _defaults_in_child() -> None:
-    """A forked worker answers signals as Python does by default (its parent stops it with
-    SIGTERM) and holds no end of the parent's pipe."""
+    """A worker forked by a command dies of SIGTERM (its parent stops it that way), leaves
+    Ctrl-C to its parent, which stops it (a worker interrupted in a finalizer would print a
+    traceback), and holds no end of the parent's pipe."""
     if _pipes:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         for pipe in _pipes:
             for end in pipe:
                 os.close(end)
@@ -87,6 +90,12 @@ def stop_on_signals() -> Iterator[Stop]:
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
 
+    retries: list[threading.Timer] = []
+
+    def again() -> None:
+        if stop.active:
+            os.kill(os.getpid(), signal.SIGINT)
+
     def on_signal(signum: int, frame: FrameType | None) -> None:
         first = stop.claim(signum)
         if signum == signal.SIGTERM and not first:
@@ -94,7 +103,9 @@ def stop_on_signals() -> Iterator[Stop]:
         if _in_finalizer(frame):
             # Python ignores an exception raised in a __del__ (z3 runs many): ask again once
             # the finalizer is done.
-            threading.Timer(_RETRY_SECONDS, os.kill, (os.getpid(), signal.SIGINT)).start()
+            retry = threading.Timer(_RETRY_SECONDS, again)
+            retries.append(retry)
+            retry.start()
             return
         raise KeyboardInterrupt
 
@@ -118,6 +129,9 @@ def stop_on_signals() -> Iterator[Stop]:
     try:
         yield stop
     finally:
+        stop.active = False
+        for retry in retries:
+            retry.cancel()
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)

@@ -9,7 +9,7 @@ contradicted; 2 bad input (the message on stderr names the file and key).
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +17,19 @@ from rich.markup import escape
 
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
 from omen_solver.cli.output import console, print_json, progress
+from omen_solver.cli.overrides import (
+    Override,
+    add_rule_options,
+    check_rules,
+    describe_overrides,
+    load_with_rules,
+    rule_set,
+)
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import GameState, TraceStep
-from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.solver import Engine
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import OmenSolverError, OptionError, PositionError
 from omen_solver.puzzles.format import Puzzle, check_actions, compare, read_puzzle, team_index
 
 __all__ = ["DEFAULT_SOLVE_SECONDS", "Solved", "describe_answer", "register", "solve_file"]
@@ -34,6 +41,13 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 
 
+QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
+                 "puzzle.simultaneous")
+"""File keys that make the question: a puzzle's stated answer is not compared with the
+answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
+changes only how long the search may take)."""
+
+
 @dataclass
 class Solved:
     path: Path
@@ -41,10 +55,19 @@ class Solved:
     puzzle: Puzzle | None
     result: SolveResult
     problems: list[str]
+    overrides: list[Override] = field(default_factory=list)
+    """What the command line replaced of the file's settings."""
+    simultaneous: SimultaneousMode = SimultaneousMode.MIXED
+    budget: Budget = field(default_factory=Budget)
+
+    @property
+    def changed_question(self) -> list[str]:
+        """The file keys of the question that the command line changed."""
+        return [o.key for o in self.overrides if o.changed and o.key.startswith(QUESTION_KEYS)]
 
     @property
     def agrees(self) -> bool | None:
-        if self.puzzle is None or not self.result.solved:
+        if self.puzzle is None or not self.result.solved or self.changed_question:
             return None
         return not self.problems
 
@@ -52,12 +75,17 @@ class Solved:
         data: dict[str, Any] = {
             "file": str(self.path),
             "question": None if self.puzzle is None else self.puzzle.question,
+            "overrides": [override.to_json() for override in self.overrides],
         }
         data.update(self.result.to_json())
+        data["simultaneous"] = self.simultaneous.value
+        data["budget"] = {"max_nodes": self.budget.max_nodes,
+                          "max_seconds": self.budget.max_seconds}
         if self.puzzle is not None:
             data["stated"] = self.puzzle.answer
             data["agrees"] = self.agrees
             data["contradictions"] = self.problems
+            data["compared"] = not self.changed_question
         return data
 
 
@@ -76,15 +104,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     deal.add_argument("--deal", type=whole_number, metavar="SEED",
                       help="solve the round of a seeded random deal (with --players)")
     deal.add_argument("--players", type=int, choices=(4, 5, 6), help="players of the deal")
-    deal.add_argument("--round", choices=("first", "later"), default="first",
+    deal.add_argument("--round", choices=("first", "later"),
                       help="first: one Absolute each, teams from them (default); later: every "
                            "card shuffled, so several Absolutes or none")
     deal.add_argument("--cards", type=whole_number, metavar="K",
                       help="deal K cards to each hand instead of the full deal (a smaller "
                            "position; at a first round the Absolute and K-1 others)")
-    deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
-    deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
-                      help="override one rule option (repeatable)")
+    rules = parser.add_argument_group(
+        "rules", "over a file's own (reported as overrides) or of the deal (default: the "
+                 "rulebook preset)")
+    add_rule_options(rules, "the file's")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--explain", action="store_true",
                         help="replay the principal variation on the explaining engine and "
@@ -101,38 +130,81 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_solve)
 
 
-def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any]]:
-    """The state of ``--deal SEED --players N`` and a name for it (an Omens deal)."""
+DEAL_ONLY = ("players", "round", "cards")
+"""Options that describe a random deal: a file fixes all three, so they are refused with one."""
+
+
+def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any], list[Override]]:
+    """The state of ``--deal SEED --players N``, a name for it and its rules as overrides of
+    the rulebook preset (an Omens deal)."""
     from omen_solver.omens.deals import deal_position, random_deal
     from omen_solver.omens.rules import make_rules
     from omen_solver.omens.table import Table as OmensTable
 
     if args.players is None:
         raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
-    overrides = {}
-    for text in args.rule:
-        name, sep, setting = text.partition("=")
-        if not sep:
-            raise OmenSolverError(
-                f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
-            )
-        overrides[name.strip()] = setting.strip()
-    table = OmensTable(args.players, make_rules(args.preset, overrides))
-    deal = random_deal(table, args.deal, args.round, args.cards)
+    rules = rule_set("omens")
+    assert rules is not None
+    check_rules(rules, args.preset, args.rule)
+    preset = args.preset or rules.default_preset
+    table = OmensTable(args.players, make_rules(preset, dict(args.rule)))
+    kind = args.round or "first"
+    deal = random_deal(table, args.deal, kind, args.cards)
     size = "" if args.cards is None else f", {args.cards} cards a hand"
-    name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
-    return Path(name), deal_position(table, deal)
+    name = f"deal {args.deal} ({args.players} players, {kind} round{size})"
+    overrides = [Override("--preset", "preset", args.preset, None)] if args.preset else []
+    overrides += [Override("--rule", f"rules.{option}", setting, None)
+                  for option, setting in dict(args.rule).items()]
+    return Path(name), deal_position(table, deal), overrides
 
 
 def solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> Solved:
+    """Solve the file (or the ``--deal``) under the command line's options."""
     if getattr(args, "deal", None) is not None:
-        path, state = _deal_state(args)
-        return _solve_state(path, state, None, args, default_seconds)
-    state = load_state(path)
-    puzzle = read_puzzle(path, read_toml(path))
+        path, state, overrides = _deal_state(args)
+        return _solve_state(path, state, None, args, default_seconds, overrides)
+    for name in DEAL_ONLY:
+        if getattr(args, name, None) is not None:
+            flag = "--" + name
+            raise OptionError(f"{flag} describes a random deal (with --deal SEED); {path} "
+                              f"is a position file, which fixes the {name} itself")
+    state, data, overrides = load_with_rules(
+        path, getattr(args, "preset", None), getattr(args, "rule", ()))
+    puzzle = read_puzzle(path, data)
     if puzzle is not None:
         check_actions(puzzle, state)
-    return _solve_state(path, state, puzzle, args, default_seconds)
+    return _solve_state(path, state, puzzle, args, default_seconds, overrides)
+
+
+def _question(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, str | None, str | None]:
+    """``--team``, ``--concept`` and ``--simultaneous`` (``puzzles check`` asks each puzzle's
+    own question and has none of them)."""
+    return (getattr(args, "team", None), getattr(args, "concept", None),
+            getattr(args, "simultaneous", None))
+
+
+def puzzle_overrides(puzzle: Puzzle | None, args: argparse.Namespace) -> list[Override]:
+    """Where the command line's question or budget replaces a ``[puzzle]`` table's."""
+    if puzzle is None:
+        return []
+    found = []
+    team, concept, mode = _question(args)
+    if concept is not None:
+        stated = None if puzzle.concept is None else puzzle.concept.value
+        found.append(Override("--concept", "puzzle.concept", concept, stated))
+    if team is not None:
+        stated_team = None if puzzle.team is None else list(puzzle.team)
+        found.append(Override("--team", "puzzle.team", sorted(team), stated_team))
+    if mode is not None:
+        found.append(Override("--simultaneous", "puzzle.simultaneous", mode,
+                              puzzle.simultaneous.value))
+    if args.max_nodes is not None:
+        found.append(Override("--max-nodes", "puzzle.max_nodes", args.max_nodes,
+                              puzzle.budget.max_nodes))
+    if args.max_seconds is not None:
+        found.append(Override("--max-seconds", "puzzle.max_seconds", args.max_seconds,
+                              puzzle.budget.max_seconds))
+    return found
 
 
 def _solve_state(
@@ -141,13 +213,16 @@ def _solve_state(
     puzzle: Puzzle | None,
     args: argparse.Namespace,
     default_seconds: float,
+    overrides: list[Override],
 ) -> Solved:
-    seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
+    overrides = [*overrides, *puzzle_overrides(puzzle, args)]
+    asked_team, asked_concept, asked_mode = _question(args)
+    seats = asked_team if asked_team is not None else (puzzle.team if puzzle else None)
     if seats is not None:
         # Checked here so that the message names the option or the file's key.
-        team_index(state, seats, "--team" if args.team is not None else f"{path}: puzzle.team")
-    concept = args.concept or (puzzle.concept if puzzle else None)
-    mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
+        team_index(state, seats, "--team" if asked_team is not None else f"{path}: puzzle.team")
+    concept = asked_concept or (puzzle.concept if puzzle else None)
+    mode = SimultaneousMode(asked_mode) if asked_mode else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
     fallback = puzzle.budget if puzzle else Budget()
@@ -161,8 +236,10 @@ def _solve_state(
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
-    problems = compare(puzzle, state, result) if puzzle and result.solved else []
-    return Solved(path, state, puzzle, result, problems)
+    solved = Solved(path, state, puzzle, result, [], overrides, mode, budget)
+    if puzzle and result.solved and not solved.changed_question:
+        solved.problems = compare(puzzle, state, result)
+    return solved
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -243,6 +320,8 @@ def _show_solved(solved: Solved) -> None:
     out = console()
     result = solved.result
     out.print(escape(str(solved.path)))
+    if solved.overrides:
+        out.print(escape(describe_overrides(solved.overrides)))
     if solved.puzzle is not None:
         out.print(f"question: {escape(solved.puzzle.question)}")
     out.print(f"answer: {escape(describe_answer(result))}")
@@ -274,7 +353,10 @@ def _show_solved(solved: Solved) -> None:
     refused = result.extra.get("kernel_refused")
     if refused:
         out.print(f"(the search kernel was not used: {escape(str(refused))})")
-    if solved.agrees is True:
+    if solved.puzzle is not None and solved.changed_question:
+        out.print("stated answer: not compared: the command line changes the question ("
+                  f"{escape(', '.join(solved.changed_question))})")
+    elif solved.agrees is True:
         out.print("stated answer: agrees")
     elif solved.agrees is False:
         out.print("stated answer: [bold red]CONTRADICTED[/]")

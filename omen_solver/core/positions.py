@@ -16,7 +16,7 @@ from omen_solver.core.files import read_toml
 from omen_solver.core.game import GameState
 from omen_solver.errors import PositionError, shown
 
-__all__ = ["GAME_LOADERS", "Loader", "load_state", "read_toml"]
+__all__ = ["GAME_LOADERS", "Loader", "load_data", "load_state", "read_toml"]
 
 Loader = Callable[[Path, dict[str, Any]], GameState[Any]]
 
@@ -39,7 +39,12 @@ def _resolve(name: str) -> Loader:
 def load_state(path: Path | str) -> GameState[Any]:
     """Read a position file of any game and return its state."""
     path = Path(path)
-    data = read_toml(path)
+    return load_data(path, read_toml(path))
+
+
+def load_data(path: Path, data: dict[str, Any]) -> GameState[Any]:
+    """The state of a position file's parsed TOML (``data``: as read, or with settings given
+    on the command line merged in); errors name ``path``."""
     game = data.get("game")
     if game is None:
         raise PositionError(

@@ -472,7 +472,16 @@ def load_position(path: Path | str) -> OmenState:
     """Read an Omen position file."""
     path = Path(path)
     data = read_toml(path)
-    if data.get("game") != "omen":
-        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
-                            f"{data.get('game')!r}")
+    game_is_not_omen(path, data)
     return load_state(path, data)
+
+
+def game_is_not_omen(path: Path, data: Mapping[str, Any]) -> None:
+    """Refuse a file of another game (an Omens position said as such)."""
+    game = data.get("game")
+    if game == "omens":
+        raise PositionError(f"{path}: key 'game': this is an Omens position, not an Omen one: "
+                            "read it with 'omen-solver omens ...' or omen_solver.omens.load")
+    if game != "omen":
+        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
+                            f"{game!r}")
