@@ -88,6 +88,8 @@ COMMANDS: tuple[Command, ...] = (
             "what to play when only your own hand is known (Monte Carlo over deals)"),
     Command("vectors", "omen_solver.cli.vectors",
             "conformance vectors for other engines: export them, check an engine"),
+    Command("serve", "omen_solver.cli.serve",
+            "the analysis board in the browser: play, edit, solve and puzzle (docs/web.md)"),
 )
 """Every top-level command, in the order of ``--help``. Each module is one command group with
 a ``register(subparsers)`` that adds its commands and nothing else's; it is imported only

@@ -17,9 +17,9 @@ from typing import Any
 
 from omen_solver.core.files import read_toml
 from omen_solver.core.game import GameState
-from omen_solver.core.options import OptionError, RuleOptions, build, describe, hint
+from omen_solver.core.options import RuleOptions, build, describe, hint
 from omen_solver.core.positions import load_data
-from omen_solver.errors import shown
+from omen_solver.errors import OptionError, shown
 
 __all__ = [
     "Override",

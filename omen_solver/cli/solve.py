@@ -1,22 +1,29 @@
 """``omen-solver solve``: solve any position or puzzle file exactly, every hand open, or a
-seeded random Omens deal.
+seeded random Omens deal, from where play stands (``--moves``).
 
-Every search has a budget; when it runs out the answer is "unknown" (exit status 1), never a
-guess. Exit status: 0 answered (and agrees with a stated answer); 1 unknown, or a stated answer
-contradicted; 2 bad input (the message on stderr names the file and key).
+Every search has a budget (30 s by default, stated on the first line); when it runs out the
+answer is "unknown" (exit status 1), never a guess, and the table of the root's moves says
+what is proven: which win, which lose, the bounds of the rest. On a terminal the table is shown
+live on stderr while the search runs; Ctrl-C prints what is proven so far and exits 130.
+Exit status: 0 answered (and agrees with a stated answer); 1 unknown, or a stated answer
+contradicted; 2 bad input (the message on stderr names the file, key or move); 130
+interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
-from omen_solver.cli.output import console, print_json, progress
+from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
+from omen_solver.cli.output import console, print_json
 from omen_solver.cli.overrides import (
     Override,
     add_rule_options,
@@ -25,27 +32,33 @@ from omen_solver.cli.overrides import (
     load_with_rules,
     rule_set,
 )
-from omen_solver.core.budget import Budget
-from omen_solver.core.game import GameState, TraceStep
+from omen_solver.core.budget import Budget, Progress
+from omen_solver.core.files import atomic_write
+from omen_solver.core.game import GameState, TraceStep, game_of
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
+from omen_solver.core.search.moves import MoveAnswer, MovesReport
 from omen_solver.core.search.solver import Engine
 from omen_solver.errors import OmenSolverError, OptionError, PositionError
+from omen_solver.errors import shown as shown_text
 from omen_solver.puzzles.format import Puzzle, check_actions, compare, read_puzzle, team_index
 
 __all__ = ["DEFAULT_SOLVE_SECONDS", "Solved", "describe_answer", "register", "solve_file"]
 
-DEFAULT_SOLVE_SECONDS = 600.0
-"""The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
+DEFAULT_SOLVE_SECONDS = 30.0
+"""The time limit of ``solve`` when neither the command line nor the puzzle sets one: an
+interactive tool answers within half a minute, and what it has not settled by then it
+reports move by move."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
-
-
 
 QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
                  "puzzle.simultaneous")
 """File keys that make the question: a puzzle's stated answer is not compared with the
 answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
 changes only how long the search may take)."""
+
+DEAL_ONLY = ("players", "round", "cards")
+"""Options that describe a random deal: a file fixes all three, so they are refused with one."""
 
 
 @dataclass
@@ -55,10 +68,14 @@ class Solved:
     puzzle: Puzzle | None
     result: SolveResult
     problems: list[str]
-    overrides: list[Override] = field(default_factory=list)
-    """What the command line replaced of the file's settings."""
-    simultaneous: SimultaneousMode = SimultaneousMode.MIXED
     budget: Budget = field(default_factory=Budget)
+    played: tuple[str, ...] = ()
+    """The ``--moves`` applied before the solve."""
+    warning: str | None = None
+    """Why the value is not expected within the budget (said before the search)."""
+    overrides: list[Override] = field(default_factory=list)
+    """What the command line replaced of the file's settings (or set of a deal's rules)."""
+    simultaneous: SimultaneousMode = SimultaneousMode.MIXED
 
     @property
     def changed_question(self) -> list[str]:
@@ -76,11 +93,15 @@ class Solved:
             "file": str(self.path),
             "question": None if self.puzzle is None else self.puzzle.question,
             "overrides": [override.to_json() for override in self.overrides],
+            "simultaneous": self.simultaneous.value,
         }
-        data.update(self.result.to_json())
-        data["simultaneous"] = self.simultaneous.value
         data["budget"] = {"max_nodes": self.budget.max_nodes,
                           "max_seconds": self.budget.max_seconds}
+        if self.played:
+            data["played"] = list(self.played)
+        if self.warning:
+            data["warning"] = self.warning
+        data.update(self.result.to_json())
         if self.puzzle is not None:
             data["stated"] = self.puzzle.answer
             data["agrees"] = self.agrees
@@ -110,10 +131,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     deal.add_argument("--cards", type=whole_number, metavar="K",
                       help="deal K cards to each hand instead of the full deal (a smaller "
                            "position; at a first round the Absolute and K-1 others)")
+    deal.add_argument("--write", type=Path, metavar="FILE",
+                      help="write the deal (and --moves) as a position file that 'solve FILE' "
+                           "reads back with the same answer")
     rules = parser.add_argument_group(
         "rules", "over a file's own (reported as overrides) or of the deal (default: the "
                  "rulebook preset)")
     add_rule_options(rules, "the file's")
+    parser.add_argument("--moves", nargs="+", default=[], metavar="MOVE",
+                        help="solve the position after these actions, in the notation of "
+                             "'omens play' (e.g. '2:18' '3:15 lower'; joint: '1:gives 9 & "
+                             "3:gives 12')")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--explain", action="store_true",
                         help="replay the principal variation on the explaining engine and "
@@ -130,50 +158,111 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_solve)
 
 
-DEAL_ONLY = ("players", "round", "cards")
-"""Options that describe a random deal: a file fixes all three, so they are refused with one."""
+class _Deal:
+    """What ``--deal`` dealt: the table, its preset and overrides, the deal itself."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from omen_solver.omens.deals import deal_position, random_deal
+        from omen_solver.omens.rules import make_rules
+        from omen_solver.omens.table import Table as OmensTable
+
+        if args.players is None:
+            raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
+        rules = rule_set("omens")
+        assert rules is not None
+        check_rules(rules, args.preset, args.rule)
+        self.preset: str = args.preset or rules.default_preset
+        self.overrides = dict(args.rule)
+        self.table = OmensTable(args.players, make_rules(self.preset, self.overrides))
+        kind = args.round or "first"
+        self.deal = random_deal(self.table, args.deal, kind, args.cards)
+        self.state = deal_position(self.table, self.deal)
+        size = "" if args.cards is None else f", {args.cards} cards a hand"
+        self.name = f"deal {args.deal} ({args.players} players, {kind} round{size})"
+        self.reported = [Override("--preset", "preset", args.preset, None)] if args.preset else []
+        self.reported += [Override("--rule", f"rules.{option}", setting, None)
+                          for option, setting in self.overrides.items()]
+        """The rules the command line set, as the answer reports them."""
+
+    def to_json(self) -> dict[str, Any]:
+        deal = self.deal
+        return {
+            "seed": deal.seed, "kind": deal.kind, "players": self.table.players,
+            "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)},
+            "teams": [[seat + 1 for seat in team] for team in deal.teams],
+            "leader": deal.leader + 1, "box": list(deal.box),
+            "preset": self.preset, "rules": dict(self.overrides),
+        }
+
+    def lines(self) -> list[str]:
+        deal = self.deal
+        teams = " against ".join(_seat_text([s + 1 for s in t]) for t in deal.teams)
+        shown_hands = [f"  seat {seat + 1}: {' '.join(map(str, hand))}"
+                       for seat, hand in enumerate(deal.hands)]
+        return [f"the deal: {teams}; seat {deal.leader + 1} leads", *shown_hands]
+
+    def position_text(self, moves: list[str]) -> str:
+        """The deal as a position file (docs/omens-positions.md), with ``moves`` played."""
+        deal = self.deal
+
+        def quoted(text: str) -> str:
+            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+        lines = [
+            f"title = {quoted(self.name)}",
+            'game = "omens"',
+            f"players = {self.table.players}",
+            f"teams = {[[s + 1 for s in team] for team in deal.teams]}",
+            f"preset = {quoted(self.preset)}",
+            f"box = {list(deal.box)}",
+        ]
+        if self.overrides:
+            lines += ["", "[rules]"]
+            lines += [f"{name} = {quoted(value)}" for name, value in self.overrides.items()]
+        lines += ["", "[hands]"]
+        lines += [f"{seat + 1} = {list(hand)}" for seat, hand in enumerate(deal.hands)]
+        lines += ["", "[bout]", f"leader = {deal.leader + 1}"]
+        if moves:
+            lines.append("moves = [" + ", ".join(quoted(m) for m in moves) + "]")
+        return "\n".join(lines) + "\n"
 
 
-def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any], list[Override]]:
-    """The state of ``--deal SEED --players N``, a name for it and its rules as overrides of
-    the rulebook preset (an Omens deal)."""
-    from omen_solver.omens.deals import deal_position, random_deal
-    from omen_solver.omens.rules import make_rules
-    from omen_solver.omens.table import Table as OmensTable
-
-    if args.players is None:
-        raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
-    rules = rule_set("omens")
-    assert rules is not None
-    check_rules(rules, args.preset, args.rule)
-    preset = args.preset or rules.default_preset
-    table = OmensTable(args.players, make_rules(preset, dict(args.rule)))
-    kind = args.round or "first"
-    deal = random_deal(table, args.deal, kind, args.cards)
-    size = "" if args.cards is None else f", {args.cards} cards a hand"
-    name = f"deal {args.deal} ({args.players} players, {kind} round{size})"
-    overrides = [Override("--preset", "preset", args.preset, None)] if args.preset else []
-    overrides += [Override("--rule", f"rules.{option}", setting, None)
-                  for option, setting in dict(args.rule).items()]
-    return Path(name), deal_position(table, deal), overrides
+def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
+    """The state after ``moves`` (the notation of 'omens play'), each checked: a move that is
+    not legal is named with its number."""
+    parse = game_of(state).parse
+    for number, text in enumerate(moves, start=1):
+        try:
+            if state.is_terminal():
+                raise OmenSolverError("play is over")
+            if parse is None:
+                raise OmenSolverError(f"{type(state).__name__} moves are not read from text")
+            state = state.child(parse(state, text))
+        except OmenSolverError as error:
+            raise OmenSolverError(f"--moves: move {number} {shown_text(text)}: {error}") from None
+    return state
 
 
 def solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> Solved:
-    """Solve the file (or the ``--deal``) under the command line's options."""
-    if getattr(args, "deal", None) is not None:
-        path, state, overrides = _deal_state(args)
-        return _solve_state(path, state, None, args, default_seconds, overrides)
+    """Solve a file (``puzzles check``: each puzzle) under the command line's options."""
+    state, puzzle, overrides = _read(path, args)
+    return _solve_state(path, state, puzzle, args, default_seconds, overrides=overrides)
+
+
+def _read(path: Path, args: argparse.Namespace
+          ) -> tuple[GameState[Any], Puzzle | None, list[Override]]:
+    """A position file's state and puzzle under ``--preset`` and ``--rule``, and what they
+    replaced; the options of a random deal are refused with a file."""
     for name in DEAL_ONLY:
         if getattr(args, name, None) is not None:
-            flag = "--" + name
-            raise OptionError(f"{flag} describes a random deal (with --deal SEED); {path} "
+            raise OptionError(f"--{name} describes a random deal (with --deal SEED); {path} "
                               f"is a position file, which fixes the {name} itself")
     state, data, overrides = load_with_rules(
         path, getattr(args, "preset", None), getattr(args, "rule", ()))
     puzzle = read_puzzle(path, data)
     if puzzle is not None:
         check_actions(puzzle, state)
-    return _solve_state(path, state, puzzle, args, default_seconds, overrides)
+    return state, puzzle, overrides
 
 
 def _question(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, str | None, str | None]:
@@ -207,13 +296,19 @@ def puzzle_overrides(puzzle: Puzzle | None, args: argparse.Namespace) -> list[Ov
     return found
 
 
+def _budget(args: argparse.Namespace, puzzle: Puzzle | None, default_seconds: float) -> Budget:
+    fallback = puzzle.budget if puzzle else Budget()
+    return budget_of(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
+
+
 def _solve_state(
     path: Path,
     state: GameState[Any],
     puzzle: Puzzle | None,
     args: argparse.Namespace,
     default_seconds: float,
-    overrides: list[Override],
+    shown: tuple[LiveMoves, Progress | None] | None = None,
+    overrides: Sequence[Override] = (),
 ) -> Solved:
     overrides = [*overrides, *puzzle_overrides(puzzle, args)]
     asked_team, asked_concept, asked_mode = _question(args)
@@ -225,18 +320,19 @@ def _solve_state(
     mode = SimultaneousMode(asked_mode) if asked_mode else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
-    fallback = puzzle.budget if puzzle else Budget()
-    budget = budget_of(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
-    with progress(f"solving {path}", budget.max_seconds) as report:
+    budget = _budget(args, puzzle, default_seconds)
+    with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
+        view, progress = shown or own
         try:
             result = solve(state, concept=concept, team=seats, budget=budget,
-                           simultaneous=mode, progress=report,
+                           simultaneous=mode, progress=progress,
                            engine=getattr(args, "engine", "auto"),
-                           algorithm=getattr(args, "search", None))
+                           algorithm=getattr(args, "search", None), report=view.report)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
-    solved = Solved(path, state, puzzle, result, [], overrides, mode, budget)
+    solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
+                    simultaneous=mode)
     if puzzle and result.solved and not solved.changed_question:
         solved.problems = compare(puzzle, state, result)
     return solved
@@ -245,10 +341,59 @@ def _solve_state(
 def _solve(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.deal is None):
         raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
-    solved = solve_file(args.file, args, DEFAULT_SOLVE_SECONDS)
+    if args.write is not None and args.deal is None:
+        raise OmenSolverError("--write: writes the position of --deal SEED --players N")
+    dealt: _Deal | None = None
+    puzzle: Puzzle | None = None
+    state: GameState[Any]
+    if args.deal is not None:
+        dealt = _Deal(args)
+        path, state, overrides = Path(dealt.name), dealt.state, dealt.reported
+    else:
+        path = args.file
+        state, puzzle, overrides = _read(path, args)
+    if args.moves:
+        if puzzle is not None:
+            raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
+                                  "own position (solve it without --moves)")
+        state = _played(state, args.moves)
+    if dealt is not None and args.write is not None:
+        atomic_write(args.write, dealt.position_text(args.moves))
+    budget = _budget(args, puzzle, DEFAULT_SOLVE_SECONDS)
+    warning = _warning(state)
+    if not args.json:
+        out = console()
+        out.print(escape(_heading(path, args, budget, puzzle)))
+        if overrides:
+            out.print(escape(describe_overrides(overrides)))
+        if dealt is not None:
+            for line in dealt.lines():
+                out.print(escape(line))
+        if args.moves:
+            out.print(f"after: {escape(' '.join(args.moves))}")
+        if args.write is not None:
+            out.print(f"written: {escape(str(args.write))}")
+    if warning:
+        Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
+    with live_moves(f"solving {path}", budget.max_seconds) as live:
+        try:
+            solved = _solve_state(path, state, puzzle, args, DEFAULT_SOLVE_SECONDS, live,
+                                  overrides)
+        except KeyboardInterrupt:
+            _show_interrupted(live[0].last, args.json)
+            raise
+    solved.played = tuple(args.moves)
+    solved.warning = warning
     explained = _explained_line(solved) if args.explain and solved.result.solved else None
     if args.json:
         data = solved.to_json()
+        if dealt is not None:
+            data["deal"] = dealt.to_json()
+            if args.write is not None:
+                data["written"] = str(args.write)
+        hands = _hands(state)
+        if hands is not None:
+            data["hands"] = hands
         if explained is not None:
             data["explained"] = [
                 {"move": move, "steps": [{"rule": s.rule, "text": s.text} for s in steps]}
@@ -256,23 +401,82 @@ def _solve(args: argparse.Namespace) -> int:
             ]
         print_json(data)
     else:
-        _show_solved(solved)
+        _show_solved(solved, heading=False)
         if explained is not None:
             _show_explained(explained)
     ok = solved.result.solved and not solved.problems
     return EXIT_OK if ok else EXIT_FAILED
 
 
+def _heading(path: Path, args: argparse.Namespace, budget: Budget,
+             puzzle: Puzzle | None) -> str:
+    """The first line: what is solved and within which budget."""
+    if args.max_seconds is not None or args.max_nodes is not None:
+        how = ""
+    elif puzzle is not None and (puzzle.budget.max_nodes or puzzle.budget.max_seconds):
+        how = " (the puzzle's budget, and the default time; --max-seconds S to change)"
+    else:
+        how = " (the default; --max-seconds S or --max-nodes N to change)"
+    return f"{path}: solving within {budget.describe()}{how}"
+
+
+def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:
+    """Omens: each seat's hand (from 1) where the solve starts."""
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState):
+        return {str(seat + 1): list(hand) for seat, hand in enumerate(state.hands)}
+    return None
+
+
+def _warning(state: GameState[Any]) -> str | None:
+    """Omens: why the exact value is not expected within the budget, and what to try."""
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState):
+        from omen_solver.omens.kernel.reach import out_of_reach
+
+        return out_of_reach(state)
+    return None
+
+
+def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:
+    """What was proven when Ctrl-C stopped the search (never a result: exit status 130)."""
+    if as_json:
+        data: dict[str, Any] = {"status": "interrupted"}
+        if last is not None:
+            data.update({
+                "lower": None if last.lower is None else str(last.lower),
+                "upper": None if last.upper is None else str(last.upper),
+                "value": None if last.value is None else str(last.value),
+                "nodes": last.nodes, "moves": [m.to_json() for m in last.moves],
+            })
+        print_json(data)
+        return
+    out = console()
+    if last is None:
+        out.print("interrupted before any move was searched")
+        return
+    value = "" if last.value is None else f"; the value is {last.value}"
+    out.print(f"interrupted: proven so far, the value lies in "
+              f"{bounds_text(last.lower, last.upper)}{value} ({last.nodes:,} nodes)")
+    _show_moves(last.moves)
+
+
+def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
+    if moves:
+        console().print(moves_table(moves, "moves, best first for the side to move:"))
+
+
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
     """The principal variation replayed on the game's explaining engine, step by step."""
     state = solved.state
-    explain = getattr(state, "explain", None)
-    parse = getattr(state, "parse_move", None)
-    if explain is None or parse is None:
+    explain = game_of(state).explain
+    if explain is None:
         raise OmenSolverError(f"{type(state).__name__} cannot explain its moves")
     line = []
     for text in solved.result.principal_variation:
-        state, steps = state.explain(state.parse_move(text))  # type: ignore[attr-defined]
+        state, steps = explain(state, text)
         line.append((text, steps))
     return line
 
@@ -316,12 +520,13 @@ def describe_answer(result: SolveResult) -> str:
     return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 
-def _show_solved(solved: Solved) -> None:
+def _show_solved(solved: Solved, heading: bool = True) -> None:
     out = console()
     result = solved.result
-    out.print(escape(str(solved.path)))
-    if solved.overrides:
-        out.print(escape(describe_overrides(solved.overrides)))
+    if heading:
+        out.print(escape(str(solved.path)))
+        if solved.overrides:
+            out.print(escape(describe_overrides(solved.overrides)))
     if solved.puzzle is not None:
         out.print(f"question: {escape(solved.puzzle.question)}")
     out.print(f"answer: {escape(describe_answer(result))}")
@@ -339,6 +544,8 @@ def _show_solved(solved: Solved) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    if not heading:
+        _show_moves(result.moves)
     for line in result.extra.get("details", ()):
         out.print(escape(line))
     engine = result.extra.get("engine")

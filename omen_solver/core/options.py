@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from omen_solver.core.suggest import did_you_mean
+from omen_solver.errors import OptionError
 
 __all__ = [
-    "OptionError",
     "OptionSpec",
     "RuleOptions",
     "build",
@@ -26,10 +26,6 @@ __all__ = [
     "hint",
     "option",
 ]
-
-
-class OptionError(ValueError):
-    """An unknown option, an unknown setting, or an unknown preset."""
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from omen_solver.survey.report import Summary
 from omen_solver.survey.stats import Rate
+
+if TYPE_CHECKING:
+    from omen_solver.survey.report import Summary
 
 __all__ = ["write_plots"]
 

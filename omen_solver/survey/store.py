@@ -15,14 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import SurveyFileError
 from omen_solver.survey.analysis import SurveyConfig
 
 __all__ = ["ResultStore", "SurveyFileError"]
-
-
-class SurveyFileError(OmenSolverError):
-    """A results file that does not belong to this survey, or is not one."""
 
 
 class ResultStore:

@@ -33,8 +33,8 @@ from omen_solver.core.budget import Budget, NodeMeter, Progress
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
-from omen_solver.core.search.result import ConceptError, SimultaneousMode
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import ConceptError, OmenSolverError
 
 __all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact", "proven_bounds"]
 
@@ -119,6 +119,12 @@ class TwoSidedSearch(NodeMeter):
     def states(self) -> int:
         """Distinct non-terminal states searched."""
         return len(self.table) if self.transpositions else len(self.seen)
+
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit, for a search asked again after it stopped at one (the root's
+        moves are searched by turns): a stop leaves the ply counted, so it starts again."""
+        super().limit_nodes(limit)
+        self.ply = 0
 
     # -- the search -------------------------------------------------------------------------
 
@@ -225,7 +231,8 @@ class TwoSidedSearch(NodeMeter):
     ) -> tuple[Bound, int]:
         """The best of ``actions`` for one side (actions, or joint actions if ``joint``)."""
         make = state.joint_child if joint else state.child
-        # A search that stops early (budget, error) is never resumed, so no `finally` here.
+        # A search that stops early (budget, error) is resumed only after limit_nodes, which
+        # resets the ply: no `finally` here.
         self.ply += 1
         found = self._choose(actions, make, alpha, beta, best, maximising)
         self.ply -= 1

@@ -8,7 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.budget import Status
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.search.moves import MoveAnswer
+from omen_solver.errors import ConceptError
 
 __all__ = ["Concept", "ConceptError", "MatrixReport", "SimultaneousMode", "SolveResult", "Status"]
 
@@ -37,10 +38,6 @@ class SimultaneousMode(enum.Enum):
     """The pure-strategy lower value: the maximising side's choice is revealed first."""
     UPPER = "upper"
     """The pure-strategy upper value: the minimising side's choice is revealed first."""
-
-
-class ConceptError(OmenSolverError):
-    """A solution concept that does not fit the position (says why and what fits)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +108,10 @@ class SolveResult:
     root_matrix: MatrixReport | None = None
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    moves: tuple[MoveAnswer, ...] = ()
+    """Every root move's answer for the asked team, best first for the side choosing
+    (:mod:`omen_solver.core.search.moves`); empty where no one chooses (a chance or
+    terminal root)."""
 
     @property
     def solved(self) -> bool:
@@ -163,6 +164,7 @@ class SolveResult:
             "upper": _text(self.upper),
             "best_actions": list(self.best_actions),
             "principal_variation": list(self.principal_variation),
+            "moves": [move.to_json() for move in self.moves],
             "nodes": self.nodes,
             "states": self.states,
             "seconds": round(self.seconds, 6),

@@ -15,17 +15,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    Progress,
-    Status,
-    deep_recursion,
-)
-from omen_solver.core.enumeration.hooks import ChoiceError
+from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
 from omen_solver.core.search.maxn import TieBreak
+from omen_solver.core.search.moves import Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.core.search.solver import _solve_maxn, _TwoSided
+from omen_solver.core.search.root import TwoSidedRoot, solve_maxn
+from omen_solver.errors import BudgetExceeded, ChoiceError, KernelUnsupported
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
@@ -35,7 +30,7 @@ from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.search import KernelSearch
-from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
+from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -139,7 +134,7 @@ def make_search(
                      first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
 
 
-class _KernelRoot(_TwoSided):
+class _KernelRoot(TwoSidedRoot):
     """The reference's minimax/paranoid solve, with the kernel searching."""
 
     def __init__(
@@ -151,15 +146,17 @@ class _KernelRoot(_TwoSided):
         mode: SimultaneousMode,
         progress: Progress | None,
         factory: Callable[[SimultaneousMode, Budget], KernelTwoSided],
+        *,
+        per_move: bool = True,
+        report: Report | None = None,
     ) -> None:
         self._factory = factory
         super().__init__(
-            view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress
+            view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress,
+            per_move=per_move, report=report,
         )
 
-    def _new_search(  # type: ignore[override]
-        self, mode: SimultaneousMode, budget: Budget
-    ) -> KernelTwoSided:
+    def new_search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
         return self._factory(mode, budget)
 
 
@@ -173,13 +170,16 @@ def solve_with_kernel(
     progress: Progress | None = None,
     table_limit: int = DEFAULT_TABLE_LIMIT,
     algorithm: str = "portfolio",
+    per_move: bool = True,
+    report: Report | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
     (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
     as it is; a game needs the deal of every round that may still be played
     (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
-    caller can use the reference solver."""
+    caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
+    by turns, each with its answer (:func:`omen_solver.core.search.solve`)."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -193,7 +193,7 @@ def solve_with_kernel(
     with deep_recursion():
         if game:
             chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
-                              budget, progress)
+                              budget, progress, make_search)
             try:
                 payoff = chain.payoff(tuple(state.rounds_won))
             except BudgetExceeded as exceeded:
@@ -209,7 +209,7 @@ def solve_with_kernel(
                                       payoff=payoff)
                 inner = make_search(machine, side, params, algorithm=algorithm)
                 searches.append(inner)
-                return KernelTwoSided(inner, machine, side, payoff)
+                return KernelTwoSided(inner, machine, side, payoff, left.max_nodes)
 
             return make
 
@@ -220,7 +220,8 @@ def solve_with_kernel(
             result = _maxn(view, team, budget, progress, factory)
         else:
             result = _KernelRoot(
-                view, concept, team, budget, simultaneous, progress, factory(payoff)
+                view, concept, team, budget, simultaneous, progress, factory(payoff),
+                per_move=per_move, report=report,
             ).run()
         if chain is not None:
             result = _through_later_rounds(result, view, chain, factory)
@@ -260,7 +261,7 @@ def _through_later_rounds(
             start = KernelView(chain.machine, chain.start(score, leader))
             part = _KernelRoot(
                 start, result.concept, result.team, chain.left(), chain.mode, chain.progress,
-                factory(chain.payoff(score)),
+                factory(chain.payoff(score)), per_move=False,
             ).run()
             nodes += part.nodes
             if not part.solved or part.value != value or not part.principal_variation:
@@ -289,13 +290,13 @@ def _maxn(
     def paranoid(index: int, left: Budget) -> SolveResult:
         side = [spec.team_of[seat] == index for seat in range(spec.players)]
         return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
-                           progress, factory(None, side)).run()
+                           progress, factory(None, side), per_move=False).run()
 
     def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
         return kind(view.machine, SearchParams(budget=left, progress=progress), tie_break=tie)
 
-    return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
+    return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
 
 def _follow(view: KernelView, text: str) -> KernelView:
