@@ -48,7 +48,7 @@ def test_help_and_version_load_no_command_module() -> None:
         "        main(argv)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "heavy = ('rich', 'z3', 'networkx', 'omen_solver.omens', 'omen_solver.omen',\n"
+        "heavy = ('rich', 'z3', 'networkx', 'omen_solver.omens.state', 'omen_solver.omen.state',\n"
         "         'omen_solver.core.search', *sorted(set(" + repr(cli.COMMAND_MODULES) + ")))\n"
         "print(' '.join(m for m in heavy if m in sys.modules))\n"
     )
@@ -88,5 +88,6 @@ def test_a_long_search_stops_on_a_signal(signum: int, status: int, message: str)
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert (process.returncode, out, err) == (status, "", message)
+    assert process.returncode == status and err.endswith(message), err
+    assert "answer:" not in out  # at most what is proven so far, never a result
     assert os.getpid() != process.pid
