@@ -24,8 +24,9 @@ from rich.table import Table
 from omen_solver.cli.output import print_json
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
-from omen_solver.omens.proofs.library import load_theorems, select
-from omen_solver.omens.proofs.theorem import Finding, Report, Theorem, VariantReport, run
+from omen_solver.omens.proofs.theorems.library import load_theorems, select
+from omen_solver.omens.proofs.theorems.runner import Report, VariantReport, run
+from omen_solver.omens.proofs.theorems.theorem import Finding, Theorem
 from omen_solver.vectors.witness import (
     SEARCHES,
     Witness,

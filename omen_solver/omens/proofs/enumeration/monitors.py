@@ -1,5 +1,5 @@
 """Monitors for the bounded exhaustive checks: each one a reading of the rule text that
-watches the engine play (see :mod:`~omen_solver.omens.proofs.enumeration`).
+watches the engine play (see :mod:`~omen_solver.omens.proofs.enumeration.walk`).
 
 They do not ask the engine what the rule is: the Law monitor, for instance, follows where Law
 lies and which direction its player chose from the moves themselves, and works out from the
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_solver.omens.actions import Verb
-from omen_solver.omens.proofs.enumeration import (
+from omen_solver.omens.proofs.enumeration.walk import (
     Monitor,
     Move,
     Resolved,

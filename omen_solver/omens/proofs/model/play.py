@@ -5,8 +5,8 @@ discard, The Absolute's end-of-bout exchanges and the end of the round.
 This is a second reading of the rulebook (rules file 000, "Game Sequence", "How a Bout Is
 Resolved", "Special Card Effects", "End of a Round") and of the card list (omens-cards.md),
 written from the rule text and independent of the engine (:mod:`omen_solver.omens.state`).
-It is written once against :class:`~omen_solver.omens.proofs.ops.Ops`: run concretely it plays
-one bout (the differential tests compare it with the engine on tens of thousands of bouts);
+It is written once against :class:`~omen_solver.omens.proofs.model.ops.Ops`: run concretely it
+plays one bout (the differential tests compare it with the engine on thousands of bouts);
 run symbolically it is a z3 formula over every card, seat, hand, option setting and choice at
 once, on which the theorems of ``proofs/`` are proved.
 
@@ -27,204 +27,26 @@ query ranges over every legal way to play the bout.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from omen_solver.omens.proofs.deck import Deck
-from omen_solver.omens.proofs.ops import Ops
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import Deck
+from omen_solver.omens.proofs.model.ops import Ops
+from omen_solver.omens.proofs.model.records import (
+    SEAT,
+    SEATS,
+    BoutEnd,
+    BoutTrace,
+    Choices,
+    Inputs,
+    Options,
+    State,
+    Step,
+    Term,
+)
 
-__all__ = [
-    "BoutEnd",
-    "BoutMachine",
-    "BoutTrace",
-    "Choices",
-    "Inputs",
-    "Options",
-    "State",
-    "Step",
-    "play_bout",
-]
-
-SEATS = range(6)
-SEAT = tuple(1 << s for s in SEATS)
-"""The mask of each seat (0-based index)."""
-
-Term = Any
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """A bout's start: the seats at the table, the leader, every hand."""
-
-    table: Term
-    """The seats at the table (4 to 6 players: 0b1111, 0b11111 or 0b111111)."""
-    leader: Term
-    hands: tuple[Term, ...]
-    """Six card masks; seats beyond the table hold nothing."""
-    mates: tuple[Term, ...]
-    """Six seat masks: the team of each seat, the seat included (0 beyond the table)."""
-    laurels: Term
-    """The seats whose Player Aid shows the laurel: their team has won a round (rules file
-    000, "Setup" and "End of a Round / End of the Game")."""
-
-
-class Choices:
-    """Where the model gets each decision: a symbolic variable, or a value given."""
-
-    def card(self, step: int, name: str) -> Term:
-        raise NotImplementedError
-
-    def seat(self, step: int, name: str) -> Term:
-        raise NotImplementedError
-
-    def flag(self, step: int, name: str) -> Term:
-        raise NotImplementedError
-
-
-class Options:
-    """Where the model reads rule options and broken rules."""
-
-    def is_(self, name: str, setting: str) -> Term:
-        raise NotImplementedError
-
-    def broken(self, name: str) -> Term:
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Step:
-    """What one placement did (every field a term)."""
-
-    active: Term
-    """A card was placed at this step (False once the bout is over)."""
-    turn: Term
-    dream: Term
-    """Dream's target placing its card in front of the Dream player."""
-    replay: Term
-    """Wrath's replacement."""
-    gift: Term
-    """Betrayal's gift."""
-    placer: Term
-    lies: Term
-    """The seat the card lies in front of once placed."""
-    hands: tuple[Term, ...]
-    """Every hand before the step."""
-    candidates: Term
-    """The cards the placer could place before Law's constraint."""
-    allowed: Term
-    """The cards the placer may place."""
-    card: Term
-    dream_targets: Term
-    """Players Dream may be played in front of (when this card is Dream on a turn or a
-    replacement)."""
-    target: Term
-    """Dream's target (0: in front of its own player)."""
-    resolver: Term
-    """Who resolves the card's immediate effect (0: it has none, or none applies)."""
-    law_choice: Term
-    """The card is Law and its player chooses higher or lower."""
-    up: Term
-    options: Term
-    """Wrath: cards it may send back; Betrayal: cards it may take; Jealousy: cards it may swap."""
-    x: Term
-    """The card Wrath sends back, Betrayal takes or Jealousy swaps with (0: none)."""
-    victim: Term
-    """Wrath: whose card went back; Betrayal: in front of whom the gift goes."""
-    partners: Term
-    partner: Term
-    give: Term
-    """The Absolute: the card its player gives."""
-    get: Term
-    """The Absolute: the card the partner gives."""
-    law_before: Term
-    """Law's card while its constraint applies, before the step (0: none)."""
-    up_before: Term
-    law_after: Term
-    up_after: Term
-    hands_after: tuple[Term, ...]
-    in_play_after: Term
-    front_after: tuple[Term, ...]
-    """The cards lying in front of each seat after the step."""
-    played_after: Term
-
-
-@dataclass(frozen=True)
-class BoutEnd:
-    """How the bout ended (terms)."""
-
-    complete: Term
-    """Every placement was made within the steps of the model."""
-    in_play: Term
-    front: tuple[Term, ...]
-    placed: tuple[Term, ...]
-    """The cards in play each seat placed."""
-    owners: tuple[Term, ...]
-    """Whose card each card in play is (option ``card_owner``): per seat, a card mask."""
-    win: Term
-    winner: Term
-    discarded: Term
-    """Discarded from play (the winning card and the effects)."""
-    hits: Term
-    """Cards some effect asks to discard, before Fear's protection."""
-    luck_seat: Term
-    pride: Term
-    next_leader: Term
-    mid_hands: tuple[Term, ...]
-    luck_options: Term
-    luck_pick: Term
-    returned_hands: tuple[Term, ...]
-    """The hands once the cards not discarded are back and Luck has acted."""
-    exchanges: tuple[tuple[Term, Term, Term, Term, Term], ...]
-    """End-of-bout Absolutes, in play order: (active, owner, partner, give, get)."""
-    final_hands: tuple[Term, ...]
-    round_winner: Term
-    luck_zero: Term
-    next_round_leader: Term
-    round_team: Term
-    """The seats of the round winner's team (0: nobody won the round)."""
-    laurels_after: Term
-    """The seats whose Player Aid shows the laurel once the round is counted."""
-    game_over: Term
-    """A team has won 2 rounds: the game ends with this bout."""
-
-
-@dataclass(frozen=True)
-class BoutTrace:
-    inputs: Inputs
-    steps: tuple[Step, ...]
-    end: BoutEnd
-    legal: tuple[Term, ...]
-    """Every choice made is one the rules allow."""
-    teams: tuple[Term, ...]
-    """The teams and laurels of the inputs are well formed."""
-
-
-@dataclass(frozen=True)
-class State:
-    """Where a bout stands between two placements (terms): every card is a bit of one mask.
-
-    ``front[s]`` are the cards lying in front of seat ``s``; ``placed[s]`` the cards in play
-    that seat ``s`` placed; ``stamps`` give each card in play the number of the placement that
-    put it there (only The Absolute's order matters: its end-of-bout exchanges go in play
-    order)."""
-
-    hands: tuple[Term, ...]
-    front: tuple[Term, ...]
-    placed: tuple[Term, ...]
-    stamps: tuple[Term, ...]
-    """One per card of :attr:`Deck.absolute_values`: when it was placed."""
-    clock: Term
-    """Placements made so far (the next stamp)."""
-    played: Term
-    law: Term
-    up: Term
-    dreaming: Term
-    replaying: Term
-    giving: Term
-    next_seat: Term
-    next_to: Term
-    next_card: Term
-    done: Term
+__all__ = ["BoutMachine", "play_bout"]
 
 
 class BoutMachine:
@@ -395,7 +217,7 @@ class BoutMachine:
             o.And(s.giving, opt("betrayal_give_back", "forbidden")), others, candidates
         )
         binds = o.Or(turn, opt("law_binds", "every_placement"))
-        if_only_turns = o.And(o.Not(turn), self.bk("law-binds-turns-only"))
+        if_only_turns = o.And(o.Not(turn), self.bk(Broken.LAW_BINDS_TURNS_ONLY))
         binds = o.And(binds, o.Not(if_only_turns))
         allowed = self.law_filter(s.law, s.up, candidates, binds)
         card = self.choose.card(k, "card")
@@ -465,9 +287,9 @@ class BoutMachine:
         # Dream's placement and Betrayal's gift: "They then resolve the card's effect"
         # (option now_resolver); on a turn or a replacement the placer is also the position
         by_receiver = opt("now_resolver", "position")
-        if_giver = o.And(s.giving, self.bk("gift-resolved-by-giver"))
+        if_giver = o.And(s.giving, self.bk(Broken.GIFT_RESOLVED_BY_GIVER))
         resolver = o.If(o.And(by_receiver, o.Not(if_giver)), to, placer)
-        no_effect = o.And(s.replaying, self.bk("replacement-no-effect"))
+        no_effect = o.And(s.replaying, self.bk(Broken.REPLACEMENT_NO_EFFECT))
         resolves = o.And(resolves, o.Not(no_effect))
         nobody_left = self.next_turn(hands, played) == 0
         in_play = self.in_play(s.front)
@@ -521,7 +343,7 @@ class BoutMachine:
             ),
             "absolute",
         )
-        give_only = self.bk("absolute-give-only")
+        give_only = self.bk(Broken.ABSOLUTE_GIVE_ONLY)
         exchanged = tuple(
             o.If(
                 resolver == SEAT[i],
@@ -541,17 +363,17 @@ class BoutMachine:
         # Wrath and Betrayal: "If the card ... is Law, its constraint no longer applies"
         leaves = o.Or(is_wrath, is_betrayal)
         keeps_law = o.Or(
-            o.And(is_wrath, self.bk("law-survives-wrath")),
-            o.And(is_betrayal, self.bk("law-survives-betrayal")),
+            o.And(is_wrath, self.bk(Broken.LAW_SURVIVES_WRATH)),
+            o.And(is_betrayal, self.bk(Broken.LAW_SURVIVES_BETRAYAL)),
         )
         law = o.If(o.And(leaves, x == law, o.Not(keeps_law)), self.zero_card, law)
         # Jealousy moving Law (option law_after_jealousy)
-        ends = o.Or(opt("law_after_jealousy", "ends"), self.bk("jealousy-always-ends-law"))
+        ends = o.Or(opt("law_after_jealousy", "ends"), self.bk(Broken.JEALOUSY_ALWAYS_ENDS_LAW))
         law = o.If(o.And(is_jealousy, x == law, ends), self.zero_card, law)
-        redo = o.And(is_jealousy, x & deck.effect("law") != 0, self.bk("jealousy-reapplies"))
+        redo = o.And(is_jealousy, x & deck.effect("law") != 0, self.bk(Broken.JEALOUSY_REAPPLIES))
         law = o.If(redo, x, law)
         new_up = o.And(law != 0, o.If(redo, o.Not(new_up), new_up))
-        lost = self.bk("wrath-loses-the-card")
+        lost = self.bk(Broken.WRATH_LOSES_THE_CARD)
         gone = o.If(leaves, x, self.zero_card)
         moved = o.If(is_jealousy, x | card, self.zero_card)
         # Jealousy: the two cards swap places (the card stays placed by its player)
@@ -664,21 +486,25 @@ class BoutMachine:
         lowest, and Sadness is ignored; "Sadness": the second-highest; Sadness alone in play:
         option ``sadness_lone_card``."""
         o, deck = self.o, self.deck
-        mirror = o.And(in_play & deck.effect("mirror") != 0, o.Not(self.bk("mirror-ignored")))
-        sadness = o.And(in_play & deck.effect("sadness") != 0, o.Not(self.bk("sadness-ignored")))
+        mirror = o.And(in_play & deck.effect("mirror") != 0, o.Not(self.bk(Broken.MIRROR_IGNORED)))
+        sadness = o.And(
+            in_play & deck.effect("sadness") != 0, o.Not(self.bk(Broken.SADNESS_IGNORED))
+        )
         top = o.highest(in_play)
         second = o.highest(in_play & ~top)
         alone = o.single(in_play)
         lone = o.If(self.opt("sadness_lone_card", "wins"), top, self.zero_card)
         return o.If(mirror, o.lowest(in_play), o.If(sadness, o.If(alone, lone, second), top))
 
-    def effect_hits(self, in_play: Term) -> Term:
+    def effect_picks(self, in_play: Term, win: Term) -> tuple[Term, ...]:
         """Every end-of-bout discard effect at once (omens-cards.md; rules file 000: "Even if
-        an effect asks you to discard a card, the discarded card's effect is still applied")."""
+        an effect asks you to discard a card, the discarded card's effect is still applied"):
+        what each card of :attr:`Deck.end_effects` asks to discard (0 when it is not in
+        play), before Fear's protection."""
         o, deck = self.o, self.deck
-        hits = self.zero_card
+        picks = []
         itself = self.opt("extreme_includes_self", "yes")
-        pass_on = o.And(self.opt("fear_pass_on", "yes"), o.Not(self.bk("pass-on-ignored")))
+        pass_on = o.And(self.opt("fear_pass_on", "yes"), o.Not(self.bk(Broken.PASS_ON_IGNORED)))
         fear = deck.effect("fear")
         lowest = o.lowest(in_play)
         for source in deck.end_effects:
@@ -694,8 +520,24 @@ class BoutMachine:
                 pick = in_play & self.colour(params["colour"])
             else:
                 pick = o.If(self.condition(params, c, in_play, lowest), c, self.zero_card)
-            hits = hits | o.If(here, pick, self.zero_card)
-        return hits
+            picks.append(o.If(here, pick, self.zero_card))
+        # the broken rule: a card that wins, or that another effect discards, has no effect
+        lose = self.bk(Broken.DISCARDED_LOSE_EFFECT)
+        before = [self.zero_card]
+        for pick in picks[:-1]:
+            before.append(before[-1] | pick)
+        after = [self.zero_card]
+        for pick in reversed(picks[1:]):
+            after.append(after[-1] | pick)
+        after.reverse()
+        kept = []
+        for source, pick, earlier, later in zip(
+            deck.end_effects, picks, before, after, strict=True
+        ):
+            c = o.card(source.card)
+            doomed = o.Or(win == c, (earlier | later) & c != 0)
+            kept.append(o.If(o.And(lose, doomed), self.zero_card, pick))
+        return tuple(kept)
 
     def colour(self, colour: str) -> Term:
         """The cards of a colour; Malice counts as every colour ("17 is every colour at
@@ -703,7 +545,7 @@ class BoutMachine:
         o, deck = self.o, self.deck
         cards = o.card(deck.colour(colour))
         plural = deck.colour("green") & deck.colour("yellow")
-        return o.If(self.bk("malice-no-colour"), cards & ~o.card(plural), cards)
+        return o.If(self.bk(Broken.MALICE_NO_COLOUR), cards & ~o.card(plural), cards)
 
     def condition(self, params: Any, c: Term, in_play: Term, lowest: Term) -> Term:
         deck = self.deck
@@ -717,7 +559,11 @@ class BoutMachine:
             return lowest == c
         return others & deck.effect(params["effect"]) != 0
 
-    def finish(self, s: State) -> BoutEnd:
+    def finish(self, s: State, *, exchanges: bool = True) -> BoutEnd:
+        """The end of the bout from ``s``. ``exchanges=False`` (proofs only): when The Absolute
+        acts at the end of the bout, the final hands are any its exchanges can leave
+        (:meth:`keeps_hands`) rather than the exchanges played one by one; see
+        :func:`~omen_solver.omens.proofs.model.symbolic.build_steps`."""
         o, deck, opt = self.o, self.deck, self.opt
         turn_seat = self.next_turn(s.hands, s.played)
         pending = o.Or(s.dreaming, s.replaying, s.giving)
@@ -734,25 +580,33 @@ class BoutMachine:
 
         win = self.winning(in_play)
         winner = owner_of(win)
-        if_placer = self.bk("winner-is-placer")
+        if_placer = self.bk(Broken.WINNER_IS_PLACER)
         by_placer = o.union(
             (o.If(placed[i] & win != 0, o.seats(SEAT[i]), self.zero_seat) for i in SEATS),
             self.zero_seat,
         )
         winner = o.If(if_placer, by_placer, winner)
-        hits = self.effect_hits(in_play)
+        picks = self.effect_picks(in_play, win)
+        hits = o.union(picks, self.zero_card)
+        swept = o.union(
+            (p for e, p in zip(deck.end_effects, picks, strict=True) if e.effect == "discard_all"),
+            self.zero_card,
+        )
         fear = deck.effect("fear")
-        # Fear: "This card can never be discarded, except if it wins the bout"
-        shield = o.If(self.bk("fear-unprotected"), self.zero_card, o.card(fear) & ~win)
+        # Fear: "This card can never be discarded, except if it wins the bout. Ignore any
+        # effect that asks you to discard Fear"
+        shield = o.If(self.bk(Broken.FEAR_UNPROTECTED), self.zero_card, o.card(fear) & ~win)
+        against_all = o.If(self.bk(Broken.FEAR_ONLY_VS_EXTREMES), self.zero_card, shield)
         kept_winner = o.Or(
-            self.bk("winner-kept"), o.And(win & fear != 0, self.bk("fear-kept-when-winning"))
+            self.bk(Broken.WINNER_KEPT),
+            o.And(win & fear != 0, self.bk(Broken.FEAR_KEPT_WHEN_WINNING)),
         )
         gone_win = o.If(kept_winner, self.zero_card, win)
-        discarded = gone_win | (hits & ~shield)
+        discarded = gone_win | (hits & ~shield) | (swept & ~against_all)
         discarded = discarded | o.If(o.And(win == 0, in_play != 0), in_play, self.zero_card)
         luck = deck.effect("luck")
         luck_gone = discarded & luck
-        if_luck_placer = self.bk("luck-by-placer")
+        if_luck_placer = self.bk(Broken.LUCK_BY_PLACER)
         luck_seat = o.If(
             if_luck_placer,
             o.union(
@@ -769,10 +623,11 @@ class BoutMachine:
         )
         # cards back to hand (option return_to) and Luck's discard (option luck_timing)
         mid = s.hands
-        by_position = o.And(opt("return_to", "position"), o.Not(self.bk("return-to-placer")))
-        back = tuple(
-            o.If(by_position, f, p) & ~discarded for f, p in zip(front, placed, strict=True)
+        by_position = o.And(opt("return_to", "position"), o.Not(self.bk(Broken.RETURN_TO_PLACER)))
+        stays = discarded & ~o.If(
+            self.bk(Broken.DISCARDED_ALSO_RETURN), hits & ~gone_win, self.zero_card
         )
+        back = tuple(o.If(by_position, f, p) & ~stays for f, p in zip(front, placed, strict=True))
         returned = tuple(h | b for h, b in zip(mid, back, strict=True))
         before = opt("luck_timing", "before_return")
         luck_hand = o.If(before, self.hand_of(mid, luck_seat), self.hand_of(returned, luck_seat))
@@ -781,43 +636,22 @@ class BoutMachine:
         self.rule(o.If(luck_options != 0, o.pick(pick, luck_options), pick == 0), "luck")
         hands = tuple(h & ~pick for h in returned)
         # The Absolute at the end of the bout (option absolute_timing = end), in play order
-        exchanges = []
+        records = []
         at_end = opt("absolute_timing", "end")
-        for j, card in enumerate(self.in_play_order(s, in_play)):
-            is_abs = o.And(at_end, card != 0)
-            who = self.where(owners, card)
-            mine = self.hand_of(hands, who)
-            partners = self.inputs.table & self.holders(hands) & ~who
-            acts = o.And(is_abs, mine != 0, partners != 0)
-            partner = self.choose.seat(-2 - j, "partner")
-            give = self.choose.card(-2 - j, "give")
-            get = self.choose.card(-2 - j, "get")
-            theirs = self.hand_of(hands, partner)
-            self.rule(
-                o.If(
-                    acts,
-                    o.And(o.pick(partner, partners), o.pick(give, mine), o.pick(get, theirs)),
-                    o.And(partner == 0, give == 0, get == 0),
-                ),
-                "end absolute",
-            )
-            hands = tuple(
-                o.If(
-                    acts,
-                    o.If(
-                        who == SEAT[i],
-                        (h & ~give) | get,
-                        o.If(partner == SEAT[i], (h & ~get) | give, h),
-                    ),
-                    h,
-                )
-                for i, h in enumerate(hands)
-            )
-            exchanges.append((acts, o.If(acts, who, self.zero_seat), partner, give, get))
+        exchanged = hands
+        if exchanges:
+            for j, card in enumerate(self.in_play_order(s, in_play)):
+                is_abs = o.And(at_end, card != 0)
+                exchanged, record = self.end_exchange(j, exchanged, is_abs, owners, card)
+                records.append(record)
+        else:
+            exchanged = tuple(self.choose.card(-8, f"exchanged[{i + 1}]") for i in SEATS)
+            self.rule(self.keeps_hands(hands, exchanged), "what the exchanges keep")
+        hands = exchanged
         # the end of the round (rules file 000, "End of a Round"; "Luck")
         table = self.inputs.table
         luck_zero = o.And(
-            pick != 0, self.hand_of(hands, luck_seat) == 0, o.Not(self.bk("luck-zero-loses"))
+            pick != 0, self.hand_of(hands, luck_seat) == 0, o.Not(self.bk(Broken.LUCK_ZERO_LOSES))
         )
         empty = (
             o.union(
@@ -851,7 +685,7 @@ class BoutMachine:
             o.Or(
                 opt("pride_next_round", "yes"),
                 o.And(opt("pride_next_round", "unless_luck"), pick == 0),
-                self.bk("pride-over-round"),
+                self.bk(Broken.PRIDE_OVER_ROUND),
             ),
         )
         next_round_leader = o.If(
@@ -868,6 +702,7 @@ class BoutMachine:
             winner=winner,
             discarded=discarded,
             hits=hits,
+            picks=picks,
             luck_seat=luck_seat,
             pride=pride,
             next_leader=next_leader,
@@ -875,7 +710,7 @@ class BoutMachine:
             luck_options=luck_options,
             luck_pick=pick,
             returned_hands=tuple(h & ~pick for h in returned),
-            exchanges=tuple(exchanges),
+            exchanges=tuple(records),
             final_hands=hands,
             round_winner=round_winner,
             luck_zero=luck_zero,
@@ -884,6 +719,62 @@ class BoutMachine:
             laurels_after=laurels_after,
             game_over=game_over,
         )
+
+    def keeps_hands(self, before: Sequence[Term], after: Sequence[Term]) -> Term:
+        """What an exchange of The Absolute at the end of the bout keeps, from hands that
+        share no card: still no card in two hands, the same cards in the hands, no hand
+        emptied (and so, one exchange after another, what all of them keep)."""
+        o = self.o
+
+        def disjoint(masks: Sequence[Term]) -> Term:
+            return o.all_of(a & b == 0 for k, a in enumerate(masks) for b in masks[k + 1 :])
+
+        return o.Implies(
+            disjoint(before),
+            o.And(
+                disjoint(after),
+                o.union(after, self.zero_card) == o.union(before, self.zero_card),
+                *[(a == 0) == (b == 0) for a, b in zip(after, before, strict=True)],
+            ),
+        )
+
+    def end_exchange(
+        self, j: int, hands: tuple[Term, ...], is_abs: Term, owners: Sequence[Term], card: Term
+    ) -> tuple[tuple[Term, ...], tuple[Term, Term, Term, Term, Term]]:
+        """The exchange of The Absolute ``card``, the ``j``-th in play order, at the end of the
+        bout (``is_abs``: it is one and acts now; rules file 000, "The Absolute": "Exchange a
+        card from your hand with the player of your choice"): the hands after it, and
+        ``(acts, owner, partner, give, get)``."""
+        o = self.o
+        who = self.where(owners, card)
+        mine = self.hand_of(hands, who)
+        partners = self.inputs.table & self.holders(hands) & ~who
+        acts = o.And(is_abs, mine != 0, partners != 0)
+        partner = self.choose.seat(-2 - j, "partner")
+        give = self.choose.card(-2 - j, "give")
+        get = self.choose.card(-2 - j, "get")
+        theirs = self.hand_of(hands, partner)
+        self.rule(
+            o.If(
+                acts,
+                o.And(o.pick(partner, partners), o.pick(give, mine), o.pick(get, theirs)),
+                o.And(partner == 0, give == 0, get == 0),
+            ),
+            "end absolute",
+        )
+        after = tuple(
+            o.If(
+                acts,
+                o.If(
+                    who == SEAT[i],
+                    (h & ~give) | get,
+                    o.If(partner == SEAT[i], (h & ~get) | give, h),
+                ),
+                h,
+            )
+            for i, h in enumerate(hands)
+        )
+        return after, (acts, o.If(acts, who, self.zero_seat), partner, give, get)
 
     def game_end(self, round_winner: Term) -> tuple[Term, Term, Term]:
         """Rules file 000, "End of a Round / End of the Game": the players of the team that
@@ -900,10 +791,10 @@ class BoutMachine:
             ),
             self.zero_seat,
         )
-        gains = o.If(self.bk("round-for-winner-only"), round_winner, team)
+        gains = o.If(self.bk(Broken.ROUND_FOR_WINNER_ONLY), round_winner, team)
         laurels = self.inputs.laurels
         game_over = o.And(
-            round_winner != 0, o.Or(gains & laurels != 0, self.bk("game-after-one-round"))
+            round_winner != 0, o.Or(gains & laurels != 0, self.bk(Broken.GAME_AFTER_ONE_ROUND))
         )
         return team, laurels | gains, game_over
 

@@ -1,4 +1,4 @@
-"""Theorems over the whole-bout model (:mod:`~omen_solver.omens.proofs.steps`).
+"""Theorems over the whole-bout model (:mod:`~omen_solver.omens.proofs.model.symbolic`).
 
 A :class:`BoutTheorem` states a claim about one placement (``span = 1``), two placements in a
 row (``span = 2``) or the end of a bout (``span = 0``). It is **proved** from any well-formed
@@ -22,11 +22,12 @@ from typing import Any
 import z3
 
 from omen_solver.core.smt import Outcome, SolverSettings, check, make_solver, prove
-from omen_solver.omens.proofs.counterexample import Counterexample, top_up
-from omen_solver.omens.proofs.deck import bits, cards_of
+from omen_solver.omens.proofs.counterexamples import Counterexample, top_up
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import bits, cards_of
+from omen_solver.omens.proofs.model.symbolic import StepModel, build_steps, exchange_step
 from omen_solver.omens.proofs.observe import observe_bout
-from omen_solver.omens.proofs.steps import StepModel, build_steps
-from omen_solver.omens.proofs.theorem import (
+from omen_solver.omens.proofs.theorems.theorem import (
     Finding,
     Query,
     RuleRef,
@@ -34,7 +35,6 @@ from omen_solver.omens.proofs.theorem import (
     Variant,
     check_definition,
 )
-from omen_solver.omens.proofs.whole import BROKEN_RULES
 from omen_solver.omens.rules import OmensRules, make_rules
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Scope, Table
@@ -57,12 +57,17 @@ class BoutTheorem(Theorem):
     query: StepQuery
     """``query(m, i)``: the claim about placement ``i`` (and ``i + 1`` when ``span`` is 2) of
     ``m``, or about the end of the bout when ``span`` is 0 (``i`` is then 0)."""
-    broken: tuple[str, ...]
+    broken: tuple[Broken, ...]
     span: int = 1
     search_steps: int = 4
     game: bool = False
     """The claim is about the game (rounds won, the game's end): counterexamples are played as
     a whole game, with the teams' rounds won."""
+    exchange_lemma: bool = False
+    """The claim speaks of the hands after The Absolute's exchanges at the end of the bout:
+    prove first that one exchange keeps the hands (:func:`exchange_step`), then the claim for
+    any hands the exchanges can leave (``build_steps(exchanges=False)``), which covers every
+    sequence of exchanges by induction."""
     search_bit_blast: bool = True
     """Search counterexample bouts with the bit-blasting solver (else z3's default solver,
     which finds the end-of-bout counterexamples of some claims several times faster)."""
@@ -70,12 +75,14 @@ class BoutTheorem(Theorem):
 
     def __post_init__(self) -> None:
         check_definition(self.name, self.statement, self.rests_on, len(self.broken))
-        unknown = [b for b in self.broken if b not in BROKEN_RULES]
+        unknown = [b for b in self.broken if not isinstance(b, Broken)]
         if unknown:
-            raise ValueError(f"theorem {self.name}: no broken rule named {unknown}")
+            raise ValueError(
+                f"theorem {self.name}: broken rules are members of Broken, not {unknown}"
+            )
 
     def variants(self) -> tuple[Variant, ...]:
-        return tuple(Variant(b, BROKEN_RULES[b], payload=b) for b in self.broken)
+        return tuple(Variant(b.value, b.text, (b,)) for b in self.broken)
 
     def query_text(self) -> str:
         return textwrap.dedent(inspect.getsource(self.query))
@@ -86,15 +93,15 @@ class BoutTheorem(Theorem):
             return [self.query(m, 0)]
         return [self.query(m, i) for i in range(len(m.steps) - self.span + 1)]
 
-    def _setting(self, m: StepModel, broken: Sequence[str]) -> list[Any]:
+    def _setting(self, m: StepModel, broken: Sequence[Broken]) -> list[Any]:
         facts = [*m.facts, *m.broken_facts(broken)]
         if self.span == 0:
             assert m.end is not None
-            facts.append(m.end.complete if m.start else m.machine.complete(m.states[-1]))
+            facts.append(m.end.complete if m.start else m.bout.complete(m.states[-1]))
         return facts
 
     def check(self, variant: Variant | None, settings: SolverSettings) -> Finding:
-        broken = () if variant is None else (str(variant.payload),)
+        broken = () if variant is None else variant.broken
         started = time.perf_counter()
         if variant is not None:
             example = self.search(broken, settings)
@@ -102,7 +109,17 @@ class BoutTheorem(Theorem):
                 return Finding(
                     Outcome.REFUTED, time.perf_counter() - started, counterexample=example
                 )
-        m = build_steps(max(self.span, 0), end=self.span == 0)
+        lemma = variant is None and self.exchange_lemma
+        if lemma:
+            claim, facts = exchange_step()
+            step = prove(claim, facts, settings=settings, bit_blast=True)
+            if not step.proved:
+                what = "refuted" if step.refuted else f"unknown ({step.reason})"
+                reason = (
+                    f"the lemma that one exchange at the end of the bout keeps the hands: {what}"
+                )
+                return Finding(Outcome.UNKNOWN, time.perf_counter() - started, reason)
+        m = build_steps(max(self.span, 0), end=self.span == 0, exchanges=not lemma)
         (query,) = self._claims(m)
         verdict = prove(
             query.claim,
@@ -122,7 +139,7 @@ class BoutTheorem(Theorem):
             example = _state_example(m, model if model is not None else verdict.model)
         return Finding(Outcome.REFUTED, time.perf_counter() - started, counterexample=example)
 
-    def search(self, broken: Sequence[str], settings: SolverSettings) -> Counterexample | None:
+    def search(self, broken: Sequence[Broken], settings: SolverSettings) -> Counterexample | None:
         """A whole bout from its start where the claim fails: the shortest first, under the
         default options if it can be, fewest players first, seat 1 leading."""
         if self.span == 0:
@@ -144,11 +161,13 @@ class BoutTheorem(Theorem):
                         return _bout_example(m, model, broken)
         return None
 
-    def _end_search(self, broken: Sequence[str], settings: SolverSettings) -> Counterexample | None:
+    def _end_search(
+        self, broken: Sequence[Broken], settings: SolverSettings
+    ) -> Counterexample | None:
         """The end of a bout where the claim fails, reached by plain moves: seat 1 leads,
         every player places one card in front of themselves (or Dream in front of a later
         player, who places a card in front of the Dream player), no other immediate card."""
-        m = build_steps(0, end=True)
+        m = build_steps(0, end=True, exchanges=not self.exchange_lemma)
         (query,) = self._claims(m)
         base = [
             *self._setting(m, broken),
@@ -156,6 +175,10 @@ class BoutTheorem(Theorem):
             z3.Not(query.claim),
             *_plain_end(m),
         ]
+        if self.exchange_lemma:
+            # a plain end has no Absolute in play: no exchange acts, the hands stay as they are
+            assert m.end is not None
+            base += [f == r for f, r in zip(m.end.final_hands, m.end.returned_hands, strict=True)]
         defaults = m.options.pin(make_rules().as_dict())
         for pinned in (defaults, []):
             for players in (4, 5, 6):
@@ -187,8 +210,9 @@ def _game_facts(m: StepModel, players: int) -> list[Any]:
 
 def _plain_end(m: StepModel) -> list[Any]:
     o, s = m.o, m.states[0]
-    now = m.deck.now & ~m.deck.effect("dream")
-    dream = m.cards("dream")
+    # Dream, and Secret (which moves no card), are the only immediate cards of a plain bout
+    now = m.deck.now & ~m.deck.effect("dream") & ~m.deck.effect("secret")
+    dream, secret = m.cards("dream"), m.cards("secret")
     facts = [
         m.inputs.leader == 1,
         z3.Not(s.dreaming),
@@ -217,12 +241,13 @@ def _plain_end(m: StepModel) -> list[Any]:
                 )
             )
         facts.append(z3.Or(*shapes))
+        facts.append(s.front[i] & secret == s.placed[i] & secret)
     facts.append(s.played == m.inputs.table)
     return facts
 
 
 def _end_example(
-    m: StepModel, model: Any, broken: Sequence[str], *, game: bool = False
+    m: StepModel, model: Any, broken: Sequence[Broken], *, game: bool = False
 ) -> Counterexample:
     players = bin(_value(model, m.inputs.table)).count("1")
     s = m.states[0]
@@ -231,9 +256,15 @@ def _end_example(
     mid = [cards_of(_value(model, s.hands[i])) for i in range(players)]
     hands = [sorted([*mid[i], placed[i]]) for i in range(players)]
     rules = m.options.read(model)
+    secrets = set(m.deck.catalogue.with_effect("secret"))
     moves, done = [], set()
     for i in range(players):
         if i in done:
+            continue
+        if front[i] == placed[i] and placed[i] in secrets:
+            # Secret: ask the next player, who shows a card they hold throughout the bout
+            asked = (i + 1) % players
+            moves += [f"{i + 1}:{placed[i]} ask {asked + 1}", f"{asked + 1}:shows {mid[asked][0]}"]
             continue
         if front[i] == placed[i]:
             moves.append(f"{i + 1}:{placed[i]}")
@@ -255,7 +286,7 @@ def _end_example(
     if refused is not None:
         example.moves = moves[:legal]
         example.notes.append(
-            f"Under the broken rule '{BROKEN_RULES[broken[0]]}' the next move is "
+            f"Under the broken rule '{broken[0].text}' the next move is "
             f"{moves[legal]!r}; the real rules refuse it: {refused}"
             if broken
             else f"The engine refuses {moves[legal]!r}: {refused}"
@@ -299,7 +330,7 @@ def _value(model: Any, term: Any) -> Any:
     return z3.is_true(value) if z3.is_bool(value) else value.as_long()
 
 
-def _bout_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexample:
+def _bout_example(m: StepModel, model: Any, broken: Sequence[Broken]) -> Counterexample:
     players = bin(_value(model, m.inputs.table)).count("1")
     leader = bits(_value(model, m.inputs.leader))[0]
     hands = [cards_of(_value(model, h)) for h in m.inputs.hands[:players]]
@@ -313,7 +344,7 @@ def _bout_example(m: StepModel, model: Any, broken: Sequence[str]) -> Counterexa
     example.moves = moves
     if refused:
         example.notes.append(
-            f"Under the broken rule '{BROKEN_RULES[broken[0]]}' the next decision (the model's "
+            f"Under the broken rule '{broken[0].text}' the next decision (the model's "
             f"choice there) is not one the real rules offer, so the moves stop here"
             if broken
             else f"The moves stop where the engine refuses the next one: {refused}"

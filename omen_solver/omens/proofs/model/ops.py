@@ -1,6 +1,6 @@
 """Two term algebras for one model: concrete (Python ints and bools) and symbolic (z3).
 
-The whole-bout model (:mod:`~omen_solver.omens.proofs.play`) is written once against the small
+The whole-bout model (:mod:`~omen_solver.omens.proofs.model.play`) is written once against the small
 vocabulary of :class:`Ops`. Run with :class:`Concrete` it is a plain Python program that plays
 one bout in microseconds (the differential tests run it on tens of thousands of engine bouts);
 run with :class:`Symbolic` the same code builds z3 terms over symbolic cards, seats, options and

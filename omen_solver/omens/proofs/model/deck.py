@@ -3,7 +3,8 @@
 Every fact the model asks about a card (its colour, its effect keyword and parameters, whether
 it acts at once) is a mask of the cards that have it: "the card is green" is ``card & GREEN !=
 0`` for a card mask, and "the green cards in play" is ``in_play & GREEN``. What each effect
-*does* is written in :mod:`~omen_solver.omens.proofs.play` from the rule text, not read from here.
+*does* is written in :mod:`~omen_solver.omens.proofs.model.play` from the rule text, not read
+from here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from omen_solver.omens.cards import COLOURS, Catalogue
-from omen_solver.omens.proofs.ops import CARD_BITS
+from omen_solver.omens.proofs.model.ops import CARD_BITS
 
 __all__ = ["Deck", "bits", "cards_of", "mask_of"]
 

@@ -28,8 +28,14 @@ from typing import Any
 
 from omen_solver.core.smt import Outcome, SolverSettings
 from omen_solver.omens.actions import OmensAction
-from omen_solver.omens.proofs.counterexample import DEFAULT_TEAMS, Counterexample
-from omen_solver.omens.proofs.theorem import Finding, RuleRef, Theorem, Variant, check_definition
+from omen_solver.omens.proofs.counterexamples import DEFAULT_TEAMS, Counterexample
+from omen_solver.omens.proofs.theorems.theorem import (
+    Finding,
+    RuleRef,
+    Theorem,
+    Variant,
+    check_definition,
+)
 from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState

@@ -1,7 +1,7 @@
 """Loading theorem files (``proofs/*.py``, format in ``docs/proofs.md``).
 
 A theorem file is a Python module that defines ``THEOREM``, a
-:class:`~omen_solver.omens.proofs.theorem.Theorem` whose name is the file's stem with ``_``
+:class:`~omen_solver.omens.proofs.theorems.theorem.Theorem` whose name is the file's stem with ``_``
 written ``-`` (``proofs/life_and_death.py`` defines ``life-and-death``). Files whose
 name starts with ``_`` are helpers and are not loaded as theorems. Modules are loaded by path,
 so the folder need not be a package.
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from omen_solver.errors import OmenSolverError, TheoremFileError
-from omen_solver.omens.proofs.theorem import Theorem
+from omen_solver.omens.proofs.theorems.theorem import Theorem
 
 __all__ = ["TheoremFileError", "load_theorem", "load_theorems", "select"]
 
