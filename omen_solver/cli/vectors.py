@@ -4,7 +4,6 @@ and serve this library's engine over the vector protocol (docs/vectors.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from omen_solver.cli.output import print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
 from omen_solver.omens.rules import PRESETS
@@ -36,7 +36,6 @@ EXIT_MISMATCH = 1
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "vectors",
-        help="conformance vectors for other engines: export them, check an engine",
         description="Conformance vectors (docs/vectors.md): positions, action sequences and "
         "what the rules require after every step, for Omens and Omen.",
     )
@@ -204,7 +203,7 @@ def _export(args: argparse.Namespace) -> int:
                                   "out of --only")
         update_docs(args.docs, section, report)
     if args.json:
-        print(json.dumps(report, indent=1))
+        print_json(report)
         return EXIT_OK
     out = Console(highlight=False, soft_wrap=True)
     counts = ", ".join(f"{count} {name}" for name, count in result.counts.items())
@@ -249,7 +248,7 @@ def _check(args: argparse.Namespace) -> int:
             min_played=args.min_played, progress=progress, on_result=shown,
         )
     if args.json:
-        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+        print_json(report.to_json())
     else:
         _summary(out, report)
     return EXIT_OK if report.ok() else EXIT_MISMATCH
