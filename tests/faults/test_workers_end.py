@@ -78,7 +78,7 @@ def test_an_engine_ends_when_the_runner_is_killed(tmp_path: Path) -> None:
     engine = tmp_path / "engine.py"
     engine.write_text(_HANGING_ENGINE.format(pids=str(pids)), encoding="utf-8")
     process = _start([sys.executable, "-m", "omen_solver", "vectors", "check",
-                      str(ROOT / "vectors/omens/examples.json"), "--engine",
+                      str(ROOT / "vectors/omens/rulebook/examples.json"), "--engine",
                       f"{sys.executable} {engine}"])
     engines: list[int] = []
     try:
