@@ -55,9 +55,9 @@ def _graph(args: argparse.Namespace) -> int:
         print_json({"file": str(args.file), "out": str(args.out), "format": written,
                     "kind": kind, "depth": args.depth, "to": args.to,
                     "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
-                    "max_nodes": args.max_nodes})
+                    "max_nodes": args.max_nodes, "max_memory_mib": args.max_memory})
         return EXIT_OK
     console().print(f"{escape(str(args.out))}: {kind} as {written}, {graph.number_of_nodes():,} "
                     f"nodes, {graph.number_of_edges():,} edges ({escape(str(args.file))} {cut}; "
-                    f"at most {args.max_nodes:,} nodes)")
+                    f"at most {args.max_nodes:,} nodes, {args.max_memory:,} MiB)")
     return EXIT_OK

@@ -63,7 +63,7 @@ def _perft(args: argparse.Namespace) -> int:
                        budget=budget, progress=report, max_memory=args.max_memory * MIB)
     if args.json:
         data = {"file": str(args.file), **result.to_json(), "merged": not args.no_merge,
-                "budget": budget_json(budget)}
+                "budget": {**budget_json(budget), "max_memory_mib": args.max_memory}}
         if not args.divide:
             data.pop("divide")
         print_json(data)
