@@ -1,7 +1,7 @@
 """One writer per folder a command merges into (``docs/robustness.md``, "Concurrency"): the
 witnesses' folder, whose summary a run for some options merges with what is there. A second
 run stops at once (exit 2) naming the first, or waits for it with ``--wait``. (The survey's
-folder: ``tests/faults/test_survey_faults.py``.)"""
+folder: the survey's own fault tests.)"""
 
 from __future__ import annotations
 
