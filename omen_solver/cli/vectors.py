@@ -4,7 +4,6 @@ and serve this library's engine over the vector protocol (docs/vectors.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
