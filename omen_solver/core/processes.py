@@ -52,7 +52,10 @@ _PRCTL = _prctl()
 def parent_death_signal() -> bool:
     """Ask the kernel to kill this process (SIGKILL) when its parent ends; False where the
     system has no such request. Safe as ``subprocess.Popen(preexec_fn=...)``: it only calls
-    the function looked up at import."""
+    the function looked up at import.
+
+    The kernel watches the *thread* that started the process: start it from a thread that
+    outlives it (the main thread, a pool's thread that waits for it)."""
     if _PRCTL is None:
         return False
     return _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.core.files import atomic_write, read_text
+from omen_solver.core.processes import parent_death_signal
 from omen_solver.errors import OmenSolverError
 
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -449,8 +450,9 @@ def _run_mutant(
             f"print(json.dumps(detect({bouts})))",
         ]
         try:
-            done = subprocess.run(
-                command, env=env, cwd=folder, capture_output=True, text=True, timeout=timeout
+            done = subprocess.run(  # ends with this run, however it ends
+                command, env=env, cwd=folder, capture_output=True, text=True, timeout=timeout,
+                preexec_fn=parent_death_signal,
             )
         except subprocess.TimeoutExpired:
             return mutant, {"timeout": f"no answer within {timeout:.0f} s"}, timeout
