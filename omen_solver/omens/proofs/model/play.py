@@ -650,10 +650,17 @@ class BoutMachine:
         # cards back to hand (option return_to) and Luck's discard (option luck_timing)
         mid = s.hands
         by_position = o.And(opt("return_to", "position"), o.Not(self.bk(Broken.RETURN_TO_PLACER)))
-        stays = discarded & ~o.If(
-            self.bk(Broken.DISCARDED_ALSO_RETURN), hits & ~gone_win, self.zero_card
+        back = tuple(
+            o.If(by_position, f, p) & ~discarded for f, p in zip(front, placed, strict=True)
         )
-        back = tuple(o.If(by_position, f, p) & ~stays for f, p in zip(front, placed, strict=True))
+        # the broken rule: the cards an effect discarded (not the winning card) go back too
+        also = o.If(
+            self.bk(Broken.DISCARDED_ALSO_RETURN), discarded & hits & ~gone_win, self.zero_card
+        )
+        back = tuple(
+            b | (o.If(by_position, f, p) & also)
+            for b, f, p in zip(back, front, placed, strict=True)
+        )
         returned = tuple(h | b for h, b in zip(mid, back, strict=True))
         before = opt("luck_timing", "before_return")
         luck_hand = o.If(before, self.hand_of(mid, luck_seat), self.hand_of(returned, luck_seat))
