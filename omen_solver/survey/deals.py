@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.cards import Catalogue, default_catalogue
@@ -23,7 +22,16 @@ from omen_solver.omens.rules import OmensRules
 from omen_solver.omens.state import OmensState, derive_teams
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Scope, Table, deal_sizes
 
-__all__ = ["Deal", "DealError", "draw_deal", "hand_sizes", "position_toml"]
+__all__ = [
+    "FIRST",
+    "KINDS",
+    "LATER",
+    "Deal",
+    "DealError",
+    "draw_deal",
+    "hand_sizes",
+    "position_toml",
+]
 
 MIN_HAND = 2
 """A hand of 1 card at the start of a bout has already won the round (rules file 000, "Goal")."""
@@ -44,6 +52,7 @@ class Deal:
     teams: tuple[tuple[int, ...], ...]
     leader: int
     box: tuple[int, ...]
+    kind: str = "first"
 
     @property
     def ident(self) -> str:
@@ -98,11 +107,30 @@ def check_size(players: int, cards: int | None) -> None:
         )
 
 
+FIRST: Final = "first"
+LATER: Final = "later"
+KINDS: Final = (FIRST, LATER)
+"""A game start, or a later round (rules file 000, "End of a Round")."""
+
+
 def draw_deal(seed: int, players: int, index: int, cards: int | None = None,
-              catalogue: Catalogue | None = None) -> Deal:
-    """The deal ``(seed, players, index)`` with ``cards`` per hand (``None``: the rulebook's)."""
+              catalogue: Catalogue | None = None, kind: str = FIRST,
+              reshuffle_all: bool = False) -> Deal:
+    """The deal ``(seed, players, index)`` with ``cards`` per hand (``None``: the rulebook's).
+
+    ``kind = "later"``: a later round. The teams are drawn as at a game start (the Absolutes
+    dealt then decide them); then every card but the boxed Absolutes (all of them when
+    ``reshuffle_all``, option ``reshuffle_absolutes = "all"``) is shuffled and dealt, so a
+    player may hold several Absolutes or none, and the round is led by a seat drawn at random
+    (the winner of the round before). A later deal comes from its own generator, so the first
+    deals of a seed stay what they were.
+    """
     check_size(players, cards)
+    if kind not in KINDS:
+        raise DealError(f"deal kind {kind!r}: expected one of {', '.join(KINDS)}")
     catalogue = catalogue or default_catalogue()
+    if kind == LATER:
+        return _later(seed, players, index, cards, catalogue, reshuffle_all)
     rng = random.Random(f"omens-deal:{seed}:{players}:{index}")
     absolutes = list(catalogue.absolutes)
     dealt = rng.sample(absolutes, players)
@@ -118,7 +146,24 @@ def draw_deal(seed: int, players: int, index: int, cards: int | None = None,
         position += take
     leader = max(range(players), key=lambda seat: dealt[seat])
     box = tuple(sorted(set(absolutes) - set(dealt)))
-    return Deal(seed, players, index, tuple(hands), teams, leader, box)
+    return Deal(seed, players, index, tuple(hands), teams, leader, box, FIRST)
+
+
+def _later(seed: int, players: int, index: int, cards: int | None, catalogue: Catalogue,
+           reshuffle_all: bool) -> Deal:
+    rng = random.Random(f"omens-deal:{seed}:{players}:{index}:later")
+    absolutes = list(catalogue.absolutes)
+    dealt = rng.sample(absolutes, players)
+    teams = derive_teams(dealt)
+    box = () if reshuffle_all else tuple(sorted(set(absolutes) - set(dealt)))
+    deck = sorted(set(catalogue) - set(box))
+    rng.shuffle(deck)
+    hands: list[tuple[int, ...]] = []
+    position = 0
+    for size in hand_sizes(players, teams, cards):
+        hands.append(tuple(sorted(deck[position : position + size])))
+        position += size
+    return Deal(seed, players, index, tuple(hands), teams, rng.randrange(players), box, LATER)
 
 
 def position_toml(
@@ -145,11 +190,3 @@ def position_toml(
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a file whole: a temporary file renamed over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
+from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState
 from omen_solver.core.search import Concept, MatrixReport, default_team, solve
 from omen_solver.core.search.solver import KernelRefused
@@ -55,6 +56,9 @@ class Outcome:
     seconds: float
     reason: str | None = None
     """Why the values are unknown (the budget, or a line of play that loops)."""
+    bounds: tuple[tuple[Fraction, Fraction], ...] = ()
+    """When unknown: each team's proven lower and upper bound (in the order of
+    ``state.teams()``; at worst the game's own bounds, 0 and 1)."""
 
     @property
     def known(self) -> bool:
@@ -73,9 +77,27 @@ def solve_exactly(state: GameState[Any], budget: Budget) -> Outcome:
     can loop, e.g. Wrath sending back a card that is played again) is unknown too.
     """
     try:
-        return _solve(state, budget)
+        outcome = _solve(state, budget)
     except RecursionError:
-        return Outcome(None, (), None, 0, 0.0, DEPTH_REASON)
+        outcome = Outcome(None, (), None, 0, 0.0, DEPTH_REASON)
+    return _with_bounds(outcome, state)
+
+
+def _with_bounds(outcome: Outcome, state: GameState[Any],
+                 proven: dict[int, tuple[Fraction, Fraction]] | None = None) -> Outcome:
+    """An unknown outcome with every team's bounds: those ``proven`` (team -> bounds), else
+    the game's own (with two teams whose values add up to one total, each team's bounds give
+    the other's)."""
+    if outcome.known or outcome.bounds:
+        return outcome
+    low, high = return_bounds(state) or (Fraction(0), Fraction(1))
+    teams = len(state.teams())
+    proven = dict(proven or {})
+    if teams == 2 and len(proven) == 1:
+        (team, (lower, upper)), = proven.items()
+        proven[1 - team] = (low + high - upper, low + high - lower)
+    bounds = tuple(proven.get(team, (low, high)) for team in range(teams))
+    return replace(outcome, bounds=bounds)
 
 
 def _solve(state: GameState[Any], budget: Budget) -> Outcome:
@@ -83,8 +105,11 @@ def _solve(state: GameState[Any], budget: Budget) -> Outcome:
     if concept is Concept.MINIMAX:
         result = solve(state, concept=concept, budget=budget)
         values = result.values if result.solved else None
-        return Outcome(values, result.best_actions, result.root_matrix, result.nodes,
-                       result.seconds, None if values is not None else _reason(result))
+        outcome = Outcome(values, result.best_actions, result.root_matrix, result.nodes,
+                          result.seconds, None if values is not None else _reason(result))
+        if values is None and result.lower is not None and result.upper is not None:
+            outcome = _with_bounds(outcome, state, {result.team: (result.lower, result.upper)})
+        return outcome
     mover = default_team(state)
     found: list[Fraction] = []
     best: tuple[str, ...] = ()
@@ -122,7 +147,7 @@ def values_of(states: Sequence[GameState[Any]], budget: Budget) -> list[Outcome]
     stopped: str | None = None
     for state in states:
         if stopped is not None:
-            outcomes.append(Outcome(None, (), None, 0, 0.0, stopped))
+            outcomes.append(_with_bounds(Outcome(None, (), None, 0, 0.0, stopped), state))
             continue
         try:
             outcome = searches.values(state)
@@ -130,7 +155,7 @@ def values_of(states: Sequence[GameState[Any]], budget: Budget) -> list[Outcome]
             outcome = solve_exactly(state, budget)
         else:
             stopped = outcome.reason
-        outcomes.append(outcome)
+        outcomes.append(_with_bounds(outcome, state))
     return outcomes
 
 

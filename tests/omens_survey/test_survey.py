@@ -3,6 +3,7 @@ and the same results in this process, on a local Dask cluster, and with a worker
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from dataclasses import replace
@@ -92,15 +93,20 @@ def test_a_line_of_play_that_loops_is_unknown_with_its_reason() -> None:
 
 def test_store_keeps_one_record_per_deal_and_drops_a_cut_line(tmp_path: Path) -> None:
     path = tmp_path / RESULTS_FILE
-    store = ResultStore(path, SMALL)
     record = analyse_deal(SMALL, 4, 0)
-    assert store.add([record]) == 1
-    assert store.add([record]) == 0
+    with ResultStore(path, SMALL) as store:
+        assert store.add([record]) == 1
+        assert store.add([record]) == 0
     with path.open("a") as handle:
         handle.write('{"id": "4p-1", "cut sh')
-    again = ResultStore(path, SMALL)
-    assert list(again.records) == ["4p-0"]
+    with ResultStore(path, SMALL) as again:
+        assert [r["id"] for r in again.records()] == ["4p-0"]
+        assert again.done("4p-0") and not again.done("4p-1") and len(again) == 1
     assert path.read_text().endswith("\n")
+    with path.open("a") as handle:
+        handle.write(json.dumps(record) + "\n")
+    with ResultStore(path, SMALL) as twice:
+        assert [r["id"] for r in twice.records()] == ["4p-0"]
     with pytest.raises(SurveyFileError, match="other settings"):
         ResultStore(path, SurveyConfig(players=(4,), deals=4, cards=2))
 
@@ -116,8 +122,8 @@ def test_interrupted_survey_resumes_losing_and_repeating_nothing(tmp_path: Path)
 
     with pytest.raises(KeyboardInterrupt):
         run_survey(SMALL, tmp_path / "cut", workers=0, batch=1, tick=interrupt)
-    cut = ResultStore(tmp_path / "cut" / RESULTS_FILE, SMALL)
-    assert len(cut.records) == 2
+    with ResultStore(tmp_path / "cut" / RESULTS_FILE, SMALL) as cut:
+        assert len(cut) == 2
     resumed = run_survey(SMALL, tmp_path / "cut", workers=0).ordered()
     assert _comparable(resumed) == _comparable(whole)
     lines = (tmp_path / "cut" / RESULTS_FILE).read_text().splitlines()
@@ -127,7 +133,7 @@ def test_interrupted_survey_resumes_losing_and_repeating_nothing(tmp_path: Path)
 def test_cli_survey_writes_tables_plots_and_positions(tmp_path: Path) -> None:
     out = tmp_path / "s"
     code = main(["survey", "--out", str(out), "--deals", "2", "--players", "4", "--cards", "2",
-                 "--workers", "0", "--no-lines"])
+                 "--as-dealt", "--workers", "0", "--no-lines"])
     assert code == 0
     for name in ("summary.md", "summary.json", "leading-team.png", "leading-team.svg",
                  "card-values.png", "option-impact.svg"):
@@ -141,7 +147,7 @@ def test_cli_survey_refuses_other_settings_in_the_same_folder(
 ) -> None:
     out = tmp_path / "s"
     args = ["survey", "--out", str(out), "--deals", "1", "--players", "4", "--cards", "2",
-            "--workers", "0", "--no-lines", "--no-options", "--no-plots"]
+            "--as-dealt", "--workers", "0", "--no-lines", "--no-options", "--no-plots"]
     assert main(args) == 0
     assert main([*args[:-1], "--seed", "3"]) == 2
     assert "other settings" in capsys.readouterr().err
