@@ -1,8 +1,11 @@
-"""The command ``survey``: many random deals, solved exactly.
+"""The commands ``survey`` (the positions seeded games reach, solved exactly) and ``balance``
+(whole games by self-play), ``docs/survey.md``.
 
-Exit status: 0 done; 1 some result unknown (a search ran out of budget); 2 bad input;
-130 interrupted (the survey's results file keeps every deal recorded so far: run the same
-command again to resume).
+Exit status: 0 done; 1 some result unknown (a search ran out of budget, a game unfinished), or
+the Dask cluster failed or had no worker (the records so far are kept: run the same command
+again to resume); 2 bad input (including an --out folder another run is writing to, and a
+--scheduler that does not answer as a Dask scheduler); 130 interrupted (the results file
+keeps every record so far: run the same command again to resume).
 """
 
 from __future__ import annotations
@@ -36,6 +39,14 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import DEFAULT_LINE_STATES, SurveyConfig
+from omen_solver.survey.balance import (
+    GAMES_FILE,
+    BalanceConfig,
+    play_batch,
+    summarise_games,
+    write_balance_outputs,
+)
+from omen_solver.survey.balance import markdown as balance_markdown
 from omen_solver.survey.deals import FIRST, KINDS
 from omen_solver.survey.policies import (
     DEFAULT_POLICY_NODES,
@@ -57,6 +68,7 @@ from omen_solver.survey.runner import (
     WORKERS_TIMEOUT,
     ClusterError,
     run_survey,
+    run_tasks,
 )
 from omen_solver.survey.store import ResultStore
 
@@ -70,12 +82,15 @@ DEFAULT_SECONDS: Final = 60.0
 DEFAULT_NODES: Final = 2_000_000
 """The node limit of each search of a plain ``survey`` (deterministic: the same answers on
 any machine)."""
+DEFAULT_GAMES: Final = 100
+"""Games per player count and preset of a plain ``balance`` (a minute or so)."""
 LINE_EVERY: Final = 15.0
 """Seconds between progress lines when stderr is not a terminal."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _register_survey(subparsers)
+    _register_balance(subparsers)
 
 
 def _players(text: str) -> tuple[int, ...]:
@@ -281,9 +296,10 @@ class _Lines:
         self.shown = self.start
 
     def __call__(self, added: int) -> None:
+        first = self.done == self.first
         self.done += added
         now = time.monotonic()
-        if now - self.shown >= LINE_EVERY or self.done >= self.total:
+        if first or now - self.shown >= LINE_EVERY or self.done >= self.total:
             self.shown = now
             print(progress_line(self.name, self.unit, self.done - self.first,
                                 self.total - self.first, now - self.start), file=sys.stderr,
@@ -362,8 +378,8 @@ def _survey(args: argparse.Namespace) -> int:
     else:
         _show(summary, written)
     if summary.any_unknown:
-        reasons = "; ".join(f"{why} ({count})" for why, count in summary.unknown_reasons.items())
-        print(f"omen-solver: {summary.status()} Unknown: {reasons}", file=sys.stderr)
+        print(f"omen-solver: {summary.status()} Unknown: {summary.reasons_in_short()} "
+              f"(by option setting: {out / 'summary.md'})", file=sys.stderr)
         return EXIT_UNKNOWN
     return EXIT_OK
 
@@ -385,3 +401,99 @@ def _show(summary: Summary, written: list[Path]) -> None:
     folder = written[0].parent if written else Path()
     out.print(f"Tables, card values and plots in {escape(str(folder))}/ (summary.md, "
               "summary.json)")
+
+
+# -- balance ------------------------------------------------------------------------------------
+
+
+def _presets(text: str) -> tuple[str, ...]:
+    found = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    unknown = [name for name in found if name not in PRESETS]
+    if not found or unknown:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: presets are {', '.join(sorted(PRESETS))} (comma-separated)")
+    return found
+
+
+def _register_balance(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "balance", help="play seeded whole Omens games by self-play and count who wins (on Dask)",
+        description="Play seeded whole games, from a game start to two rounds won, every seat "
+                    "by the stated policy, and count the share won by the team of each seat, "
+                    "by team size and by the first leader's team, with 95 %% intervals, the "
+                    "presets side by side. One game a Dask task (in batches); results stream "
+                    f"to OUT/{GAMES_FILE}, so running the same command again resumes. Exit 0: "
+                    "done; 1: some game unfinished (or the cluster failed: run again to "
+                    "resume); 2: bad input; 130: interrupted.",
+    )
+    parser.add_argument("--out", type=Path, default=Path("balance"), metavar="DIR",
+                        help="folder for the results, tables and plot (default: balance)")
+    parser.add_argument("--games", type=_count, default=DEFAULT_GAMES, metavar="N",
+                        help=f"games per player count and preset (default {DEFAULT_GAMES})")
+    parser.add_argument("--players", type=_players, default=(4, 5, 6), metavar="LIST",
+                        help="player counts, e.g. 4,5,6 (the default)")
+    parser.add_argument("--presets", type=_presets, default=("rulebook", "gamepark"),
+                        metavar="LIST", help="rule presets side by side (default: "
+                                             "rulebook,gamepark)")
+    parser.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=SETTING",
+                        help="set one rule option on top of every preset (repeatable)")
+    parser.add_argument("--policy", choices=POLICIES, default="heuristic",
+                        help="how every seat plays (default heuristic; docs/survey.md)")
+    parser.add_argument("--policy-samples", type=_positive, metavar="N",
+                        help="advice policy: deals solved per decision "
+                             f"(default {DEFAULT_POLICY_SAMPLES})")
+    parser.add_argument("--policy-nodes", type=_positive, metavar="N",
+                        help="advice policy: node budget of each of those deals "
+                             f"(default {DEFAULT_POLICY_NODES:,})")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    add_dask_options(parser, "games")
+    parser.add_argument("--no-plots", action="store_true", help="write no PNG/SVG plot")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(handler=_balance)
+
+
+def balance_config_from(args: argparse.Namespace) -> BalanceConfig:
+    advice_flags = [flag for flag, value in (("--policy-samples", args.policy_samples),
+                                             ("--policy-nodes", args.policy_nodes))
+                    if value is not None]
+    if advice_flags and args.policy != "advice":
+        raise OmenSolverError(f"{advice_flags[0]}: applies to --policy advice only")
+    policy = Policy(args.policy, args.policy_samples or DEFAULT_POLICY_SAMPLES,
+                    args.policy_nodes or DEFAULT_POLICY_NODES)
+    return BalanceConfig(seed=args.seed, players=args.players, games=args.games,
+                         presets=args.presets, overrides=tuple(sorted(dict(args.rule).items())),
+                         policy=policy)
+
+
+def _balance(args: argparse.Namespace) -> int:
+    config = balance_config_from(args)
+    dask = dask_settings(args)
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise OmenSolverError(f"--out {out}: exists and is not a folder")
+    total = len(config.items()) * config.games
+    with ResultStore(out / GAMES_FILE, config, key="balance", wait=args.wait) as store:
+        items = ((preset, players, index) for preset, players in config.items()
+                 for index in range(config.games)
+                 if not store.done(f"{preset}/{players}p-{index}"))
+        try:
+            with progress("balance", "games", total, len(store)) as tick:
+                run_tasks(config, store, items, play_batch, tick=tick, **dask)
+        except KeyboardInterrupt:
+            print(f"omen-solver: interrupted: {len(store)} of {total} games are recorded in "
+                  f"{out / GAMES_FILE}; run the same command again to resume", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        except (ClusterError, TimeoutError) as problem:
+            print(f"omen-solver: {problem}; {len(store)} of {total} games are recorded in "
+                  f"{out / GAMES_FILE}; run the same command again to resume", file=sys.stderr)
+            return EXIT_UNKNOWN
+        summary = summarise_games(config, store.records())
+        write_balance_outputs(summary, out, plots=not args.no_plots)
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=2))
+    else:
+        print(balance_markdown(summary), end="")
+    if summary.unfinished():
+        print(f"omen-solver: {summary.status()}", file=sys.stderr)
+        return EXIT_UNKNOWN
+    return EXIT_OK

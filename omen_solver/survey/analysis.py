@@ -212,7 +212,10 @@ def analyse_deal(config: SurveyConfig, players: int, index: int) -> dict[str, An
             None if essential is None else sorted(c for c in essential if c in now)
         )
         seconds, nodes = seconds + line_seconds, nodes + line_nodes
-    if config.options:
+    if config.options and not base.known:
+        # Whether another setting changes the values cannot be told: no search is spent.
+        record["options_skipped"] = "unsettled under the survey's rules"
+    elif config.options:
         record["options"], extra_nodes, extra_seconds = _option_impact(
             config, players, hands, deal, leader, scope, rules, base
         )

@@ -113,13 +113,12 @@ def write_plots(summary: Summary, folder: Path) -> dict[str, list[Path]]:
     _layout(figure, lines, height)
     written["leading"] = _save(plt, figure, folder, "leading-team")
 
-    height = 3.0 * len(players) + 0.12 * lines + 0.6
+    height = 3.6 * len(players) + 0.12 * lines + 0.6
     figure, axes = plt.subplots(len(players), 1, figsize=(16, height), squeeze=False)
     for axis, count in zip(axes[:, 0], players, strict=True):
         cards = [c for c, by in summary.cards.items() if count in by]
-        _bars(axis, [label(c).replace(" (", "\n(") for c in cards],
-              [summary.cards[c][count] for c in cards])
-        axis.tick_params(axis="x", labelsize=6)
+        _bars(axis, [label(c) for c in cards], [summary.cards[c][count] for c in cards])
+        axis.tick_params(axis="x", labelsize=6, labelrotation=90)
         axis.set_ylabel(f"{count} players")
         axis.axhline(0.5, color="grey", linewidth=0.5)
     axes[0, 0].set_title("Value of the team of the seat dealt each card, under best play "
@@ -139,3 +138,45 @@ def write_plots(summary: Summary, folder: Path) -> dict[str, list[Path]]:
         _layout(figure, lines, height)
         written["options"] = _save(plt, figure, folder, "option-impact")
     return written
+
+
+def write_balance_plot(summary: Any, folder: Path) -> list[Path]:
+    """The first leader's team's share of games won, and at five players the pair's, by
+    player count and preset (a :class:`omen_solver.survey.balance.BalanceSummary`)."""
+    plt = _pyplot()
+    config = summary.config
+    groups: list[tuple[str, list[Rate]]] = []
+    for players in config.players:
+        groups.append((f"{players} players: first leader's team",
+                       [summary.leader_rate(p, players) for p in config.presets]))
+        sizes = sorted({s for p in config.presets for s in summary.cells[p, players].size_teams})
+        if len(sizes) > 1:
+            groups.append((f"{players} players: the team of {sizes[0]}",
+                           [summary.size_rate(p, players, sizes[0]) for p in config.presets]))
+    caption = (f"Balance: {config.describe()}; {config.games} games per player count and "
+               f"preset. {summary.status()}")
+    lines = textwrap.wrap(caption, 110)
+    height = 4.4 + 0.12 * len(lines)
+    figure, axis = plt.subplots(figsize=(8, height))
+    width = 0.8 / len(config.presets)
+    every = [rate for _, rates in groups for rate in rates]
+    for offset, preset in enumerate(config.presets):
+        rates = [rates[offset] for _, rates in groups]
+        xs = [i + (offset - (len(config.presets) - 1) / 2) * width for i in range(len(groups))]
+        means = [r.mean or 0.0 for r in rates]
+        errors = [[max(0.0, (r.mean or 0.0) - r.interval[0]) for r in rates],
+                  [max(0.0, r.interval[1] - (r.mean or 0.0)) for r in rates]]
+        axis.bar(xs, means, width, yerr=errors, capsize=2, label=preset,
+                 color=("#4c72b0", "#dd8452", "#55a868")[offset % 3])
+        for x, rate in zip(xs, rates, strict=True):
+            axis.text(x, 0.01, f"n={rate.count}", rotation=90, fontsize=6, ha="center",
+                      va="bottom", color="white")
+    axis.set_xticks(range(len(groups)), [name.replace(": ", ":\n") for name, _ in groups],
+                    fontsize=7)
+    axis.set_ylim(0, axis_limit(every))
+    axis.set_ylabel("share of games won (95 % interval)")
+    axis.set_title("Who wins whole games (self-play)", fontsize=9)
+    axis.legend(fontsize=7, title="preset", title_fontsize=7)
+    figure.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom", ha="left")
+    _layout(figure, len(lines), height)
+    return _save(plt, figure, folder, "balance")

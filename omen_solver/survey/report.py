@@ -134,6 +134,14 @@ class Summary:
         """Positions with an unknown result anywhere (their values, or an option's)."""
         return self.unsettled + self.option_unknown
 
+    def reasons_in_short(self) -> str:
+        """Why results are unknown, grouped by reason: ``node limit ... (3 results); ...``."""
+        grouped: Counter[str] = Counter()
+        for key, count in self.unknown_reasons.items():
+            grouped[key.partition(": ")[2]] += count
+        return "; ".join(f"{why} ({count} results)" for why, count in
+                         sorted(grouped.items(), key=lambda item: (-item[1], item[0])))
+
     def status(self) -> str:
         """One sentence on what is known, the same on stdout, stderr and in ``summary.md``."""
         reached = ""
@@ -243,6 +251,10 @@ class Aggregate:
         self._options(record, values is not None)
 
     def _options(self, record: dict[str, Any], known: bool) -> None:
+        if record.get("options_skipped") and self.config.options:
+            for impact in self.impacts.values():
+                impact.unknown += 1
+            return
         elsewhere = False
         for name, found in record.get("options", {}).items():
             impact = self.impacts[name]

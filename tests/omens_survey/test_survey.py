@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 from dataclasses import replace
 from pathlib import Path
@@ -131,15 +132,24 @@ def test_interrupted_survey_resumes_losing_and_repeating_nothing(tmp_path: Path)
 
 
 def test_cli_survey_writes_tables_plots_and_positions(tmp_path: Path) -> None:
+    """The default survey (deals played to 3 cards a hand by the heuristic): tables, plots and
+    the option-impact positions. Plots carry their settings (cards per hand, deals, preset,
+    players, policy and reach), card names with their numbers and n under each bar."""
     out = tmp_path / "s"
-    code = main(["survey", "--out", str(out), "--deals", "2", "--players", "4", "--cards", "2",
-                 "--as-dealt", "--workers", "0", "--no-lines"])
-    assert code == 0
+    code = main(["survey", "--out", str(out), "--deals", "3", "--players", "4", "--workers",
+                 "0", "--no-lines", "--max-nodes", "500000"])
+    assert code in (0, 1)
     for name in ("summary.md", "summary.json", "leading-team.png", "leading-team.svg",
                  "card-values.png", "option-impact.svg"):
         assert (out / name).is_file(), name
     text = (out / "summary.md").read_text()
-    assert "Option impact" in text and "| 4 |" in text
+    assert "Option impact" in text and "| 4 |" in text and "heuristic policy" in text
+    svg = " ".join((out / "card-values.svg").read_text().split())
+    shown = " ".join(re.findall(r"<!-- (.*?) -->", svg))
+    for part in ("heuristic", "3 cards", "rulebook", "3 deals per player count", "(4 players)"):
+        assert part in shown, part
+    assert re.search(r"<!-- [A-Z][a-z]+ \(\d+\) -->", svg)
+    assert re.search(r"<!-- n=\d+ -->", svg)
 
 
 def test_cli_survey_refuses_other_settings_in_the_same_folder(
