@@ -354,7 +354,7 @@ def probe_scheduler(address: str, timeout: float) -> None:
     check_scheduler_address(address)
     try:
         with _quiet():
-            asyncio.run(_probe(address, timeout))
+            asyncio.run(asyncio.wait_for(_probe(address, timeout), timeout))
     except SchedulerError:
         raise
     except TimeoutError:
