@@ -1,5 +1,5 @@
 # Quickstart targets. Each one makes its own virtual environment in .venv (Python 3.11+).
-# `make demo` installs only what the library needs to run; `make test` adds the dev tools and
+# `make demo` installs what the library needs to run and the web extra; `make test` adds the dev tools and
 # the optional extras (OpenSpiel, pydot, matplotlib) that the test suite exercises.
 PYTHON ?= python3
 VENV ?= .venv
@@ -20,11 +20,11 @@ KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/
 $(RUNTIME): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) -e .
+	$(PIP) -e '.[web]'
 	@touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)
-	$(PIP) -e '.[dev]'
+	$(PIP) -e '.[dev,web]'
 	@touch $(STAMP)
 
 ## demo: verify the rule interactions, solve the bundled puzzles, check the vectors

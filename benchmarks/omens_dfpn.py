@@ -32,6 +32,7 @@ from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.params import SearchParams
 from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE, dfpn_value, make_search
 from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.rules import make_rules
@@ -84,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         maximising = [spec.team_of[seat] == spec.team_of[start.leader]
                       for seat in range(args.players)]
         began = time.perf_counter()
-        search = make_search(Machine(spec), maximising, constant_sum=args.players < 6,
-                             budget=Budget(max_seconds=args.seconds))
+        params = SearchParams(constant_sum=args.players < 6,
+                              budget=Budget(max_seconds=args.seconds))
+        search = make_search(Machine(spec), maximising, params)
         try:
             ab: str = str(search.search(start, 0, 1))
             ab_seconds.append(time.perf_counter() - began)
@@ -96,15 +98,16 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         try:
             value, pn_nodes, _ = dfpn_value(Machine(spec), maximising, start,
-                                            budget=Budget(max_seconds=args.seconds))
+                                            params.with_budget(Budget(max_seconds=args.seconds)))
             pn = "mixed" if value is None else str(value)
             pn_seconds.append(time.perf_counter() - began)
         except BudgetExceeded as stopped:
             pn, pn_nodes = "unknown", stopped.nodes
             pn_seconds.append(None)
         began = time.perf_counter()
-        both = make_search(Machine(spec), maximising, constant_sum=args.players < 6,
-                           budget=Budget(max_seconds=args.seconds), algorithm="portfolio")
+        both = make_search(Machine(spec), maximising,
+                           params.with_budget(Budget(max_seconds=args.seconds)),
+                           algorithm="portfolio")
         try:
             mixed = str(both.search(start, 0, 1))
             mix_seconds.append(time.perf_counter() - began)

@@ -55,6 +55,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "omen_solver.cli.survey",
     "omen_solver.cli.advise",
     "omen_solver.cli.vectors",
+    "omen_solver.cli.serve",
 )
 """One module per command group, each with a ``register(subparsers)`` that adds its commands
 and nothing else's; ``--help`` lists the commands in this order."""

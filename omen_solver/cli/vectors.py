@@ -17,9 +17,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from omen_solver.errors import OmenSolverError
+from omen_solver.omen.rules import PROFILES
+from omen_solver.omens.rules import PRESETS
 from omen_solver.vectors.engine import serve
 from omen_solver.vectors.export import GAMES, SETS, check_docs, export, update_docs
 from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
+from omen_solver.vectors.settings import parse_declared
 
 __all__ = ["register"]
 
@@ -61,10 +64,13 @@ def register(subparsers: Any) -> None:
         "check",
         help="run an engine through the vectors over the JSON-lines protocol",
         description="Start COMMAND as a child process speaking the vector protocol "
-        "(docs/vectors.md), play every vector of DIR through it and compare who acts, the "
-        "legal actions and the states. Exit status: 0 every vector passed (or was skipped as "
-        "unsupported), 1 mismatches, 2 bad input (a bad vector file, a command that does not "
-        "start or answer), 130 interrupted.",
+        "(docs/vectors.md), play every vector of DIR that holds under the rule settings the "
+        "engine declares in its 'hello' (every vector if it can switch settings) and compare "
+        "who acts, the legal actions and the states. The engine runs in a process group of "
+        "its own, stopped with everything it started. Exit status: 0 every vector played "
+        "passed and enough were played (--min-played), 1 mismatches or too few played, 2 bad "
+        "input (a bad vector file, a command that does not start or answer 'hello'), 130 "
+        "interrupted.",
     )
     check.add_argument("dir", type=Path, metavar="DIR", help="a vector folder or file")
     check.add_argument("--engine", required=True, metavar="COMMAND",
@@ -74,6 +80,12 @@ def register(subparsers: Any) -> None:
     check.add_argument("--match", metavar="TEXT", help="only vectors whose id contains TEXT")
     check.add_argument("--timeout", type=float, default=10.0, metavar="S",
                        help="seconds the engine has to answer each request (default 10)")
+    check.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+                       help="seconds the engine has to answer 'hello' each time it is "
+                       "started (default 60)")
+    check.add_argument("--min-played", type=int, metavar="N",
+                       help="fail (exit 1) if fewer than N vectors are played (default: half "
+                       "of those selected)")
     check.add_argument("--max-failures", type=int, metavar="N",
                        help="stop after N failed vectors")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -83,9 +95,38 @@ def register(subparsers: Any) -> None:
         "engine",
         help="this library's engine behind the vector protocol (stdin/stdout)",
         description="Answer vector-protocol requests on stdin, one JSON object per line, with "
-        "this library's engine; give it to 'vectors check --engine'.",
+        "this library's engine; give it to 'vectors check --engine'. By default it can switch "
+        "rule settings (it plays every vector); with --preset, --rule or --profile it plays "
+        "those settings only, like an engine whose rule choices are built in, declares them "
+        "in its 'hello' and answers 'unsupported' to a setup under other settings.",
     )
-    engine.set_defaults(handler=lambda _: serve())
+    engine.add_argument("--preset", choices=tuple(PRESETS), metavar="NAME",
+                        help="Omens: play this preset only (" + ", ".join(PRESETS) + ")")
+    engine.add_argument("--rule", action="append", default=[], type=_rule,
+                        metavar="NAME=SETTING",
+                        help="Omens: with this setting on top of the preset (repeatable; "
+                        "docs/omens-options.md)")
+    engine.add_argument("--profile", choices=tuple(PROFILES), metavar="NAME",
+                        help="Omen: play this profile only (" + ", ".join(PROFILES) + ")")
+    engine.set_defaults(handler=_engine)
+
+
+def _rule(text: str) -> tuple[str, str]:
+    name, equals, setting = text.partition("=")
+    if not equals or not name.strip() or not setting.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: write a rule option as NAME=SETTING")
+    return name.strip(), setting.strip()
+
+
+def _engine(args: argparse.Namespace) -> int:
+    fixed = {}
+    if args.preset is not None or args.rule:
+        fixed["omens"] = parse_declared(
+            "omens", {"preset": args.preset or "rulebook", "overrides": dict(args.rule)},
+            "--preset/--rule")
+    if args.profile is not None:
+        fixed["omen"] = parse_declared("omen", {"profile": args.profile}, "--profile")
+    return serve(fixed=fixed)
 
 
 @contextmanager
@@ -131,8 +172,12 @@ def _export(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise OmenSolverError(f"--timeout must be positive, not {args.timeout}")
+    if args.start_timeout <= 0:
+        raise OmenSolverError(f"--start-timeout must be positive, not {args.start_timeout}")
     if args.max_failures is not None and args.max_failures <= 0:
         raise OmenSolverError(f"--max-failures must be positive, not {args.max_failures}")
+    if args.min_played is not None and args.min_played < 0:
+        raise OmenSolverError(f"--min-played must be 0 or more, not {args.min_played}")
     files = load_vector_files(args.dir)
     console = Console(stderr=True)
     out = Console(highlight=False, soft_wrap=True)
@@ -147,8 +192,9 @@ def _check(args: argparse.Namespace) -> int:
 
     with _progress(console, quiet=args.json) as progress:
         report = check_vectors(
-            files, args.engine, timeout=args.timeout, games=args.game, match=args.match,
-            max_failures=args.max_failures, progress=progress, on_result=shown,
+            files, args.engine, timeout=args.timeout, start_timeout=args.start_timeout,
+            games=args.game, match=args.match, max_failures=args.max_failures,
+            min_played=args.min_played, progress=progress, on_result=shown,
         )
     if args.json:
         print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
@@ -176,24 +222,25 @@ def _progress(console: Console, quiet: bool) -> Iterator[Any]:
 def _summary(out: Console, report: CheckReport) -> None:
     counts = report.counts()
     rules = report.by_rule()
+    settings = "; ".join(f"{game}: {text}" for game, text in report.rules.items())
+    out.print(f"played {report.played} of {report.selected} vectors: {counts['passed']} "
+              f"passed, {counts['failed']} failed; {counts['skipped']} skipped (engine "
+              f"{escape(report.engine)}, settings {escape(settings)})")
     failing = {rule: c for rule, c in rules.items() if c["failed"]}
     if failing:
         table = Table("rule id", "passed", "failed", "skipped", title="failures by rule id")
         for rule, c in failing.items():
             table.add_row(rule, str(c["passed"]), str(c["failed"]), str(c["skipped"]))
         out.print(table)
-    skipped = [r for r in report.results if r.status == "skipped"]
-    if skipped:
-        reasons: dict[str, int] = {}
-        for result in skipped:
-            reasons[result.message] = reasons.get(result.message, 0) + 1
-        for reason, count in sorted(reasons.items(), key=lambda item: -item[1])[:5]:
-            out.print(f"skipped {count}: {escape(reason)}")
+    reasons = report.skip_reasons()
+    for reason, count in reasons[:8]:
+        out.print(f"skipped {count}: {escape(reason)}")
+    if len(reasons) > 8:
+        out.print(f"skipped {sum(c for _, c in reasons[8:])} for {len(reasons) - 8} other "
+                  "reasons (--json lists them all)")
     if report.stopped:
         out.print(f"[yellow]stopped[/]: {escape(report.stopped)}")
-    out.print(
-        f"{len(report.results)} vectors, {len(rules)} rule ids: {counts['passed']} passed, "
-        f"{counts['failed']} failed, {counts['skipped']} skipped "
-        f"(engine {escape(report.engine)})"
-    )
+    if report.too_few():
+        out.print(f"[red]FAIL[/]: {escape(report.too_few())}")
+    out.print(f"{len(rules)} rule ids in the vectors played or skipped")
     sys.stdout.flush()

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.game import (
@@ -34,7 +34,7 @@ from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_ac
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
 from omen_solver.omens.table import Placement, Scope, Table, deal_sizes
 
-__all__ = ["BoutSummary", "OmensState", "Pending", "Phase", "derive_teams"]
+__all__ = ["BoutObserver", "BoutSummary", "OmensState", "Pending", "Phase", "derive_teams"]
 
 
 class Phase:
@@ -73,6 +73,17 @@ _ABSOLUTE_POOL: Final = 0
 _MAIN_POOL: Final = 1
 
 Log = list[TraceStep] | None
+
+
+class BoutObserver(Protocol):
+    """Watches a move being played: told of every bout the move resolves. Passed to
+    :meth:`OmensState.child` by code that checks the engine from outside (the proofs'
+    differential tests and enumerations, ``docs/proofs.md``); it only reads, so the move plays
+    exactly as without it. Without an observer the engine makes no call at all."""
+
+    def bout_resolved(self, state: OmensState, outcome: BoutOutcome) -> None:
+        """``state``: the position as the bout is resolved (every card still in play, the
+        hands, Law and who has played as they are then); ``outcome``: what was decided."""
 
 
 @dataclass(frozen=True)
@@ -136,10 +147,11 @@ _FIELDS: Final = (
 class _Work:
     """A mutable copy of a state's fields, used while applying an action."""
 
-    __slots__ = ("table", "log", *_FIELDS)
+    __slots__ = ("table", "log", "observer", *_FIELDS)
 
     table: Table
     log: Log
+    observer: BoutObserver | None
     teams: tuple[tuple[int, ...], ...]
     phase: int
     hands: list[list[int]]
@@ -161,9 +173,10 @@ class _Work:
     bouts: int
     last: BoutSummary | None
 
-    def __init__(self, state: OmensState, log: Log) -> None:
+    def __init__(self, state: OmensState, log: Log, observer: BoutObserver | None = None) -> None:
         self.table = state.table
         self.log = log
+        self.observer = observer
         self.teams = state._teams
         self.phase = state._phase
         self.hands = [list(hand) for hand in state._hands]
@@ -219,6 +232,14 @@ class _Work:
 
     def nobody_left(self) -> bool:
         return _next_to_play(self.table, self.hands, self.played, self.leader) == -1
+
+    def resolve(self) -> BoutOutcome:
+        """The bout's winner and discards (:func:`~omen_solver.omens.resolve.resolve_bout`),
+        told to the observer if there is one."""
+        outcome = resolve_bout(self.front, self.leader, self.table, self.log)
+        if self.observer is not None:
+            self.observer.bout_resolved(self.freeze(), outcome)
+        return outcome
 
     def freeze(self) -> OmensState:
         state = OmensState.__new__(OmensState)
@@ -701,12 +722,13 @@ class OmensState(GameState[OmensAction]):
 
     # -- protocol: moving ------------------------------------------------------------------
 
-    def child(self, action: Move | str) -> OmensState:
+    def child(self, action: Move | str, *, observer: BoutObserver | None = None) -> OmensState:
         """The state after ``action``: an action, the pair of actions of The Absolute's
         exchange (a joint action), or the text of either in canonical notation (``"2:18"``,
         ``"1:gives 9 & 3:gives 22"``). An illegal action raises
-        :class:`~omen_solver.errors.IllegalActionError` listing the legal ones."""
-        return self._apply(self._as_move(action), None)
+        :class:`~omen_solver.errors.IllegalActionError` listing the legal ones. An
+        ``observer`` is told of every bout the action resolves (:class:`BoutObserver`)."""
+        return self._apply(self._as_move(action), None, observer)
 
     def joint_child(self, actions: Sequence[OmensAction]) -> OmensState:
         return self._apply(self._as_move(tuple(actions)), None)
@@ -731,9 +753,11 @@ class OmensState(GameState[OmensAction]):
             f"not {shown(move)}"
         )
 
-    def _apply(self, actions: tuple[OmensAction, ...], log: Log) -> OmensState:
+    def _apply(
+        self, actions: tuple[OmensAction, ...], log: Log, observer: BoutObserver | None = None
+    ) -> OmensState:
         self._check_legal(actions)
-        work = _Work(self, log)
+        work = _Work(self, log, observer)
         if len(actions) == 2:
             _exchange(work, actions[0], actions[1])
         else:
@@ -915,15 +939,17 @@ class OmensState(GameState[OmensAction]):
         simultaneous: SimultaneousMode,
         progress: Progress | None,
         algorithm: str = "portfolio",
+        **options: Any,
     ) -> SolveResult:
         """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
         :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
-        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`."""
+        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`; ``options``:
+        those of :func:`omen_solver.omens.kernel.solve.solve_with_kernel` (the root's)."""
         from omen_solver.omens.kernel.solve import solve_with_kernel
 
         return solve_with_kernel(
             self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress,
-            algorithm=algorithm,
+            algorithm=algorithm, **options,
         )
 
     def __repr__(self) -> str:
@@ -1320,7 +1346,7 @@ def _start_end_of_bout(work: _Work) -> None:
     for seat, cards in enumerate(work.hands):
         if not cards and not work.played >> seat & 1:
             work.say("bout.turn.empty_hand", f"seat {seat + 1} holds no card and could not play")
-    outcome = resolve_bout(work.front, work.leader, table, work.log)
+    outcome = work.resolve()
     if table.rules.absolute_timing == "end":
         work.end_abs = tuple(
             (p.card, owner(p, table)) for p in work.front if table.effect[p.card] == "absolute"

@@ -80,7 +80,8 @@ DEFAULT_MAX_NODES: Final = {4: 1_000_000, 5: 1_000_000, 6: 200_000}
 20 cards are settled in far fewer nodes or not for minutes: a small budget skips the latter."""
 
 RATING_SEARCH: Final = "alphabeta"
-"""The kernel search whose nodes a rating counts (and that examines candidates)."""
+"""The kernel search whose nodes a rating counts (and that examines candidates), run on the
+root as one position (``per_move=False``), as when the ratings were made."""
 
 HIGHEST_CARD: Final = "plays the highest card"
 BOUT_WIN: Final = "wins the bout"
@@ -253,7 +254,7 @@ def tempting_moves(
         if move[0].card == highest:
             reasons.append(HIGHEST_CARD)
         result = solve(bout.apply_move(move), concept=concept, team=team, budget=budget,
-                       algorithm=RATING_SEARCH)
+                       algorithm=RATING_SEARCH, per_move=False)
         if not result.solved:
             raise BudgetExceeded(
                 f"the bout after {state.move_to_string(move)}", result.nodes, result.seconds
@@ -272,7 +273,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
     team = mover_team(state)
     try:
         result = solve(state, concept=concept, team=team, budget=recipe.solver_budget,
-                       algorithm=RATING_SEARCH)
+                       algorithm=RATING_SEARCH, per_move=False)
         if not result.solved:
             return Examined(reason="unknown")
         if result.value != 1:
@@ -328,7 +329,7 @@ def _refute(
     move = state.parse_move(text)
     child = state.apply_move(move)
     result = solve(child, concept=concept, team=team, budget=recipe.solver_budget,
-                   algorithm=RATING_SEARCH)
+                   algorithm=RATING_SEARCH, per_move=False)
     if not result.solved or result.value is None:
         raise BudgetExceeded(f"after {text}", result.nodes, result.seconds)
     if result.value != 0:

@@ -33,6 +33,7 @@ from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.convert import from_engine, to_action
 from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.params import SearchParams
 from omen_solver.omens.kernel.search import Value
 from omen_solver.omens.kernel.solve import make_search
 from omen_solver.omens.kernel.spec import compile_table
@@ -110,8 +111,8 @@ class BoutSearch(NodeMeter):
         # counts it is asked from the other seats' side, as a value of 0.
         against = goal.no_winner_counts
         self.oracle = make_search(
-            self.machine, [flag != against for flag in goal.side], constant_sum=False,
-            budget=budget, progress=progress,
+            self.machine, [flag != against for flag in goal.side],
+            SearchParams(budget=budget or Budget(), progress=progress),
         )
         self.target: Value = 0 if against else 1
 

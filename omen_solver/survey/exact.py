@@ -165,6 +165,7 @@ class _KernelValues:
     def __init__(self, state: OmensState, budget: Budget) -> None:
         from omen_solver.omens.kernel.convert import from_engine
         from omen_solver.omens.kernel.machine import Machine
+        from omen_solver.omens.kernel.params import SearchParams
         from omen_solver.omens.kernel.solve import make_search
         from omen_solver.omens.kernel.spec import compile_table
 
@@ -177,7 +178,7 @@ class _KernelValues:
         self.minimax = len(teams) == 2
         self.searches = [
             make_search(machine, [seat in teams[team] for seat in range(players)],
-                        constant_sum=self.minimax, budget=budget)
+                        SearchParams(constant_sum=self.minimax, budget=budget))
             for team in range(count)
         ]
 

@@ -21,6 +21,7 @@ from omen_solver.omens.state import OmensState
 from omen_solver.vectors.omen_record import omen_start, omen_state_view, omen_turn_view
 from omen_solver.vectors.omens_record import start_state, state_view, turn_view
 from omen_solver.vectors.protocol import PROTOCOL_VERSION
+from omen_solver.vectors.settings import SWITCHABLE, EngineRules
 
 __all__ = ["Adapter", "serve"]
 
@@ -29,12 +30,21 @@ class _Refused(Exception):
     pass
 
 
-class Adapter:
-    """One game in progress, driven by protocol requests."""
+class _Unsupported(_Refused):
+    """A setup this engine does not play (answered with ``"unsupported": true``)."""
 
-    def __init__(self) -> None:
+
+class Adapter:
+    """One game in progress, driven by protocol requests.
+
+    ``fixed``: per game, the settings this engine plays and nothing else (declared in
+    ``hello``; a setup under other settings is answered ``unsupported``), as an engine whose
+    rule choices are built in; a game not named is switchable (any setup's settings)."""
+
+    def __init__(self, fixed: Mapping[str, EngineRules] | None = None) -> None:
         self.game: str | None = None
         self.state: GameState[Any] | None = None
+        self.fixed = dict(fixed or {})
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         command = request.get("cmd")
@@ -55,13 +65,33 @@ class Adapter:
         if request.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
             raise _Refused(f"protocol {request.get('protocol')!r}: this adapter speaks "
                            f"protocol {PROTOCOL_VERSION}")
-        return {"name": f"omen-solver {__version__}", "games": ["omens", "omen"]}
+        options: dict[str, Any] = {}
+        for game in ("omens", "omen"):
+            rules = self.fixed.get(game)
+            if rules is None or rules.settings is None:
+                options[game] = SWITCHABLE
+            elif rules.preset is not None:
+                key = "preset" if game == "omens" else "profile"
+                options[game] = {key: rules.preset, "overrides": dict(rules.overrides or {})}
+            else:
+                options[game] = {"settings": dict(rules.settings)}
+        return {"name": f"omen-solver {__version__}", "games": ["omens", "omen"],
+                "options": options}
 
     def _setup(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = request.get("game")
         options, position = request.get("options"), request.get("position")
         if not isinstance(options, dict) or not isinstance(position, dict):
             raise _Refused("setup needs 'options' and 'position' objects")
+        rules = self.fixed.get(str(game))
+        if rules is not None and rules.settings is not None:
+            asked = options.get("settings")
+            differ = sorted(name for name, setting in rules.settings.items()
+                            if not isinstance(asked, dict) or asked.get(name) != setting)
+            if differ:
+                raise _Unsupported(f"this engine plays {rules.describe()} only; the setup "
+                                   f"asks for other settings of {', '.join(differ)}")
+            options = {**options, "settings": dict(rules.settings)}
         try:
             if game == "omens":
                 self.state = start_state(options, position, "setup")
@@ -118,12 +148,15 @@ def _answer(adapter: Adapter, line: str) -> tuple[dict[str, Any], bool]:
         answer.update({"ok": True, **adapter.handle(request)})
     except (_Refused, OmenSolverError) as error:
         answer.update({"ok": False, "error": str(error)})
+        if isinstance(error, _Unsupported):
+            answer["unsupported"] = True
     return answer, request.get("cmd") == "quit"
 
 
-def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-    """Answer requests until ``quit`` or the end of input."""
-    adapter = Adapter()
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
+          fixed: Mapping[str, EngineRules] | None = None) -> int:
+    """Answer requests until ``quit`` or the end of input (``fixed``: see :class:`Adapter`)."""
+    adapter = Adapter(fixed)
     for line in stdin:
         if not line.strip():
             continue

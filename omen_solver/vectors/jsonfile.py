@@ -11,6 +11,8 @@ a parsed file against its JSON Schema (draft 2020-12, built by
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -21,10 +23,14 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.schemas import build_schema
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE",
     "SCHEMAS",
     "VectorFileError",
     "dumps",
+    "json_depth",
     "read_json",
+    "read_text",
     "schema",
     "schema_for",
     "validate",
@@ -130,15 +136,74 @@ def validate(data: Any, where: str) -> str:
     return name
 
 
-def read_json(path: Path) -> Any:
-    """Parse a JSON file; a syntax error names the file, the line and the column."""
+MAX_FILE: Final = 64 * 1024 * 1024
+"""The largest file :func:`read_json` reads, in bytes (64 MiB; the largest shipped file is a
+few MiB)."""
+MAX_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects a file may have (the shipped ones: under 10)."""
+
+
+def read_text(path: Path, limit: int = MAX_FILE) -> str:
+    """A regular file's text, at most ``limit`` bytes: a FIFO, a device or a folder is refused
+    at once (opened without blocking, checked before reading), so is a larger file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise VectorFileError(f"{path}: cannot read it: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise VectorFileError(f"{path}: not a regular file")
+        if info.st_size > limit:
+            raise VectorFileError(
+                f"{path}: {info.st_size:,} bytes, more than the {limit:,} a file may have here"
+            )
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise VectorFileError(f"{path}: more than the {limit:,} bytes a file may have here")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise VectorFileError(f"{path}: not UTF-8 text ({error.reason})") from None
+        raise VectorFileError(f"{path}: not UTF-8 text ({error.reason} at byte "
+                              f"{error.start})") from None
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file (see :func:`read_text`); a syntax error names the file, the line and
+    the column; nesting deeper than :data:`MAX_DEPTH` is refused."""
+    text = read_text(path)
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise VectorFileError(
             f"{path}: line {error.lineno}, column {error.colno}: not valid JSON: {error.msg}"
         ) from None
+    except RecursionError:
+        data, depth = None, None
+    else:
+        depth = json_depth(data)
+    if depth is None or depth > MAX_DEPTH:
+        raise VectorFileError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep")
+    return data
+
+
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (a scalar: 0), without
+    recursion."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        todo.extend((child, depth + 1) for child in children)
+    return deepest

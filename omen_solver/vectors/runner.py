@@ -1,55 +1,47 @@
 """``omen-solver vectors check DIR --engine COMMAND``: drive an engine through the vectors.
 
 The engine runs as a child process speaking the JSON-lines protocol of
-:mod:`omen_solver.vectors.protocol` on its stdin and stdout. For every vector the runner sets
-up the position, then compares who acts and the legal actions after the setup and after every
-action, and the state wherever the vector states one. A vector stops at its first mismatch,
-which is reported with the vector id, the step, what was expected and what the engine said.
-Every request has a time limit; an engine that dies, hangs or answers something that is not a
-protocol answer is reported as such and started again for the next vector.
+:mod:`omen_solver.vectors.protocol` on its stdin and stdout (:mod:`omen_solver.vectors.process`
+starts and stops it). Its ``hello`` says which rule settings it plays
+(:mod:`omen_solver.vectors.settings`); the runner plays the vectors that hold under them (all
+of them for an engine that can switch), sets up each position, then compares who acts and the
+legal actions after the setup and after every action, and the state wherever the vector
+states one. A vector stops at its first mismatch, which is reported with the vector id, the
+step, what was expected and what the engine said. Every request has a time limit; an engine
+that dies, hangs or answers something that is not a protocol answer is reported as such and
+started again for the next vector. Too few vectors played is a failure too (``min_played``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import queue
-import shlex
-import subprocess
-import threading
-from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
-from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.jsonfile import VectorFileError, read_json, validate
-from omen_solver.vectors.protocol import PROTOCOL_VERSION, normalize_legal, normalize_state
+from omen_solver.vectors.process import EngineError, EngineProcess, EngineStartError
+from omen_solver.vectors.protocol import normalize_legal, normalize_state
+from omen_solver.vectors.settings import EngineRules, declared, holds
 
 __all__ = [
     "CheckReport",
     "EngineError",
     "EngineProcess",
+    "EngineStartError",
     "Mismatch",
     "VectorResult",
     "check_vectors",
     "load_vector_files",
+    "selected_vectors",
 ]
 
-_EOF: Final = object()
 _SHOWN: Final = 8
 """Actions listed at most in a legal-action mismatch (each side)."""
 _CONSECUTIVE_FAILURES: Final = 3
 """Engine failures in a row (death, time-out, garbage) after which the run stops."""
-
-
-class EngineError(Exception):
-    """The engine died, did not answer in time, or answered something else than the protocol."""
-
-
-class EngineStartError(OmenSolverError):
-    """The engine command cannot be started or does not answer ``hello``: bad input."""
 
 
 @dataclass(frozen=True)
@@ -58,12 +50,15 @@ class VectorFile:
     data: Mapping[str, Any]
 
 
+_SKIPPED_FORMATS: Final = ("omen-solver-perft", "omen-solver-coverage", "omen-solver-reference")
+
+
 def load_vector_files(path: Path) -> list[VectorFile]:
     """The vector files under ``path`` (a folder, searched recursively, or one file), each
     validated against the schema; perft, coverage, reference and schema files are skipped."""
     if not path.exists():
         raise VectorFileError(f"{path}: no such file or folder")
-    candidates = [path] if path.is_file() else sorted(path.rglob("*.json"))
+    candidates = sorted(path.rglob("*.json")) if path.is_dir() else [path]
     files = []
     for candidate in candidates:
         data = read_json(candidate)
@@ -75,139 +70,6 @@ def load_vector_files(path: Path) -> list[VectorFile]:
     if not files:
         raise VectorFileError(f"{path}: no vector file (format 'omen-solver-vectors') here")
     return files
-
-
-class EngineProcess:
-    """The engine as a child process: one request line out, one answer line back."""
-
-    def __init__(self, command: str, timeout: float) -> None:
-        self.command = command
-        self.timeout = timeout
-        self.stderr: deque[str] = deque(maxlen=20)
-        self.name = ""
-        self.games: tuple[str, ...] = ()
-        self._next_id = 0
-        self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
-        self._threads: list[threading.Thread] = []
-
-    def start(self) -> None:
-        try:
-            argv = shlex.split(self.command)
-        except ValueError as error:
-            raise EngineStartError(f"--engine {self.command!r}: {error}") from None
-        if not argv:
-            raise EngineStartError("--engine: the command is empty")
-        try:
-            self._process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1,
-            )
-        except OSError as error:
-            raise EngineStartError(
-                f"--engine {self.command!r}: cannot start {argv[0]!r}: "
-                f"{error.strerror or error}"
-            ) from None
-        self._lines = queue.Queue()
-        assert self._process.stdout is not None and self._process.stderr is not None
-        self._threads = [
-            threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True),
-            threading.Thread(target=self._drain, args=(self._process.stderr,), daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-        try:
-            hello = self.request("hello", protocol=PROTOCOL_VERSION)
-        except EngineError as error:
-            self.stop()
-            raise EngineStartError(f"--engine {self.command!r}: {error}") from None
-        if not hello.get("ok"):
-            self.stop()
-            raise EngineStartError(
-                f"--engine {self.command!r}: refused 'hello': {hello.get('error')!r}"
-            )
-        self.name = str(hello.get("name", argv[0]))
-        games = hello.get("games", [])
-        self.games = tuple(g for g in games if isinstance(g, str)) if isinstance(games,
-                                                                                  list) else ()
-
-    def _read(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._lines.put(line)
-        self._lines.put(_EOF)
-
-    def _drain(self, stream: IO[str]) -> None:
-        for line in stream:
-            self.stderr.append(line.rstrip("\n"))
-
-    def _died(self) -> str:
-        assert self._process is not None
-        try:
-            code = self._process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            code = None
-        tail = "\n    ".join(list(self.stderr)[-5:])
-        status = "closed its output" if code is None else f"exited with status {code}"
-        return f"the engine {status}" + (f"; its last words on stderr:\n    {tail}" if tail
-                                          else "")
-
-    def request(self, command: str, **fields: Any) -> dict[str, Any]:
-        """Send one request and wait for its answer (at most ``timeout`` seconds)."""
-        if self._process is None or self._process.stdin is None:
-            raise EngineError("the engine is not running")
-        self._next_id += 1
-        message = {"id": self._next_id, "cmd": command, **fields}
-        try:
-            self._process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineError(self._died()) from None
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise EngineError(
-                f"no answer to {command!r} within {self.timeout:g} s (--timeout)"
-            ) from None
-        if line is _EOF:
-            raise EngineError(self._died())
-        text = str(line).rstrip("\n")
-        try:
-            answer = json.loads(text)
-        except json.JSONDecodeError:
-            raise EngineError(f"answered {command!r} with a line that is not JSON: "
-                              f"{text[:200]!r}") from None
-        if not isinstance(answer, dict) or answer.get("id") != self._next_id:
-            raise EngineError(
-                f"answered {command!r} (id {self._next_id}) with {text[:200]!r}: expected a "
-                f"JSON object with \"id\": {self._next_id} and \"ok\""
-            )
-        if not isinstance(answer.get("ok"), bool):
-            raise EngineError(f"answered {command!r} without \"ok\": true or false: "
-                              f"{text[:200]!r}")
-        return answer
-
-    def stop(self, *, kill: bool = False) -> None:
-        """Ask the engine to quit (``kill``: end it at once, it is not answering)."""
-        process, self._process = self._process, None
-        if process is None:
-            return
-        try:
-            if kill and process.poll() is None:
-                process.kill()
-            elif process.poll() is None and process.stdin is not None:
-                process.stdin.write(json.dumps({"id": 0, "cmd": "quit"}) + "\n")
-                process.stdin.flush()
-                process.stdin.close()
-            process.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired, ValueError):
-            process.kill()
-            process.wait()
-        for thread in self._threads:
-            thread.join(timeout=2)
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None and not stream.closed:
-                with contextlib.suppress(OSError):
-                    stream.close()
 
 
 @dataclass(frozen=True)
@@ -242,9 +104,22 @@ class VectorResult:
     mismatches: list[Mismatch] = field(default_factory=list)
     message: str = ""
 
+    @property
+    def played(self) -> bool:
+        return self.status != "skipped"
+
+
+def _refused(command: str, answer: Mapping[str, Any]) -> str:
+    """The engine's own words when it answers ``"ok": false``."""
+    error = answer.get("error")
+    text = error if isinstance(error, str) and error else "(no 'error' text)"
+    return f"refused {command!r}: {text[:400]}"
+
 
 def _legal_mismatch(vector: str, step: int, action: str | None, expected: Mapping[str, Any],
                     answer: Mapping[str, Any]) -> list[Mismatch]:
+    if not answer["ok"]:
+        return [Mismatch(vector, step, action, "legal", expected, _refused("legal", answer))]
     found = []
     if answer.get("to_act") != expected["to_act"]:
         found.append(Mismatch(vector, step, action, "to_act", expected["to_act"],
@@ -269,6 +144,8 @@ def _legal_mismatch(vector: str, step: int, action: str | None, expected: Mappin
 
 def _state_mismatch(game: str, vector: str, step: int, action: str | None,
                     expected: Mapping[str, Any], answer: Mapping[str, Any]) -> list[Mismatch]:
+    if not answer["ok"]:
+        return [Mismatch(vector, step, action, "state", expected, _refused("state", answer))]
     actual = answer.get("state")
     if not isinstance(actual, dict):
         return [Mismatch(vector, step, action, "state", expected, actual)]
@@ -281,18 +158,23 @@ def _state_mismatch(game: str, vector: str, step: int, action: str | None,
     ]
 
 
-def check_vector(engine: EngineProcess, game: str, vector: Mapping[str, Any]) -> VectorResult:
-    """Drive one vector through the engine (EngineError propagates)."""
+def check_vector(engine: EngineProcess, game: str, vector: Mapping[str, Any],
+                 options: Mapping[str, Any] | None = None) -> VectorResult:
+    """Drive one vector through the engine (EngineError propagates). ``options``: what the
+    setup request says (by default the vector's own)."""
     vid = vector["id"]
     result = VectorResult(vid, vector["rules"], "passed")
-    setup = engine.request("setup", game=game, options=vector["options"],
+    setup = engine.request("setup", game=game, options=options or vector["options"],
                            position=vector["position"])
     if not setup["ok"]:
         if setup.get("unsupported"):
-            result.status, result.message = "skipped", str(setup.get("error", "unsupported"))
+            reason = setup.get("error")
+            result.status = "skipped"
+            result.message = "unsupported: " + (str(reason)[:200] if reason else "(no reason)")
             return result
         result.status = "failed"
-        result.mismatches.append(Mismatch(vid, 0, None, "setup", "ok", setup.get("error")))
+        result.mismatches.append(Mismatch(vid, 0, None, "setup", "ok",
+                                          _refused("setup", setup)))
         return result
     steps: list[tuple[str | None, Mapping[str, Any]]] = [(None, vector["start"])]
     steps += [(step["action"], step) for step in vector["steps"]]
@@ -301,10 +183,11 @@ def check_vector(engine: EngineProcess, game: str, vector: Mapping[str, Any]) ->
             played = engine.request("play", action=action)
             if not played["ok"]:
                 result.mismatches.append(Mismatch(vid, number, action, "play",
-                                                  "the action is legal", played.get("error")))
+                                                  "the action is legal",
+                                                  _refused("play", played)))
                 break
         found = _legal_mismatch(vid, number, action, expected, engine.request("legal"))
-        if "state" in expected:
+        if "state" in expected and not found:
             found += _state_mismatch(game, vid, number, action, expected["state"],
                                      engine.request("state"))
         if found:
@@ -320,9 +203,18 @@ class CheckReport:
     engine: str
     results: list[VectorResult] = field(default_factory=list)
     stopped: str = ""
+    selected: int = 0
+    """Vectors selected (the folder's, after --game and --match)."""
+    min_played: int = 0
+    rules: dict[str, str] = field(default_factory=dict)
+    """Each game's settings as the engine declared them."""
 
     def counts(self) -> Counter[str]:
         return Counter(result.status for result in self.results)
+
+    @property
+    def played(self) -> int:
+        return sum(result.played for result in self.results)
 
     def by_rule(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {}
@@ -331,16 +223,33 @@ class CheckReport:
                 table.setdefault(rule, Counter())[result.status] += 1
         return dict(sorted(table.items()))
 
+    def too_few(self) -> str:
+        """Why the run fails for playing too few vectors ("" if it does not)."""
+        if self.stopped or self.played >= self.min_played:
+            return ""
+        return (f"played {self.played} of {self.selected} vectors, fewer than --min-played "
+                f"{self.min_played}")
+
+    def skip_reasons(self) -> list[tuple[str, int]]:
+        """Why vectors were skipped, the most frequent reason first."""
+        reasons = Counter(_reason_kind(r.message) for r in self.results if not r.played)
+        return sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+
     def ok(self) -> bool:
-        return not self.stopped and self.counts()["failed"] == 0
+        return not self.stopped and self.counts()["failed"] == 0 and not self.too_few()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "engine": self.engine,
+            "options": dict(self.rules),
+            "vectors": self.selected,
+            "played": self.played,
+            "min_played": self.min_played,
             "passed": self.counts()["passed"],
             "failed": self.counts()["failed"],
             "skipped": self.counts()["skipped"],
             "stopped": self.stopped or None,
+            "too_few": self.too_few() or None,
             "failures": [
                 {
                     "vector": r.vector,
@@ -355,19 +264,42 @@ class CheckReport:
             ],
             "skipped_vectors": [{"vector": r.vector, "reason": r.message}
                                 for r in self.results if r.status == "skipped"],
+            "skip_reasons": dict(self.skip_reasons()),
             "by_rule": {rule: dict(counts) for rule, counts in self.by_rule().items()},
         }
 
 
-def _vectors(files: Sequence[VectorFile], games: Sequence[str], match: str | None
-             ) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _reason_kind(message: str) -> str:
+    """A skip reason without what varies from vector to vector (for the summary)."""
+    if message.startswith(("its expectations change with ", "recorded with ")):
+        return message.split(" (", 1)[0]
+    return message
+
+
+def selected_vectors(files: Sequence[VectorFile], games: Sequence[str], match: str | None
+                     ) -> list[tuple[str, Mapping[str, Any]]]:
+    """The vectors to run, each once: a vector that several suites ship (the same id and the
+    same content) counts once; the same id with other content is bad input."""
+    seen: dict[str, tuple[Path, Mapping[str, Any]]] = {}
+    todo = []
     for file in files:
         game = file.data["game"]
         if games and game not in games:
             continue
         for vector in file.data["vectors"]:
-            if match is None or match in vector["id"]:
-                yield game, vector
+            if match is not None and match not in vector["id"]:
+                continue
+            earlier = seen.get(vector["id"])
+            if earlier is not None:
+                if earlier[1] != vector:
+                    raise VectorFileError(
+                        f"{file.path}: vector {vector['id']!r} differs from the vector of the "
+                        f"same id in {earlier[0]}"
+                    )
+                continue
+            seen[vector["id"]] = (file.path, vector)
+            todo.append((game, vector))
+    return todo
 
 
 def check_vectors(
@@ -375,29 +307,35 @@ def check_vectors(
     command: str,
     *,
     timeout: float = 10.0,
+    start_timeout: float = 60.0,
     games: Sequence[str] = (),
     match: str | None = None,
     max_failures: int | None = None,
+    min_played: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     on_result: Callable[[VectorResult], None] | None = None,
 ) -> CheckReport:
-    """Run the selected vectors through the engine ``command``."""
-    todo = list(_vectors(files, games, match))
+    """Run the selected vectors through the engine ``command``. ``min_played``: fewer vectors
+    played fails the run (default: half of those selected)."""
+    todo = selected_vectors(files, games, match)
     if not todo:
         raise VectorFileError("no vector matches the selection (--game, --match)")
-    engine = EngineProcess(command, timeout)
-    engine.start()
-    report = CheckReport(engine.name)
+    engine = EngineProcess(command, timeout, start_timeout)
+    hello = engine.start()
+    try:
+        rules = declared(hello, sorted({game for game, _ in todo}))
+    except ValueError as error:
+        engine.stop(kill=True)
+        raise EngineStartError(f"--engine {command!r}: {error}") from None
+    report = CheckReport(engine.name, selected=len(todo),
+                         min_played=(len(todo) + 1) // 2 if min_played is None else min_played,
+                         rules={game: r.describe() for game, r in rules.items()})
     failures_in_a_row = 0
     try:
         for index, (game, vector) in enumerate(todo):
             if progress is not None:
                 progress(index, len(todo), vector["id"])
-            if engine.games and game not in engine.games:
-                result = VectorResult(vector["id"], vector["rules"], "skipped",
-                                      message=f"the engine does not play {game}")
-            else:
-                result = _checked(engine, game, vector)
+            result = _one(engine, rules[game], game, vector)
             report.results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -410,20 +348,37 @@ def check_vectors(
             if max_failures is not None and report.counts()["failed"] >= max_failures:
                 report.stopped = f"{max_failures} failure(s) reached (--max-failures)"
                 break
-    finally:
-        engine.stop()
+    except BaseException:
+        engine.stop(kill=True)
+        raise
+    engine.stop()
     return report
 
 
-def _checked(engine: EngineProcess, game: str, vector: Mapping[str, Any]) -> VectorResult:
+def _one(engine: EngineProcess, rules: EngineRules, game: str, vector: Mapping[str, Any]
+         ) -> VectorResult:
+    if engine.games and game not in engine.games:
+        return VectorResult(vector["id"], vector["rules"], "skipped",
+                            message=f"the engine does not play {game}")
+    if rules.settings is not None:
+        why = holds(vector, game, rules.settings)
+        if why is not None:
+            return VectorResult(vector["id"], vector["rules"], "skipped", message=why)
+    return _checked(engine, game, vector, rules.setup_options(vector))
+
+
+def _checked(engine: EngineProcess, game: str, vector: Mapping[str, Any],
+             options: Mapping[str, Any]) -> VectorResult:
+    if not engine.running:
+        try:
+            engine.start()
+        except EngineStartError as error:
+            return VectorResult(vector["id"], vector["rules"], "failed",
+                                message=f"engine: it did not start again: {error}")
     try:
-        return check_vector(engine, game, vector)
+        return check_vector(engine, game, vector, options)
     except EngineError as error:
         result = VectorResult(vector["id"], vector["rules"], "failed",
                               message=f"engine: {error}")
         engine.stop(kill=True)
-        try:
-            engine.start()
-        except EngineStartError as again:
-            result.message += f"; restarting it failed: {again}"
         return result

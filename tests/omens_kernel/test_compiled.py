@@ -19,6 +19,7 @@ from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.params import SearchParams
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import compile_table
 from tests.omens_kernel.helpers import MAX_LINE, random_small
@@ -95,10 +96,9 @@ def _search_parity(seed: int, positions: int, max_nodes: int) -> dict[str, int]:
             payoff = [[Fraction(rng.randint(0, 4), 4)] * spec.players for _ in range(rows)]
         results = []
         for kind in (KernelSearch, CompiledSearch):
-            search = kind(
-                Machine(spec), maximising, constant_sum=len(spec.teams) == 2 and payoff is None,
-                mode=mode, budget=Budget(max_nodes=max_nodes), payoff=payoff,
-            )
+            params = SearchParams(constant_sum=len(spec.teams) == 2 and payoff is None,
+                                  mode=mode, budget=Budget(max_nodes=max_nodes), payoff=payoff)
+            search = kind(Machine(spec), maximising, params)
             with deep_recursion():
                 results.append(_outcome(search, from_engine(spec, state)))
         assert results[0] == results[1], (state, results)
@@ -139,7 +139,7 @@ def _maxn_parity(seed: int, positions: int, max_nodes: int) -> int:
         results = []
         for kind in (KernelMaxn, CompiledMaxn):
             machine = Machine(spec)
-            search = kind(machine, tie_break=tie, budget=Budget(max_nodes=max_nodes))
+            search = kind(machine, SearchParams(budget=Budget(max_nodes=max_nodes)), tie_break=tie)
             view = KernelView(machine, from_engine(spec, state))
             try:
                 with deep_recursion():

@@ -20,6 +20,7 @@ from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch
 from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.params import SearchParams
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.solve import dfpn_value
 from omen_solver.omens.kernel.spec import compile_table
@@ -33,9 +34,9 @@ def _both(state: OmensState, team: int, nodes: int = 100_000) -> tuple[object, o
     start = from_engine(spec, state)
     maximising = [spec.team_of[seat] == team for seat in range(state.table.players)]
     budget = Budget(max_nodes=nodes)
-    alpha_beta = KernelSearch(Machine(spec), maximising, constant_sum=False, budget=budget)
+    alpha_beta = KernelSearch(Machine(spec), maximising, SearchParams(budget=budget))
     value = alpha_beta.search(start, 0, 1)
-    proved, _, _ = dfpn_value(Machine(spec), maximising, start, budget=budget)
+    proved, _, _ = dfpn_value(Machine(spec), maximising, start, SearchParams(budget=budget))
     return value, proved
 
 
@@ -134,7 +135,7 @@ def test_dfpn_stops_at_its_budget() -> None:
     state = random_small(rng, 4, 5)
     spec = compile_table(state.table, state.teams())
     maximising = [spec.team_of[seat] == 0 for seat in range(4)]
-    search = DfpnSearch(Machine(spec), maximising, 1, budget=Budget(max_nodes=500))
+    search = DfpnSearch(Machine(spec), maximising, 1, SearchParams(budget=Budget(max_nodes=500)))
     with pytest.raises(BudgetExceeded):
         search.prove(from_engine(spec, state))
     assert search.nodes == 500
@@ -156,7 +157,8 @@ def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
         for target in (0, 1):
             seen = []
             for kind in (DfpnSearch, compiled.CompiledDfpn):
-                search = kind(Machine(spec), maximising, target, budget=Budget(max_nodes=2_000))
+                params = SearchParams(budget=Budget(max_nodes=2_000))
+                search = kind(Machine(spec), maximising, target, params)
                 try:
                     answer: object = search.prove(start)
                 except BudgetExceeded as stopped:
@@ -165,3 +167,18 @@ def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
             assert seen[0] == seen[1], (state, target)
             compared += 1
     assert compared == 120
+
+
+def test_searches_refuse_settings_they_do_not_apply() -> None:
+    """df-pn answers the mixed mode's yes-or-no question of a round and max-n takes no payoff
+    table: a setting a search cannot apply is refused, not ignored."""
+    from omen_solver.core.search.result import SimultaneousMode
+    from omen_solver.omens.kernel.maxn import KernelMaxn
+
+    state = position({1: [27, 4], 2: [5, 6, 7], 3: [8, 2, 3], 4: [1, 18, 19]})
+    spec = compile_table(state.table, state.teams())
+    maximising = [spec.team_of[seat] == 0 for seat in range(4)]
+    with pytest.raises(ValueError, match="mixed mode only"):
+        DfpnSearch(Machine(spec), maximising, 1, SearchParams(mode=SimultaneousMode.LOWER))
+    with pytest.raises(ValueError, match="payoff"):
+        KernelMaxn(Machine(spec), SearchParams(payoff=[[1] * 4] * 5))

@@ -19,7 +19,7 @@ import z3
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.proofs.agreement import check_bout, model_of, random_bout
 from omen_solver.omens.proofs.deck import Deck
-from omen_solver.omens.proofs.observe import observe_bout
+from omen_solver.omens.proofs.observe import Resolutions, observe_bout
 from omen_solver.omens.proofs.whole import BROKEN_RULES, build_symbolic
 from tests.omens_proofs.coverage import COVERAGE
 
@@ -53,6 +53,38 @@ def test_random_bouts_under_the_default_options_agree() -> None:
 @pytest.mark.slow
 def test_many_random_bouts_agree_with_the_engine() -> None:
     _check(range(1_000_000, 1_000_000 + SLOW_TIER))
+
+
+def test_an_observer_sees_each_bout_resolved_and_changes_nothing() -> None:
+    """The engine's observer argument (``OmensState.child(move, observer=...)``) is told of
+    every bout a move resolves, with the cards in play as the bout is resolved (rules file
+    000, "How a Bout Is Resolved": everyone has played), and the move plays exactly as
+    without it."""
+    told = 0
+    for seed in range(200):
+        bout = random_bout(seed, catalogue=DECK.catalogue)
+        if bout is None:
+            continue
+        watched = Resolutions()
+        plain = watched_state = bout.start
+        dealt = {card for hand in bout.start.hands for card in hand}
+        for move in bout.moves:
+            plain = plain.child(move)
+            watched_state = watched_state.child(move, observer=watched)
+            assert watched_state.key() == plain.key()
+            if watched.calls:
+                (seen,) = watched.calls
+                in_play = {p.card for p in seen.front}
+                held = {card for mask in seen.hands for card in range(64) if mask >> card & 1}
+                # nothing has left the bout yet: every card dealt is in a hand or in play
+                assert in_play | held == dealt and not in_play & held
+                # everyone who still holds a card has played ("Game Sequence")
+                assert all(seen.played >> seat & 1 for seat, hand in enumerate(seen.hands) if hand)
+                assert seen.outcome.winning_card in in_play | {None}
+                told += 1
+                watched.calls.clear()
+        assert watched_state.key() == bout.end.key()
+    assert told >= 150
 
 
 @pytest.mark.parametrize("broken", sorted(set(BROKEN_RULES) - {"pass-on-ignored"}))

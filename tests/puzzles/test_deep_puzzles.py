@@ -74,7 +74,7 @@ def facts(path: Path) -> Facts:
     concept = puzzle.concept or Concept.MINIMAX
     # The rating counts the nodes of one fixed search (deep_puzzles.RATING_SEARCH).
     result = solve(state, concept=concept, team=team, budget=puzzle.budget,
-                   algorithm=RATING_SEARCH)
+                   algorithm=RATING_SEARCH, per_move=False)
     assert result.solved, path.name
     mover = state.current_player()
     highest = max(state.hands[mover])

@@ -65,10 +65,11 @@ def test_the_shipped_set_passes_through_this_librarys_adapter(
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_example_node_engine_passes_what_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
     command = f"node {shlex.quote(str(EXAMPLE_ENGINE))}"
-    status = main(["vectors", "check", str(SHIPPED), "--engine", command, "--json"])
+    status = main(["vectors", "check", str(SHIPPED), "--engine", command, "--json",
+                   "--min-played", "40"])
     report = json.loads(capsys.readouterr().out)
     assert status == 0, report["failures"][:3]
-    assert report["passed"] >= 40 and report["skipped"] > 0
+    assert report["passed"] == report["played"] >= 40 and report["skipped"] > 0
     reasons = {item["reason"] for item in report["skipped_vectors"]}
     assert "the engine does not play omen" in reasons
 
@@ -89,7 +90,7 @@ if r['cmd'] == 'legal' and len(answer['legal']) > 1:
     assert "after the setup: legal actions:" in out
     assert "missing from the engine" in out
     assert "failures by rule id" in out and "bout.turn" in out
-    assert "3 vectors, " in out and "0 passed, 3 failed" in out
+    assert "played 3 of 3 vectors: 0 passed, 3 failed" in out
 
 
 def test_a_wrong_state_is_reported_field_by_field(
@@ -120,10 +121,14 @@ def test_unsupported_setups_are_skipped_not_failed(
 if r['cmd'] == 'setup':
     answer = {'id': r['id'], 'ok': False, 'unsupported': True, 'error': 'no Secret here'}
 """)
-    status = main(["vectors", "check", str(_one_set(tmp_path)), "--engine", engine])
+    status = main(["vectors", "check", str(_one_set(tmp_path)), "--engine", engine,
+                   "--min-played", "0"])
     out = capsys.readouterr().out
     assert status == 0
-    assert "skipped 3: no Secret here" in out and "0 failed, 3 skipped" in out
+    assert "skipped 3: unsupported: no Secret here" in out and "0 failed; 3 skipped" in out
+    assert out.startswith("played 0 of 3 vectors")
+    assert main(["vectors", "check", str(tmp_path / "vectors"), "--engine", engine]) == 1
+    assert "FAIL: played 0 of 3 vectors, fewer than --min-played 2" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -231,3 +236,38 @@ def test_the_adapter_answers_bad_requests_with_errors() -> None:
     assert "'teams'" in answers[4]["error"]
     assert "protocol 7" in answers[5]["error"]
     assert adapter.state is None
+
+
+def test_an_engine_with_fixed_settings_plays_only_what_holds_under_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """This library's engine fixed to the gamepark preset declares it in ``hello``; a vector
+    recorded under other settings and without ``holds_under`` is skipped with the setting that
+    differs (docs/omens-options.md: gamepark has law_when_last = skip)."""
+    folder = _one_set(tmp_path, count=3)
+    engine = f"{SELF} --preset gamepark"
+    status = main(["vectors", "check", str(folder), "--engine", engine, "--json",
+                   "--min-played", "0"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert report["options"] == {"omens": "preset gamepark"}
+    assert report["played"] == 0 and report["skipped"] == 3
+    assert {r["reason"] for r in report["skipped_vectors"]} == {
+        "recorded with law_when_last = choose (the engine: skip) and no 'holds_under'"}
+
+
+def test_settings_declared_in_hello_are_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _one_set(tmp_path, count=1)
+    for declared, message in (
+        ({"omens": {"preset": "nope"}}, "hello: options.omens.preset: unknown preset 'nope'"),
+        ({"omens": {"preset": "gamepark", "overrides": {"luck_timing": "never"}}},
+         "unknown setting 'never'"),
+        ({"omens": {"settings": {"luck_timing": "after_return"}}},
+         "hello: options.omens.settings: missing 'absolute_timing'"),
+        ("sometimes", "hello: options: expected \"switchable\" or an object by game"),
+    ):
+        engine = _fake(tmp_path, f"if r['cmd'] == 'hello':\n    answer['options'] = {declared!r}")
+        assert main(["vectors", "check", str(folder), "--engine", engine]) == 2
+        assert message in capsys.readouterr().err

@@ -120,6 +120,12 @@ class TwoSidedSearch(NodeMeter):
         """Distinct non-terminal states searched."""
         return len(self.table) if self.transpositions else len(self.seen)
 
+    def limit_nodes(self, limit: int | None) -> None:
+        """Set the node limit, for a search asked again after it stopped at one (the root's
+        moves are searched by turns): a stop leaves the ply counted, so it starts again."""
+        super().limit_nodes(limit)
+        self.ply = 0
+
     # -- the search -------------------------------------------------------------------------
 
     def terminal(self, state: GameState[Any]) -> Fraction | int:
@@ -225,7 +231,8 @@ class TwoSidedSearch(NodeMeter):
     ) -> tuple[Bound, int]:
         """The best of ``actions`` for one side (actions, or joint actions if ``joint``)."""
         make = state.joint_child if joint else state.child
-        # A search that stops early (budget, error) is never resumed, so no `finally` here.
+        # A search that stops early (budget, error) is resumed only after limit_nodes, which
+        # resets the ply: no `finally` here.
         self.ply += 1
         found = self._choose(actions, make, alpha, beta, best, maximising)
         self.ply -= 1

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.budget import Status
+from omen_solver.core.search.moves import MoveAnswer
 from omen_solver.errors import OmenSolverError
 
 __all__ = ["Concept", "ConceptError", "MatrixReport", "SimultaneousMode", "SolveResult", "Status"]
@@ -111,6 +112,10 @@ class SolveResult:
     root_matrix: MatrixReport | None = None
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    moves: tuple[MoveAnswer, ...] = ()
+    """Every root move's answer for the asked team, best first for the side choosing
+    (:mod:`omen_solver.core.search.moves`); empty where no one chooses (a chance or
+    terminal root)."""
 
     @property
     def solved(self) -> bool:
@@ -163,6 +168,7 @@ class SolveResult:
             "upper": _text(self.upper),
             "best_actions": list(self.best_actions),
             "principal_variation": list(self.principal_variation),
+            "moves": [move.to_json() for move in self.moves],
             "nodes": self.nodes,
             "states": self.states,
             "seconds": round(self.seconds, 6),

@@ -12,16 +12,16 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded, Progress
+from omen_solver.core.budget import Budget, BudgetExceeded
 from omen_solver.core.game import GameState
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams
 from omen_solver.omens.kernel.search import (
     CYCLE_REASON,
-    DEFAULT_TABLE_LIMIT,
     DEPTH_REASON,
     NOT_CONSTANT_SUM,
     Entry,
@@ -84,39 +84,38 @@ class _Compiled:
         self._search.max_nodes = limit or 0
 
 
+def _made(
+    machine: Machine, maximising: Sequence[bool], params: SearchParams
+) -> tuple[Any, Budget]:
+    """The C search object for these settings, and its budget."""
+    if _ckernel is None:  # pragma: no cover - depends on the build
+        raise OmenSolverError("the compiled kernel is not built")
+    budget = params.budget
+    search = _ckernel.Search(
+        machine.spec.as_tuple(),
+        [int(flag) for flag in maximising],
+        int(params.constant_sum),
+        _MODES[params.mode],
+        budget.max_nodes or 0,
+        float(budget.max_seconds or 0.0),
+        params.table_limit,
+        params.progress,
+        _matrix_value,
+        params.payoff,
+    )
+    return search, budget
+
+
 class CompiledSearch(_Compiled):
     """:class:`KernelSearch` on the compiled kernel."""
 
     def __init__(
-        self,
-        machine: Machine,
-        maximising: Sequence[bool],
-        *,
-        constant_sum: bool,
-        mode: SimultaneousMode = SimultaneousMode.MIXED,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
-        payoff: Sequence[Sequence[Value]] | None = None,
+        self, machine: Machine, maximising: Sequence[bool], params: SearchParams = DEFAULT_PARAMS
     ) -> None:
-        if _ckernel is None:  # pragma: no cover - depends on the build
-            raise OmenSolverError("the compiled kernel is not built")
-        budget = budget or Budget()
         self.machine = machine
-        self.mode = mode
-        self._budget = budget
-        self._search: Any = _ckernel.Search(
-            machine.spec.as_tuple(),
-            [int(flag) for flag in maximising],
-            int(constant_sum),
-            _MODES[mode],
-            budget.max_nodes or 0,
-            float(budget.max_seconds or 0.0),
-            table_limit,
-            progress,
-            _matrix_value,
-            payoff,
-        )
+        self.params = params
+        self.mode = params.mode
+        self._search, self._budget = _made(machine, maximising, params)
 
     @property
     def gap_seen(self) -> bool:
@@ -142,23 +141,17 @@ class CompiledMaxn(_Compiled):
     def __init__(
         self,
         machine: Machine,
+        params: SearchParams = DEFAULT_PARAMS,
         *,
         tie_break: TieBreak = TieBreak.FIRST,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
-        if _ckernel is None:  # pragma: no cover - depends on the build
-            raise OmenSolverError("the compiled kernel is not built")
-        budget = budget or Budget()
+        params.refuse("max-n", mode=True, payoff=True)
         spec = machine.spec
         self.machine = machine
         self.tie_break = tie_break
         self.team_of = list(spec.team_of)
-        self._budget = budget
-        self._search: Any = _ckernel.Search(
-            spec.as_tuple(), [0] * spec.players, 0, 0, budget.max_nodes or 0,
-            float(budget.max_seconds or 0.0), table_limit, progress, _matrix_value, None,
+        self._search, self._budget = _made(
+            machine, [False] * spec.players, replace(params, constant_sum=False)
         )
 
     def search(self, state: GameState[Any]) -> tuple[Fraction, ...]:
@@ -178,23 +171,12 @@ class CompiledDfpn(_Compiled):
         machine: Machine,
         maximising: Sequence[bool],
         target: int,
-        *,
-        constant_sum: bool = False,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
+        params: SearchParams = DEFAULT_PARAMS,
     ) -> None:
-        if _ckernel is None:  # pragma: no cover - depends on the build
-            raise OmenSolverError("the compiled kernel is not built")
-        budget = budget or Budget()
+        params.refuse("df-pn", mode=True, payoff=True)
         self.machine = machine
         self.target = target
-        self._budget = budget
-        self._search: Any = _ckernel.Search(
-            machine.spec.as_tuple(), [int(flag) for flag in maximising], int(constant_sum), 0,
-            budget.max_nodes or 0, float(budget.max_seconds or 0.0), table_limit, progress,
-            _matrix_value, None,
-        )
+        self._search, self._budget = _made(machine, maximising, params)
 
     @property
     def mixed_seen(self) -> bool:

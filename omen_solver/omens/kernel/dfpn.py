@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, Protocol
 
-from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import BudgetExceeded, NodeMeter
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams
 from omen_solver.omens.kernel.search import (
     CYCLE_REASON,
-    DEFAULT_TABLE_LIMIT,
     DEPTH_REASON,
     MAX_DEPTH,
     checked_total,
@@ -99,24 +99,22 @@ class DfpnSearch(NodeMeter):
         machine: Machine,
         maximising: Sequence[bool],
         target: int,
-        *,
-        constant_sum: bool = False,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
+        params: SearchParams = DEFAULT_PARAMS,
     ) -> None:
-        super().__init__(budget, progress)
+        params.refuse("df-pn", mode=True, payoff=True)
+        super().__init__(params.budget, params.progress)
         self.machine = machine
         self.maximising = list(maximising)
         self.target = target
-        self.constant_sum = constant_sum
+        self.params = params
+        self.constant_sum = params.constant_sum
         self.total: int | None = None
         """With minimax: what the two teams' returns add up to at every leaf met."""
         self.attacker = [flag == bool(target) for flag in maximising]
         """The seats whose choices the proof makes: the maximising side's when the question
         is "value 1", the others' when it is "value 0"."""
         self.table: dict[Key, tuple[int, int]] = {}
-        self.table_limit = table_limit
+        self.table_limit = params.table_limit
         self._path: set[Key] = set()
         self.mixed_seen = False
         """Whether a chance node or an exchange between teams was expanded: a disproof then

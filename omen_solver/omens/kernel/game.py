@@ -18,7 +18,7 @@ from time import perf_counter
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import Value
+from omen_solver.omens.kernel.params import SearchParams, Value
 from omen_solver.omens.kernel.spec import KernelUnsupported
 from omen_solver.omens.table import Scope, Table
 
@@ -108,11 +108,10 @@ class GameChain:
             return known
         from omen_solver.omens.kernel.solve import make_search
 
-        search = make_search(
-            self.machine, self.maximising, constant_sum=self.concept is Concept.MINIMAX,
-            mode=self.mode, budget=self.left(), progress=self.progress,
-            payoff=self.payoff(score),
-        )
+        params = SearchParams(constant_sum=self.concept is Concept.MINIMAX, mode=self.mode,
+                              budget=self.left(), progress=self.progress,
+                              payoff=self.payoff(score))
+        search = make_search(self.machine, self.maximising, params)
         try:
             found = search.search(self.start(score, leader), 0, 1)
         finally:

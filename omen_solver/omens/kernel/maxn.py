@@ -22,12 +22,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import BudgetExceeded, NodeMeter
 from omen_solver.core.game import GameState
 from omen_solver.core.search.maxn import TieBreak, security_choice
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, DEPTH_REASON, MAX_DEPTH, Value
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams
+from omen_solver.omens.kernel.search import DEPTH_REASON, MAX_DEPTH, Value
 
 __all__ = ["KernelMaxn"]
 
@@ -41,20 +42,19 @@ class KernelMaxn(NodeMeter):
     def __init__(
         self,
         machine: Machine,
+        params: SearchParams = DEFAULT_PARAMS,
         *,
         tie_break: TieBreak = TieBreak.FIRST,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
-        super().__init__(budget, progress)
+        params.refuse("max-n", mode=True, payoff=True)
+        super().__init__(params.budget, params.progress)
         self.machine = machine
         self.tie_break = tie_break
         spec = machine.spec
         self.team_of = list(spec.team_of)
         self.teams = len(spec.teams)
         self.table: dict[tuple[object, ...], Vector] = {}
-        self.table_limit = table_limit
+        self.table_limit = params.table_limit
         self.depth = 0
 
     @property

@@ -19,14 +19,16 @@ pure-strategy bounds, see :mod:`.dfpn`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import BudgetExceeded
 from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.dfpn import Prover, settled_by
 from omen_solver.omens.kernel.machine import KState
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, Entry, KernelSearch, Value
+from omen_solver.omens.kernel.params import SearchParams
+from omen_solver.omens.kernel.search import Entry, KernelSearch, Value
 
 __all__ = ["FIRST_TURN", "Portfolio"]
 
@@ -43,8 +45,8 @@ class _TurnOver(Exception):
 class Portfolio:
     """A :class:`~omen_solver.omens.kernel.view.KernelSearchLike` that runs ``alpha_beta`` and
     the df-pn searches ``proofs[1]`` ("value 1?") and ``proofs[0]`` ("value 0?") by turns.
-    They must have been made with the same budget (so the same deadline); the node limit is
-    shared: every search counts on from the total."""
+    They must have been made with the same ``params`` (so the same deadline); the node limit
+    is shared: every search counts on from the total."""
 
     mode = SimultaneousMode.MIXED
 
@@ -52,19 +54,21 @@ class Portfolio:
         self,
         alpha_beta: KernelSearch | CompiledSearch,
         proofs: dict[int, Prover],
-        budget: Budget,
+        params: SearchParams,
         *,
         first_turn: int = FIRST_TURN,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
     ) -> None:
+        params.refuse("the searches by turns", mode=True, payoff=True)
         self.alpha_beta = alpha_beta
         self.proofs = proofs
-        self.budget = budget
+        self.budget = params.budget
         self.first_turn = first_turn
         """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
-        self.table_limit = table_limit
+        self.table_limit = params.table_limit
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
+        self._questions: dict[tuple[object, ...], int | None] = {}
+        """Per state searched: df-pn's question reached (1, 0, or None: alpha-beta only)."""
 
     # -- what the root analysis reads ----------------------------------------------------------
 
@@ -110,36 +114,47 @@ class Portfolio:
 
     def search(self, state: KState, alpha: Value, beta: Value) -> Value:
         """The value of ``state`` within ``(alpha, beta)``, fail-soft as alpha-beta's."""
+        turn: int | None = self.first_turn or None  # None: df-pn to the end, alpha-beta after
+        while True:
+            value = self.step(state, alpha, beta, turn)
+            if value is not None:
+                return value
+            if turn is not None:
+                turn *= 2
+
+    def step(self, state: KState, alpha: Value, beta: Value, turn: int | None) -> Value | None:
+        """One round of turns on ``state``: alpha-beta for at most ``turn`` nodes, then df-pn
+        on its question (first "value 1?", then "value 0?") for as many; the value once one
+        of them settles it, else ``None``. The question reached is kept for the next round of
+        the same state. With no turns (``first_turn`` 0) df-pn runs first, to the end, and
+        alpha-beta only once df-pn has found that neither side wins for sure; ``turn`` None
+        runs to the end of the budget."""
         key = state.key()
         known = self._values.get(key)
         if known is not None:
             return known
-        question: int | None = 1
-        turn: int | None = self.first_turn or None  # None: df-pn to the end, alpha-beta after
-        while True:
-            if turn is not None or question is None:
-                try:
-                    value = self._turn(self.alpha_beta, turn,
-                                       lambda: self.alpha_beta.search(state, alpha, beta))
-                    if value in (0, 1) or alpha < value < beta:
-                        self._values[key] = value
-                    return value
-                except _TurnOver:
-                    pass
-            if question is not None:
-                asked = question
-                try:
-                    settled = self._ask(state, asked, turn)
-                    if isinstance(settled, int):
-                        self._values[key] = settled
-                        return settled
-                    question = None if settled == _MIXED else 0
-                except _TurnOver:
-                    if self.proofs[asked].states >= self.table_limit:
-                        # a full table: df-pn can no longer keep what it learns, alpha-beta can
-                        question = None
-            if turn is not None:
-                turn *= 2
+        question = self._questions.get(key, 1)
+        if self.first_turn or question is None:
+            try:
+                value = self._turn(self.alpha_beta, turn,
+                                   lambda: self.alpha_beta.search(state, alpha, beta))
+                if value in (0, 1) or alpha < value < beta:
+                    self._values[key] = value
+                return value
+            except _TurnOver:
+                if question is None:
+                    return None
+        try:
+            settled = self._ask(state, question, turn)
+            if isinstance(settled, int):
+                self._values[key] = settled
+                return settled
+            self._questions[key] = None if settled == _MIXED else 0
+        except _TurnOver:
+            if self.proofs[question].states >= self.table_limit:
+                # a full table: df-pn can no longer keep what it learns, alpha-beta can
+                self._questions[key] = None
+        return None
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
         """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
@@ -150,6 +165,10 @@ class Portfolio:
         if settled is not None:
             return settled
         return _MIXED if question == 0 else None
+
+    def limit_nodes(self, limit: int | None) -> None:
+        """Keep to ``limit`` nodes in all (counted on from :attr:`nodes`)."""
+        self.budget = replace(self.budget, max_nodes=limit)
 
     def _turn(
         self,

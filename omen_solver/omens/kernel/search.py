@@ -28,12 +28,13 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Progress
+from omen_solver.core.budget import BudgetExceeded, NodeMeter
 from omen_solver.core.search.alphabeta import proven_bounds
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.result import ConceptError, SimultaneousMode
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
 
 __all__ = [
     "CYCLE_REASON",
@@ -41,17 +42,12 @@ __all__ = [
     "DEPTH_REASON",
     "NOT_CONSTANT_SUM",
     "KernelSearch",
+    "SearchParams",
     "Value",
     "checked_total",
     "leaf_value",
     "skip_shows",
 ]
-
-Value = Fraction | int
-"""An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
-
-DEFAULT_TABLE_LIMIT: Final = 8_000_000
-"""Entries the transposition table keeps at most (about 2 GB in pure Python)."""
 
 MAX_DEPTH: Final = 1_000
 """Plies the search goes down at most. A round lasts far fewer (every bout discards a card);
@@ -89,27 +85,19 @@ class KernelSearch(NodeMeter):
     """Alpha-beta for the seats marked ``maximising`` against all the others."""
 
     def __init__(
-        self,
-        machine: Machine,
-        maximising: Sequence[bool],
-        *,
-        constant_sum: bool,
-        mode: SimultaneousMode = SimultaneousMode.MIXED,
-        budget: Budget | None = None,
-        progress: Progress | None = None,
-        table_limit: int = DEFAULT_TABLE_LIMIT,
-        payoff: Sequence[Sequence[Value]] | None = None,
+        self, machine: Machine, maximising: Sequence[bool], params: SearchParams = DEFAULT_PARAMS
     ) -> None:
-        super().__init__(budget, progress)
+        super().__init__(params.budget, params.progress)
         self.machine = machine
         self.maximising = list(maximising)
-        self.constant_sum = constant_sum
-        self.mode = mode
+        self.params = params
+        self.constant_sum = params.constant_sum
+        self.mode = params.mode
         self.table: dict[tuple[object, ...], Entry] = {}
-        self.table_limit = table_limit
+        self.table_limit = params.table_limit
         self.total: int | None = None
         self.gap_seen = False
-        self.payoff = payoff
+        self.payoff = params.payoff
         self.depth = 0
 
     @property

@@ -24,16 +24,18 @@ from omen_solver.core.budget import (
 )
 from omen_solver.core.enumeration.hooks import ChoiceError
 from omen_solver.core.search.maxn import TieBreak
+from omen_solver.core.search.moves import Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.core.search.solver import _solve_maxn, _TwoSided
+from omen_solver.core.search.root import TwoSidedRoot, solve_maxn
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
-from omen_solver.omens.kernel.search import DEFAULT_TABLE_LIMIT, KernelSearch, Value
+from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
@@ -70,36 +72,30 @@ def make_dfpn(
     machine: Machine,
     maximising: Sequence[bool],
     target: int,
+    params: SearchParams = DEFAULT_PARAMS,
     *,
-    constant_sum: bool = False,
-    budget: Budget | None = None,
-    progress: Progress | None = None,
-    table_limit: int = DEFAULT_TABLE_LIMIT,
     pure_python: bool | None = None,
 ) -> Prover:
     """A df-pn search of "is the value for ``maximising`` equal to ``target``?": the compiled
     one when it is built (and not refused), else Python."""
     use_compiled = _use_compiled() if pure_python is None else not pure_python
     if use_compiled and compiled.AVAILABLE:
-        return compiled.CompiledDfpn(machine, maximising, target, constant_sum=constant_sum,
-                                     budget=budget, progress=progress, table_limit=table_limit)
-    return DfpnSearch(machine, maximising, target, constant_sum=constant_sum, budget=budget,
-                      progress=progress, table_limit=table_limit)
+        return compiled.CompiledDfpn(machine, maximising, target, params)
+    return DfpnSearch(machine, maximising, target, params)
 
 
 def dfpn_value(
     machine: Machine,
     maximising: Sequence[bool],
     state: KState,
-    *,
-    budget: Budget | None = None,
+    params: SearchParams = DEFAULT_PARAMS,
 ) -> tuple[int | None, int, int]:
     """The round's value for the maximising side by df-pn: 1 or 0, or None when neither side
     wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
     both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
     nodes = states = 0
     for question in (1, 0):
-        proof = make_dfpn(machine, maximising, question, budget=budget)
+        proof = make_dfpn(machine, maximising, question, params)
         proved = proof.prove(state)
         nodes, states = nodes + proof.nodes, states + proof.states
         settled = settled_by(question, proved, proof)
@@ -116,13 +112,8 @@ default), alpha-beta alone, or df-pn settling 0 and 1 with alpha-beta for fracti
 def make_search(
     machine: Machine,
     maximising: Sequence[bool],
+    params: SearchParams = DEFAULT_PARAMS,
     *,
-    constant_sum: bool,
-    mode: SimultaneousMode = SimultaneousMode.MIXED,
-    budget: Budget | None = None,
-    progress: Progress | None = None,
-    table_limit: int = DEFAULT_TABLE_LIMIT,
-    payoff: Sequence[Sequence[Value]] | None = None,
     pure_python: bool | None = None,
     algorithm: str = "alphabeta",
 ) -> KernelSearchLike:
@@ -137,24 +128,19 @@ def make_search(
     kind: type[KernelSearch] | type[compiled.CompiledSearch] = (
         compiled.CompiledSearch if use_compiled and compiled.AVAILABLE else KernelSearch
     )
-    budget = budget or Budget()
-    alpha_beta = kind(
-        machine, maximising, constant_sum=constant_sum, mode=mode, budget=budget,
-        progress=progress, table_limit=table_limit, payoff=payoff,
-    )
-    if algorithm == "alphabeta" or payoff is not None or mode is not SimultaneousMode.MIXED:
+    alpha_beta = kind(machine, maximising, params)
+    if (algorithm == "alphabeta" or params.payoff is not None
+            or params.mode is not SimultaneousMode.MIXED):
         return alpha_beta
     proofs = {
-        target: make_dfpn(machine, maximising, target, constant_sum=constant_sum, budget=budget,
-                          progress=progress, table_limit=table_limit, pure_python=pure_python)
+        target: make_dfpn(machine, maximising, target, params, pure_python=pure_python)
         for target in (1, 0)
     }
-    return Portfolio(alpha_beta, proofs, budget,
-                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0,
-                     table_limit=table_limit)
+    return Portfolio(alpha_beta, proofs, params,
+                     first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
 
 
-class _KernelRoot(_TwoSided):
+class _KernelRoot(TwoSidedRoot):
     """The reference's minimax/paranoid solve, with the kernel searching."""
 
     def __init__(
@@ -166,15 +152,17 @@ class _KernelRoot(_TwoSided):
         mode: SimultaneousMode,
         progress: Progress | None,
         factory: Callable[[SimultaneousMode, Budget], KernelTwoSided],
+        *,
+        per_move: bool = True,
+        report: Report | None = None,
     ) -> None:
         self._factory = factory
         super().__init__(
-            view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress
+            view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress,
+            per_move=per_move, report=report,
         )
 
-    def _new_search(  # type: ignore[override]
-        self, mode: SimultaneousMode, budget: Budget
-    ) -> KernelTwoSided:
+    def new_search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
         return self._factory(mode, budget)
 
 
@@ -188,13 +176,16 @@ def solve_with_kernel(
     progress: Progress | None = None,
     table_limit: int = DEFAULT_TABLE_LIMIT,
     algorithm: str = "portfolio",
+    per_move: bool = True,
+    report: Report | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
     (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
     as it is; a game needs the deal of every round that may still be played
     (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
-    caller can use the reference solver."""
+    caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
+    by turns, each with its answer (:func:`omen_solver.core.search.solve`)."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -219,13 +210,12 @@ def solve_with_kernel(
             """Searches for the seats of ``side`` (the asked team's by default)."""
 
             def make(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
-                inner = make_search(
-                    machine, side, constant_sum=constant_sum, mode=mode, budget=left,
-                    progress=progress, table_limit=table_limit, payoff=payoff,
-                    algorithm=algorithm,
-                )
+                params = SearchParams(constant_sum=constant_sum, mode=mode, budget=left,
+                                      progress=progress, table_limit=table_limit,
+                                      payoff=payoff)
+                inner = make_search(machine, side, params, algorithm=algorithm)
                 searches.append(inner)
-                return KernelTwoSided(inner, machine, side, payoff)
+                return KernelTwoSided(inner, machine, side, payoff, left.max_nodes)
 
             return make
 
@@ -236,7 +226,8 @@ def solve_with_kernel(
             result = _maxn(view, team, budget, progress, factory)
         else:
             result = _KernelRoot(
-                view, concept, team, budget, simultaneous, progress, factory(payoff)
+                view, concept, team, budget, simultaneous, progress, factory(payoff),
+                per_move=per_move, report=report,
             ).run()
         if chain is not None:
             result = _through_later_rounds(result, view, chain, factory)
@@ -276,7 +267,7 @@ def _through_later_rounds(
             start = KernelView(chain.machine, chain.start(score, leader))
             part = _KernelRoot(
                 start, result.concept, result.team, chain.left(), chain.mode, chain.progress,
-                factory(chain.payoff(score)),
+                factory(chain.payoff(score)), per_move=False,
             ).run()
             nodes += part.nodes
             if not part.solved or part.value != value or not part.principal_variation:
@@ -305,13 +296,13 @@ def _maxn(
     def paranoid(index: int, left: Budget) -> SolveResult:
         side = [spec.team_of[seat] == index for seat in range(spec.players)]
         return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
-                           progress, factory(None, side)).run()
+                           progress, factory(None, side), per_move=False).run()
 
     def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
-        return kind(view.machine, tie_break=tie, budget=left, progress=progress)
+        return kind(view.machine, SearchParams(budget=left, progress=progress), tie_break=tie)
 
-    return _solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
+    return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
 
 def _follow(view: KernelView, text: str) -> KernelView:

@@ -17,6 +17,7 @@ from typing import Any, Protocol, Self
 from omen_solver.core.game import GameState
 from omen_solver.core.search.alphabeta import Bound, MatrixGame, TwoSidedSearch
 from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.core.search.root import run_turn
 from omen_solver.errors import IllegalActionError
 from omen_solver.omens.actions import format_action, parse_action
 from omen_solver.omens.kernel import machine as m
@@ -133,8 +134,11 @@ class KernelTwoSided:
         machine: Machine,
         maximising: Sequence[bool],
         payoff: Sequence[Sequence[Value]] | None = None,
+        overall: int | None = None,
     ) -> None:
         self.inner = inner
+        self.overall = overall
+        """The node limit of the whole search (a turn's limit is put back to it after)."""
         self.machine = machine
         self.maximising = list(maximising)
         self.payoff = payoff
@@ -170,6 +174,20 @@ class KernelTwoSided:
         lo: Value = alpha if isinstance(alpha, Fraction | int) else 0
         hi: Value = beta if isinstance(beta, Fraction | int) else 1
         return self.inner.search(state.k, lo, hi)
+
+    def step(self, state: GameState[Any], alpha: Bound, beta: Bound, turn: int) -> Bound | None:
+        """:meth:`search` for at most ``turn`` more nodes (``None`` if that was not enough):
+        the per-move search of the root runs by turns (:mod:`omen_solver.core.search.moves`)."""
+        assert isinstance(state, KernelView)
+        lo: Value = alpha if isinstance(alpha, Fraction | int) else 0
+        hi: Value = beta if isinstance(beta, Fraction | int) else 1
+        own = getattr(self.inner, "step", None)
+        if own is not None:
+            found: Value | None = own(state.k, lo, hi, turn)
+            return found
+        inner = self.inner
+        return run_turn(inner, turn, self.overall,  # type: ignore[no-any-return]
+                        lambda: inner.search(state.k, lo, hi))
 
     def matrix(self, state: GameState[Any]) -> MatrixGame:
         return TwoSidedSearch.matrix(self, state)  # type: ignore[arg-type]

@@ -12,15 +12,13 @@ states (e.g. "Law's constraint survives Wrath": after Wrath sends Law back, the 
 put back). The monitor must then find a violation, whose move sequence becomes a position file.
 
 The monitors need the cards in play at the moment a bout is resolved, which the engine does
-not keep once the cards have gone back to hand; :func:`observed_resolutions` records them by
-wrapping the engine's resolve function for the duration of a walk (read only: it passes the
-call through unchanged).
+not keep once the cards have gone back to hand; the walk passes the engine an observer that
+records them with every move (``OmensState.child(move, observer=...)``; read only).
 """
 
 from __future__ import annotations
 
 import abc
-import contextlib
 import itertools
 import time
 from collections import Counter
@@ -33,6 +31,7 @@ from omen_solver.omens import state as engine_state
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.proofs.counterexample import DEFAULT_TEAMS, Counterexample
 from omen_solver.omens.proofs.theorem import Finding, RuleRef, Theorem, Variant, check_definition
+from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement, Scope, Table
@@ -47,7 +46,6 @@ __all__ = [
     "Space",
     "Transform",
     "deals",
-    "observed_resolutions",
     "rebuild",
 ]
 
@@ -124,7 +122,7 @@ def rebuild(state: OmensState, **changes: Any) -> OmensState:
 
 
 Resolved = Sequence[tuple[Placement, ...]]
-"""The cards in play of each bout a move resolved (see :func:`observed_resolutions`)."""
+"""The cards in play of each bout a move resolved (see :class:`_Recorder`)."""
 Transform = Callable[[OmensState, Move, OmensState, Resolved], OmensState]
 
 
@@ -176,33 +174,19 @@ class Monitor(abc.ABC):
 
 
 class _Recorder:
+    """An engine observer (``omen_solver.omens.state.BoutObserver``): the cards in play of
+    every bout the engine resolves, taken after each move."""
+
     def __init__(self) -> None:
         self.calls: list[tuple[Placement, ...]] = []
+
+    def bout_resolved(self, state: OmensState, outcome: BoutOutcome) -> None:
+        del outcome
+        self.calls.append(state.in_play)
 
     def take(self) -> list[tuple[Placement, ...]]:
         calls, self.calls = self.calls, []
         return calls
-
-
-_HOOK = "resolve_bout"
-"""The engine state module's name for the function that resolves a bout."""
-
-
-@contextlib.contextmanager
-def observed_resolutions() -> Iterator[_Recorder]:
-    """Record the cards in play of every bout the engine resolves (see the module doc)."""
-    original = getattr(engine_state, _HOOK)
-    recorder = _Recorder()
-
-    def recording(front: Sequence[Placement], leader: int, table: Table, log: Any = None) -> Any:
-        recorder.calls.append(tuple(front))
-        return original(front, leader, table, log)
-
-    setattr(engine_state, _HOOK, recording)
-    try:
-        yield recorder
-    finally:
-        setattr(engine_state, _HOOK, original)
 
 
 class _Exhausted(Exception):
@@ -235,7 +219,7 @@ class _Walk:
             problem = self.monitor.finish(state, memo)
             return (_texts(path), problem) if problem else None
         for move in state.moves():
-            after = state.apply_move(move)
+            after = state.child(move, observer=self.recorder)
             resolved = self.recorder.take()
             if self.mutant is not None and self.mutant.transform is not None:
                 after = self.mutant.transform(state, move, after, resolved)
@@ -302,51 +286,51 @@ class EnumerationTheorem(Theorem):
         states = 0
         tally: Counter[str] = Counter()
         longest = 0
-        with observed_resolutions() as recorder:
-            for deal in space.deals:
-                table = Table(deal.players, rules, scope=space.scope)
-                held = {card for hand in deal.hands for card in hand}
-                start = OmensState.start_of_bout(
-                    table,
-                    deal.hands,
-                    deal.teams,
-                    deal.leader,
-                    out=sorted(set(table.catalogue) - held),
+        recorder = _Recorder()
+        for deal in space.deals:
+            table = Table(deal.players, rules, scope=space.scope)
+            held = {card for hand in deal.hands for card in hand}
+            start = OmensState.start_of_bout(
+                table,
+                deal.hands,
+                deal.teams,
+                deal.leader,
+                out=sorted(set(table.catalogue) - held),
+            )
+            monitor = self.monitor()
+            walk = _Walk(monitor, mutant, recorder, self.max_nodes - states)
+            try:
+                found = walk.run(start, monitor.start(start), [])
+            except _Exhausted:
+                return Finding(
+                    Outcome.UNKNOWN,
+                    time.perf_counter() - started,
+                    reason=f"node budget of {self.max_nodes:,} spent before the end "
+                    f"({states:,} states, {checked_moves:,} moves checked)",
+                    cases=checked_moves,
                 )
-                monitor = self.monitor()
-                walk = _Walk(monitor, mutant, recorder, self.max_nodes - states)
-                try:
-                    found = walk.run(start, monitor.start(start), [])
-                except _Exhausted:
-                    return Finding(
-                        Outcome.UNKNOWN,
-                        time.perf_counter() - started,
-                        reason=f"node budget of {self.max_nodes:,} spent before the end "
-                        f"({states:,} states, {checked_moves:,} moves checked)",
-                        cases=checked_moves,
-                    )
-                recorder.take()
-                states += walk.nodes
-                checked_moves += walk.moves
-                tally.update(monitor.tally)
-                longest = max(longest, monitor.longest)
-                if found is not None:
-                    path, problem = found
-                    example = Counterexample(
-                        deal.players,
-                        deal.leader,
-                        [list(hand) for hand in deal.hands],
-                        rules.differences(),
-                        moves=path,
-                        notes=[f"After the moves listed: {problem}."],
-                    )
-                    _cut_to_real_rules(example)
-                    return Finding(
-                        Outcome.REFUTED,
-                        time.perf_counter() - started,
-                        counterexample=example,
-                        cases=checked_moves,
-                    )
+            recorder.take()
+            states += walk.nodes
+            checked_moves += walk.moves
+            tally.update(monitor.tally)
+            longest = max(longest, monitor.longest)
+            if found is not None:
+                path, problem = found
+                example = Counterexample(
+                    deal.players,
+                    deal.leader,
+                    [list(hand) for hand in deal.hands],
+                    rules.differences(),
+                    moves=path,
+                    notes=[f"After the moves listed: {problem}."],
+                )
+                _cut_to_real_rules(example)
+                return Finding(
+                    Outcome.REFUTED,
+                    time.perf_counter() - started,
+                    counterexample=example,
+                    cases=checked_moves,
+                )
         counted = "".join(f", {count:,} {what}" for what, count in sorted(tally.items()))
         most = f", longest round {longest} bouts" if longest else ""
         return Finding(

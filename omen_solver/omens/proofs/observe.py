@@ -11,29 +11,25 @@ Luck's discard, the hands and the round winner. Two uses:
 * the theorems' claims are evaluated on it, so every theorem is also checked on the engine.
 
 Only the engine's public state and legal moves are read, plus the cards in play and the hands
-at the moment the bout is resolved, which the engine does not keep: :func:`observed_resolutions`
-records them by wrapping the engine's end-of-bout step for the duration of a call (read only:
-the call passes through unchanged).
+at the moment the bout is resolved, which the engine does not keep: a :class:`Resolutions`
+observer, passed to the engine with each move (``OmensState.child(move, observer=...)``),
+records them (read only: the move plays as without it).
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from omen_solver.omens import state as engine_state
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement, Scope
 
-__all__ = ["Observed", "observe_bout", "observed_resolutions"]
+__all__ = ["Observed", "Resolutions", "observe_bout"]
 
 Move = tuple[OmensAction, ...]
-
-_HOOK = "_start_end_of_bout"
 
 
 @dataclass(frozen=True)
@@ -44,29 +40,21 @@ class Resolution:
     hands: tuple[int, ...]
     law: tuple[int, bool]
     played: int
-    outcome: BoutOutcome | None
+    outcome: BoutOutcome
 
 
-@contextlib.contextmanager
-def observed_resolutions() -> Iterator[list[Resolution]]:
-    """Record every bout the engine resolves: the cards in play, the hands, Law and who has
-    played at that moment, and the outcome."""
-    original = getattr(engine_state, _HOOK)
-    calls: list[Resolution] = []
+class Resolutions:
+    """An engine observer (``omen_solver.omens.state.BoutObserver``): records every bout the
+    engine resolves, with the cards in play, the hands, Law and who has played at that
+    moment, and the outcome."""
 
-    def recording(work: Any) -> None:
-        front = tuple(work.front)
-        hands = tuple([_cards(h) for h in work.hands] + [0] * (6 - len(work.hands)))
-        law = (0, False) if work.law is None else (1 << work.law[0], work.law[1] > 0)
-        played = int(work.played)
-        original(work)
-        calls.append(Resolution(front, hands, law, played, work.outcome))
+    def __init__(self) -> None:
+        self.calls: list[Resolution] = []
 
-    setattr(engine_state, _HOOK, recording)
-    try:
-        yield calls
-    finally:
-        setattr(engine_state, _HOOK, original)
+    def bout_resolved(self, state: OmensState, outcome: BoutOutcome) -> None:
+        self.calls.append(
+            Resolution(state.in_play, _hands(state), _law(state), _played(state), outcome)
+        )
 
 
 def _card(value: int | None) -> int:
@@ -368,22 +356,22 @@ def observe_bout(start: OmensState, moves: Sequence[Move]) -> tuple[Observed, Om
     state = start
     bouts = start.bouts_played
     resolution: Resolution | None = None
-    with observed_resolutions() as calls:
-        for move in moves:
-            if state.is_terminal() or (state.bouts_played > bouts and state.phase != Phase.END):
-                break
-            observer.before(state, move)
-            state = state.apply_move(move)
-            if calls and resolution is None:
-                resolution = calls[0]
-                observer.absolute_order = tuple(
-                    p.card for p in resolution.front if observer.effect[p.card] == "absolute"
-                )
-                observer.close_with(
-                    resolution.front, resolution.hands, resolution.law, resolution.played
-                )
+    resolutions = Resolutions()
+    for move in moves:
+        if state.is_terminal() or (state.bouts_played > bouts and state.phase != Phase.END):
+            break
+        observer.before(state, move)
+        state = state.child(move, observer=resolutions)
+        if resolutions.calls and resolution is None:
+            resolution = resolutions.calls[0]
+            observer.absolute_order = tuple(
+                p.card for p in resolution.front if observer.effect[p.card] == "absolute"
+            )
+            observer.close_with(
+                resolution.front, resolution.hands, resolution.law, resolution.played
+            )
     record = observer.record
-    if resolution is None or resolution.outcome is None:
+    if resolution is None:
         observer.close(state)
         return record, state
     record.complete = True

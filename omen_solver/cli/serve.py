@@ -1,0 +1,129 @@
+"""``omen-solver serve``: the analysis board in the browser (``docs/web.md``).
+
+The web stack (Starlette, uvicorn) is imported only when the command runs, so the command
+line starts as fast without it; without the ``web`` extra the command says how to install it
+and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import ipaddress
+import socket
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from omen_solver.cli.args import whole_number
+from omen_solver.errors import OmenSolverError
+
+__all__ = ["register"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="the analysis board in the browser: play, edit, solve and puzzle (docs/web.md)",
+        description="Serve the analysis board: an Omens board with every rule explained, a "
+        "position editor, the solver's value of each move, the puzzles, and an Omen board. "
+        "Needs the web extra: pip install 'omen-solver[web]'. Binds to localhost unless "
+        "--host says otherwise.",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine "
+                        "only; 0.0.0.0 opens the board to the network)")
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                        help=f"the port (default {DEFAULT_PORT})")
+    parser.add_argument("--open", action="store_true", help="open the board in the browser")
+    parser.add_argument("--max-seconds", type=_seconds, default=30.0, metavar="S",
+                        help="the longest search a request may ask for (default 30)")
+    parser.add_argument("--max-memory", type=whole_number, default=2048, metavar="MIB",
+                        help="the memory cap of each search process, in MiB (default 2048)")
+    parser.add_argument("--max-searches", type=whole_number, default=2, metavar="N",
+                        help="searches running at once (default 2)")
+    parser.add_argument("--puzzles", type=Path, metavar="DIR",
+                        help="the folder of puzzles to offer (default: the bundled puzzles/)")
+    parser.set_defaults(handler=_serve)
+
+
+def _port(text: str) -> int:
+    value = whole_number(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a port is a number from 1 to 65535")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _is_local(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_port(host: str, port: int) -> None:
+    """A port already taken is bad input, said in one line (before uvicorn logs it)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host.strip("[]"), port))
+    except OSError as error:
+        raise OmenSolverError(
+            f"--host {host} --port {port}: cannot listen there: {error.strerror or error}"
+        ) from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    missing = [name for name in ("starlette", "uvicorn") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"omen-solver: error: serve needs {' and '.join(missing)}: install "
+              "omen-solver[web] (pip install 'omen-solver[web]')", file=sys.stderr)
+        return 2
+    if args.puzzles is not None and not args.puzzles.is_dir():
+        raise OmenSolverError(f"--puzzles {args.puzzles}: no such folder")
+    _check_port(args.host, args.port)
+    import uvicorn
+
+    from omen_solver.web.app import create_app
+    from omen_solver.web.jobs import Limits
+
+    limits = Limits(max_seconds=args.max_seconds,
+                    default_seconds=min(10.0, args.max_seconds),
+                    memory_mb=args.max_memory, max_jobs=args.max_searches)
+    local = _is_local(args.host)
+    hosts = list(LOCAL_NAMES) if local else None
+    app = create_app(limits, puzzles=args.puzzles, allowed_hosts=hosts)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
+    print(f"omen-solver: the board is at {url} (Ctrl-C stops the server)", file=sys.stderr)
+    if not local:
+        print(f"omen-solver: warning: listening on {args.host}: anyone who can reach this "
+              "machine can use the board and its searches", file=sys.stderr)
+    if args.open:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    except KeyboardInterrupt:
+        # uvicorn shuts down on Ctrl-C (the searches with it) and raises it again after.
+        print("omen-solver: interrupted", file=sys.stderr)
+        return 130
+    return 0

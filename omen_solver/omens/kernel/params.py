@@ -1,0 +1,65 @@
+"""What every kernel search is made with, in one object.
+
+Alpha-beta (:mod:`.search`), df-pn (:mod:`.dfpn`), max-n (:mod:`.maxn`), their compiled
+transcriptions (:mod:`.compiled`), the searches by turns (:mod:`.portfolio`) and the factories
+that choose between them (:mod:`.solve`) take the same settings: whether the two teams'
+returns add up to a constant, how a simultaneous choice is valued, the budget and its progress
+callback, the size of the table, a payoff table for a game analysed round by round. They are
+one :class:`SearchParams`, passed whole; each search refuses a setting it cannot apply rather
+than ignoring it (:meth:`SearchParams.refuse`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Final
+
+from omen_solver.core.budget import Budget, Progress
+from omen_solver.core.search.result import SimultaneousMode
+
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "SearchParams", "Value"]
+
+Value = Fraction | int
+"""An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
+
+DEFAULT_TABLE_LIMIT: Final = 8_000_000
+"""Entries the transposition table keeps at most (about 2 GB in pure Python)."""
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """The settings of one kernel search (the side it searches for is its own argument)."""
+
+    constant_sum: bool = False
+    """Minimax: the two teams' returns must add up to the same total at every leaf (checked;
+    a round that can end with no winner is refused). False for paranoid."""
+    mode: SimultaneousMode = SimultaneousMode.MIXED
+    """How The Absolute's secret exchange between two teams is valued."""
+    budget: Budget = field(default_factory=Budget)
+    progress: Progress | None = None
+    """Called with the nodes so far and the seconds elapsed, every few thousand nodes."""
+    table_limit: int = DEFAULT_TABLE_LIMIT
+    """Entries the transposition table keeps at most."""
+    payoff: Sequence[Sequence[Value]] | None = None
+    """A game analysed round by round (:mod:`.game`): the maximising side's return by
+    ``[winner + 1][next round's leader]``; None: 1 for a round won, 0 otherwise."""
+
+    def with_budget(self, budget: Budget) -> SearchParams:
+        """The same settings with another budget."""
+        return replace(self, budget=budget)
+
+    def refuse(self, search: str, *, mode: bool = False, payoff: bool = False) -> None:
+        """Raise :class:`ValueError` for a setting ``search`` does not apply: a simultaneous
+        mode other than mixed (``mode``), a payoff table (``payoff``)."""
+        if mode and self.mode is not SimultaneousMode.MIXED:
+            raise ValueError(
+                f"{search} values exchanges by the mixed mode only, not {self.mode.value!r}"
+            )
+        if payoff and self.payoff is not None:
+            raise ValueError(f"{search} takes no payoff table")
+
+
+DEFAULT_PARAMS: Final = SearchParams()
+"""Paranoid (no constant-sum check), the mixed mode, no budget, the default table."""

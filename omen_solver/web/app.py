@@ -1,0 +1,453 @@
+"""The web board's server: the page, its static files and the JSON API under ``/api/``
+(``docs/web.md``).
+
+Safe by default: positions come from the request body only (TOML text or the editor's
+tables; a key that names a file is refused), bodies are capped, every search runs in a
+process of its own with a time and a memory limit, and bad input is answered with the same
+one-line message as the command line, as HTTP 400 with ``{"error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from omen_solver import __version__
+from omen_solver.core.options import OptionError
+from omen_solver.errors import OmenSolverError, one_line, shown
+from omen_solver.web import library
+from omen_solver.web.jobs import Job, JobError, Jobs, Limits
+
+__all__ = ["STATIC", "create_app", "default_puzzle_folder"]
+
+STATIC: Final = Path(__file__).parent / "static"
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def default_puzzle_folder() -> Path | None:
+    """The bundled puzzles: ``puzzles/`` of the source tree the package runs from."""
+    folder = Path(__file__).resolve().parents[2] / "puzzles"
+    return folder if folder.is_dir() else None
+
+
+@dataclass(frozen=True)
+class PuzzleEntry:
+    name: str
+    game: str
+    path: Path
+
+
+def _catalogue_puzzles(folder: Path | None) -> dict[str, PuzzleEntry]:
+    """Every ``*.toml`` under the puzzle folder, named ``game/stem`` (the only puzzles a
+    request can name: a name is looked up here, never joined to a path)."""
+    found: dict[str, PuzzleEntry] = {}
+    if folder is None:
+        return found
+    for path in sorted(folder.rglob("*.toml")):
+        game = path.parent.name
+        if game in ("omens", "omen"):
+            found[f"{game}/{path.stem}"] = PuzzleEntry(f"{game}/{path.stem}", game, path)
+    return found
+
+
+def _json(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status)
+
+
+def _error(message: object, status: int = 400) -> JSONResponse:
+    return _json({"error": one_line(message)}, status)
+
+
+class Api:
+    """The handlers, sharing the server's limits, jobs and puzzles."""
+
+    def __init__(self, limits: Limits, puzzles: Path | None) -> None:
+        self.limits = limits
+        self.jobs = Jobs(limits)
+        self.puzzles = _catalogue_puzzles(puzzles)
+        self._puzzle_meta: dict[str, dict[str, Any]] = {}
+
+    # -- reading requests --------------------------------------------------------------------
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        cap = self.limits.max_body_bytes
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > cap:
+            raise BodyTooLarge()
+        chunks = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > cap:
+                raise BodyTooLarge()
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as problem:
+            raise library.RequestError(f"the request body is not JSON: {problem}") from None
+        if not isinstance(data, dict):
+            raise library.RequestError("the request body must be a JSON object")
+        return data
+
+    @staticmethod
+    def position_data(body: dict[str, Any], game: str) -> dict[str, Any]:
+        """The position of a request: ``toml`` (the file's text) or ``position`` (tables)."""
+        if "toml" in body:
+            return library.read_position_text(body["toml"], game)
+        if "position" in body:
+            data = body["position"]
+            if not isinstance(data, dict):
+                raise library.RequestError(
+                    f"'position': expected the position's tables, not {shown(data)}")
+            return data
+        raise library.RequestError("give the position as 'toml' (its text) or 'position'")
+
+    def board(self, body: dict[str, Any]) -> library.Board:
+        return library.load_board(self.position_data(body, "omens"),
+                                  library.moves_list(body.get("moves")))
+
+    # -- reference -----------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def api_index(self, request: Request) -> Response:
+        return _json({
+            "name": "omen-solver",
+            "version": __version__,
+            "docs": "docs/web.md",
+            "limits": {"max_seconds": self.limits.max_seconds,
+                       "default_seconds": self.limits.default_seconds,
+                       "memory_mb": self.limits.memory_mb,
+                       "max_searches": self.limits.max_jobs,
+                       "max_body_bytes": self.limits.max_body_bytes},
+            "endpoints": [f"{' '.join(sorted(route.methods or []))} {route.path}"
+                          for route in ROUTES_FOR_INDEX],
+        })
+
+    async def cards(self, request: Request) -> Response:
+        return _json(library.cards_json())
+
+    async def rules(self, request: Request) -> Response:
+        return _json(library.rules_json())
+
+    async def options(self, request: Request) -> Response:
+        return _json(library.options_json())
+
+    # -- the Omens board -------------------------------------------------------------------------
+
+    async def omens_board(self, request: Request) -> Response:
+        body = await self.body(request)
+        board = await run_in_threadpool(self.board, body)
+        return _json(library.board_view(board))
+
+    async def omens_export(self, request: Request) -> Response:
+        body = await self.body(request)
+        board = await run_in_threadpool(self.board, body)
+        return _json({"toml": library.export_toml(board)})
+
+    async def omens_position(self, request: Request) -> Response:
+        """The editor's tables checked as a position file is: the TOML text and the board."""
+        body = await self.body(request)
+        data = self.position_data(body, "omens")
+        text = library.dump_toml(data)
+        board = await run_in_threadpool(library.load_board, library.read_position_text(
+            text, "omens"), [])
+        return _json({"toml": text, "board": library.board_view(board)})
+
+    async def omens_deal(self, request: Request) -> Response:
+        body = await self.body(request)
+        data = library.deal_tables(body)
+        return _json({"position": data, "toml": library.dump_toml(data)})
+
+    # -- searches ----------------------------------------------------------------------------
+
+    def _start(self, kind: str, payload: dict[str, Any], seconds: float) -> Job:
+        return self.jobs.start(kind, payload, seconds)
+
+    async def omens_solve(self, request: Request) -> Response:
+        """Start the per-action search of a position; read it at ``/api/jobs/ID/events``."""
+        body = await self.body(request)
+        board = await run_in_threadpool(self.board, body)  # bad input is refused here, at once
+        seconds = self.jobs.seconds(body.get("seconds"))
+        concept = body.get("concept")
+        if concept is not None and concept not in ("paranoid", "maxn"):
+            raise library.RequestError(
+                f"'concept': {shown(concept)}; with three teams choose 'paranoid' or 'maxn'")
+        replaces = body.get("replaces")
+        if isinstance(replaces, str):
+            with suppress(JobError):
+                self.jobs.cancel(replaces)
+        payload = {"position": board.data, "moves": [p.text for p in board.history[
+            board.file_moves:]], "concept": concept}
+        job = self._start("moves", payload, seconds)
+        return _json({"id": job.id, "seconds": seconds, "events": f"/api/jobs/{job.id}/events"})
+
+    async def job_status(self, request: Request) -> Response:
+        job = self.jobs.get(request.path_params["id"])
+        since = request.query_params.get("since", "0")
+        start = int(since) if since.isdigit() else 0
+        return _json({**job.public(), "since": start, "news": job.events[start:]})
+
+    async def job_cancel(self, request: Request) -> Response:
+        job = await run_in_threadpool(self.jobs.cancel, request.path_params["id"])
+        return _json(job.public())
+
+    async def job_events(self, request: Request) -> Response:
+        """Server-sent events: each message of the job as it comes; the stream ends with the
+        job. A stream dropped before the job ends (the page closed or moved on) cancels it."""
+        job = self.jobs.get(request.path_params["id"])
+
+        async def stream() -> AsyncIterator[str]:
+            sent = 0
+            try:
+                while True:
+                    events = job.events
+                    while sent < len(events):
+                        yield f"data: {json.dumps(events[sent])}\n\n"
+                        sent += 1
+                    if job.finished and sent >= len(job.events):
+                        yield "event: end\ndata: {}\n\n"
+                        return
+                    if await request.is_disconnected():
+                        return
+                    await asyncio.sleep(0.1)
+            finally:
+                if not job.finished:
+                    await run_in_threadpool(self.jobs.cancel, job.id)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _run(self, kind: str, payload: dict[str, Any], seconds: float) -> dict[str, Any]:
+        job = self._start(kind, payload, seconds)
+        result = await run_in_threadpool(self.jobs.wait, job, seconds + 5.0)
+        if result.get("type") == "error":
+            raise library.RequestError(result["error"])
+        return result
+
+    # -- puzzles -------------------------------------------------------------------------------
+
+    def _puzzle(self, name: str) -> tuple[PuzzleEntry, str, dict[str, Any]]:
+        entry = self.puzzles.get(name)
+        if entry is None:
+            raise library.RequestError(f"no puzzle named {shown(name)} on this server")
+        text = library.read_text_file(entry.path)
+        data = library.read_position_text(text, entry.game)
+        return entry, text, data
+
+    def _puzzle_summary(self, entry: PuzzleEntry) -> dict[str, Any]:
+        cached = self._puzzle_meta.get(entry.name)
+        if cached is None:
+            _, _, data = self._puzzle(entry.name)
+            puzzle = data.get("puzzle", {})
+            cached = {"name": entry.name, "game": entry.game,
+                      "title": data.get("title", entry.path.stem),
+                      "question": puzzle.get("question"),
+                      "players": data.get("players", 2),
+                      "rating": puzzle.get("rating")}
+            self._puzzle_meta[entry.name] = cached
+        return cached
+
+    async def puzzles_list(self, request: Request) -> Response:
+        game = request.query_params.get("game")
+        entries = [e for e in self.puzzles.values() if game is None or e.game == game]
+        listed = await run_in_threadpool(lambda: [self._puzzle_summary(e) for e in entries])
+        return _json(listed)
+
+    async def puzzle_get(self, request: Request) -> Response:
+        name = f"{request.path_params['game']}/{request.path_params['stem']}"
+        entry, _, data = self._puzzle(name)
+        shown_data = {k: v for k, v in data.items() if k != "puzzle"}
+        puzzle = dict(data.get("puzzle", {}))
+        puzzle.pop("answer", None)
+        return _json({**self._puzzle_summary(entry), "toml": library.dump_toml(shown_data),
+                      "puzzle": puzzle})
+
+    async def puzzle_try(self, request: Request) -> Response:
+        """A move in a puzzle: right or wrong, why, and the solution."""
+        name = f"{request.path_params['game']}/{request.path_params['stem']}"
+        body = await self.body(request)
+        entry, text, data = self._puzzle(name)
+        if entry.game != "omens":
+            raise library.RequestError("puzzle mode plays Omens puzzles; open Omen ones on the "
+                                       "Omen board")
+        move = body.get("move")
+        if not isinstance(move, str):
+            raise library.RequestError("'move': expected an action in canonical notation")
+        result = await self._try_puzzle(data, text, move, body.get("seconds"))
+        return _json(result)
+
+    async def _try_puzzle(self, data: dict[str, Any], text: str, move: str,
+                          seconds: object) -> dict[str, Any]:
+        puzzle = data.get("puzzle", {})
+        board = await run_in_threadpool(library.load_board, data, [])
+        state = board.state
+        state.parse_move(move)  # an illegal move is refused at once, with the CLI's message
+        team = library.puzzle_team(state, puzzle)
+        payload = {"position": data, "move": move, "team": list(team),
+                   "concept": puzzle.get("concept"), "answer": puzzle.get("answer", {})}
+        result = await self._run("puzzle", payload, self.jobs.seconds(seconds))
+        result["comments"] = library.puzzle_comments(text)
+        result["question"] = puzzle.get("question")
+        return result
+
+    async def puzzle_try_text(self, request: Request) -> Response:
+        """A move in a puzzle given as text (a generated one)."""
+        body = await self.body(request)
+        text = body.get("toml")
+        data = self.position_data(body, "omens")
+        move = body.get("move")
+        if not isinstance(move, str):
+            raise library.RequestError("'move': expected an action in canonical notation")
+        return _json(await self._try_puzzle(data, str(text or ""), move, body.get("seconds")))
+
+    async def puzzle_generate(self, request: Request) -> Response:
+        body = await self.body(request)
+        players = body.get("players", 4)
+        seed = body.get("seed", 0)
+        if players not in (4, 5, 6) or isinstance(players, bool):
+            raise library.RequestError(f"'players': 4, 5 or 6, not {shown(players)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise library.RequestError(f"'seed': a whole number from 0, not {shown(seed)}")
+        payload = {"players": players, "seed": seed, "deal": body.get("deal", "start")}
+        result = await self._run("generate", payload, self.jobs.seconds(body.get("seconds")))
+        if not result.get("found"):
+            return _json({"found": False, "tally": result.get("tally"),
+                          "error": "no puzzle in the deals tried: try another seed"})
+        text = result["toml"]
+        data = library.read_position_text(text, "omens")
+        puzzle = dict(data.get("puzzle", {}))
+        puzzle.pop("answer", None)
+        return _json({"found": True, "toml": text, "puzzle": puzzle,
+                      "title": data.get("title"), "question": puzzle.get("question")})
+
+    # -- Omen ----------------------------------------------------------------------------------
+
+    def _omen(self, body: dict[str, Any]) -> Any:
+        from omen_solver.web.omen import load_omen
+
+        return load_omen(self.position_data(body, "omen"), library.moves_list(body.get("moves")))
+
+    async def omen_board(self, request: Request) -> Response:
+        from omen_solver.web.omen import omen_view
+
+        body = await self.body(request)
+        loaded = await run_in_threadpool(self._omen, body)
+        return _json(omen_view(loaded))
+
+    async def omen_endgame(self, request: Request) -> Response:
+        body = await self.body(request)
+        await run_in_threadpool(self._omen, body)
+        seat = body.get("seat")
+        if seat not in (None, 1, 2) or isinstance(seat, bool):
+            raise library.RequestError(f"'seat': 1 or 2, not {shown(seat)}")
+        payload = {"position": self.position_data(body, "omen"),
+                   "moves": library.moves_list(body.get("moves")), "seat": seat}
+        result = await self._run("endgame", payload, self.jobs.seconds(body.get("seconds")))
+        return _json(result)
+
+
+ROUTES_FOR_INDEX: list[Route] = []
+
+
+def create_app(
+    limits: Limits | None = None,
+    puzzles: Path | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
+    """The ASGI application. ``allowed_hosts``: the Host headers answered (the server bound
+    to localhost answers only local names, so that no other site can reach it through a
+    name of its own that points here)."""
+    api = Api(limits or Limits(), puzzles if puzzles is not None else default_puzzle_folder())
+    routes = [
+        Route("/api", api.api_index, methods=["GET"]),
+        Route("/api/omens/cards", api.cards, methods=["GET"]),
+        Route("/api/omens/rules", api.rules, methods=["GET"]),
+        Route("/api/omens/options", api.options, methods=["GET"]),
+        Route("/api/omens/board", api.omens_board, methods=["POST"]),
+        Route("/api/omens/export", api.omens_export, methods=["POST"]),
+        Route("/api/omens/position", api.omens_position, methods=["POST"]),
+        Route("/api/omens/deal", api.omens_deal, methods=["POST"]),
+        Route("/api/omens/solve", api.omens_solve, methods=["POST"]),
+        Route("/api/jobs/{id}", api.job_status, methods=["GET"]),
+        Route("/api/jobs/{id}", api.job_cancel, methods=["DELETE"]),
+        Route("/api/jobs/{id}/cancel", api.job_cancel, methods=["POST"]),
+        Route("/api/jobs/{id}/events", api.job_events, methods=["GET"]),
+        Route("/api/puzzles", api.puzzles_list, methods=["GET"]),
+        Route("/api/puzzles/try", api.puzzle_try_text, methods=["POST"]),
+        Route("/api/puzzles/generate", api.puzzle_generate, methods=["POST"]),
+        Route("/api/puzzles/{game}/{stem}", api.puzzle_get, methods=["GET"]),
+        Route("/api/puzzles/{game}/{stem}/try", api.puzzle_try, methods=["POST"]),
+        Route("/api/omen/board", api.omen_board, methods=["POST"]),
+        Route("/api/omen/endgame", api.omen_endgame, methods=["POST"]),
+    ]
+    ROUTES_FOR_INDEX[:] = routes
+    all_routes = [
+        Route("/", api.index, methods=["GET"]),
+        *routes,
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    async def bad_input(request: Request, error: Exception) -> Response:
+        return _error(error)
+
+    async def too_large(request: Request, error: Exception) -> Response:
+        return _error(f"the request body is larger than {api.limits.max_body_bytes:,} bytes",
+                      413)
+
+    async def busy(request: Request, error: Exception) -> Response:
+        text = str(error)
+        return _error(text, 429 if "running" in text else 404)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        if request.url.path.startswith("/api"):
+            return _error(error.detail, error.status_code)
+        return Response(error.detail, status_code=error.status_code)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            api.jobs.cancel_all()
+
+    middleware = []
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    app = Starlette(
+        routes=all_routes,
+        middleware=middleware,
+        exception_handlers={
+            JobError: busy,
+            OmenSolverError: bad_input,
+            OptionError: bad_input,
+            BodyTooLarge: too_large,
+            HTTPException: http_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.api = api
+    return app

@@ -1,0 +1,115 @@
+"""Per-move answers on the kernel (docs/kernel.md, "Every root move"): the answer of every move
+at the root agrees with the exact value of the position after it, solved as one position as
+before; a search cut short by its budget reports every move with bounds that hold; the two
+kernels give the same answers and node counts.
+
+The values are those the rules give: a round is won by the team one of whose players is left
+with 1 card (rules file 000, "Goal of the Game"); the root searched as one position is itself
+tested against the reference solver (test_solve.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from omen_solver.core.budget import Budget, Status
+from omen_solver.core.search import moves, solve
+from omen_solver.core.search.moves import MoveStatus
+from omen_solver.omens.kernel import compiled
+from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+from omen_solver.omens.state import OmensState
+from tests.omens_kernel.helpers import random_small
+
+
+def _concept(players: int) -> str:
+    return "paranoid" if players == 6 else "minimax"
+
+
+def _after(state: OmensState, text: str) -> OmensState:
+    return state.apply_move(state.parse_move(text))
+
+
+def _differential(players: int, seed: int, positions: int, cards: tuple[int, int],
+                  nodes: int) -> int:
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        state = random_small(rng, players, rng.randint(*cards))
+        if state.is_terminal():
+            continue
+        team = [seat + 1 for seat in state.teams()[rng.randrange(len(state.teams()))]]
+        options = {"concept": _concept(players), "team": team, "budget": Budget(max_nodes=nodes)}
+        per_move = solve(state, **options)
+        whole = solve(state, per_move=False, **options)
+        legal = sorted(state.move_to_string(move) for move in state.moves())
+        assert sorted(m.action for m in per_move.moves) == legal
+        if whole.solved and per_move.solved:
+            assert (per_move.value, per_move.values, set(per_move.best_actions)) == (
+                whole.value, whole.values, set(whole.best_actions)
+            ), state
+        for move in per_move.moves:
+            after = solve(_after(state, move.action), per_move=False, **options)
+            if not after.solved:
+                continue
+            truth = after.value
+            assert truth is not None
+            if move.settled:
+                assert move.value == truth, (state, move)
+                assert (move.status is MoveStatus.WON) == (truth == 1), (state, move)
+                assert (move.status is MoveStatus.LOST) == (truth == 0), (state, move)
+            else:
+                assert move.lower is not None and move.upper is not None
+                assert move.lower <= truth <= move.upper, (state, move)
+            compared += 1
+        if per_move.solved:
+            # every optimal action is settled at the value
+            best = {m.action for m in per_move.moves if m.value == per_move.value}
+            assert best == set(per_move.best_actions)
+    return compared
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_every_move_agrees_with_the_exact_value_after_it(players: int) -> None:
+    assert _differential(players, 60 + players, 6, (2, 3 if players == 4 else 2), 400_000) >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_every_move_agrees_on_many_positions(players: int) -> None:
+    assert _differential(players, 160 + players, 80, (2, 3), 3_000_000) >= 150
+
+
+def test_a_budget_that_runs_out_reports_every_move_with_true_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(moves, "FIRST_TURN", 200)  # turns small enough to reach every move
+    settled = 0
+    for seed in (16, 17, 18):
+        state = random_small(random.Random(seed), 4, 3)
+        cut = solve(state, budget=Budget(max_nodes=6_000))
+        team = cut.team_seats
+        assert cut.status is Status.UNKNOWN
+        assert cut.nodes <= 6_000
+        assert len(cut.moves) == len(state.moves())
+        assert cut.to_json()["moves"] and "node limit of 6000" in (cut.note or "")
+        assert all(move.nodes > 0 for move in cut.moves)
+        for move in cut.moves:
+            truth = solve(_after(state, move.action), team=team, per_move=False).value
+            assert truth is not None
+            assert move.lower is not None and move.upper is not None
+            assert move.lower <= truth <= move.upper
+            if move.settled:
+                assert move.value == truth
+                settled += 1
+    assert settled >= 1
+
+
+def test_both_kernels_give_the_same_moves_and_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)  # several rounds of turns
+    state = random_small(random.Random(16), 4, 3)
+    runs = [solve(state), solve(state)]
+    if compiled.AVAILABLE:
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+        runs.append(solve(state))
+    assert len({(r.value, r.nodes, r.moves) for r in runs}) == 1

@@ -1,0 +1,96 @@
+"""Fixtures of the browser tests: the board served on a free local port, and Debian's
+Chromium driven headless by Playwright (never a downloaded browser). Where Chromium or
+Playwright is missing the browser tests are skipped with the reason; ``.ci/run`` installs
+Chromium so CI always runs them."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import socket
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def board_url() -> Iterator[str]:
+    """The board served by uvicorn in a thread of this process."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from omen_solver.web.app import create_app
+    from omen_solver.web.jobs import Limits
+
+    port = _free_port()
+    app = create_app(Limits(max_seconds=20.0, default_seconds=10.0),
+                     allowed_hosts=["127.0.0.1", "localhost"])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium with a fresh profile folder."""
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium "
+                    "(apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests need Playwright (pip install playwright)")
+    profile = tempfile.mkdtemp(prefix="omen-solver-chromium-")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser: Any, board_url: str) -> Iterator[Any]:
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(15_000)
+    yield page
+    page.close()
+    assert errors == [], f"errors on the page: {errors}"
+
+
+def link(toml: str, moves: list[str] | None = None) -> str:
+    """The board's short link (``#omens=z...``): the position and moves, deflated."""
+    payload = json.dumps({"t": toml, "m": moves or []}).encode()
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = compressor.compress(payload) + compressor.flush()
+    return "#omens=z" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
