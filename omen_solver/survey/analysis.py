@@ -3,7 +3,8 @@
 The position measured is the deal itself, or the position its play reaches
 (:mod:`omen_solver.survey.play`):
 
-* the value of every team under best play (:func:`omen_solver.survey.exact.solve_exactly`);
+* the value of every team under best play, from the solver's per-move answers
+  (:func:`omen_solver.survey.exact.settle`), with the proven bounds when the budget runs out;
 * the "now" cards that are part of **every** optimal line: lines where every move keeps the
   value of the position (the winning side plays only winning moves; a side that cannot change
   the outcome may play anything), every chance outcome followed, and at a matrix game (The
@@ -31,7 +32,7 @@ from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 from omen_solver.survey.deals import FIRST, KINDS, Deal, check_size, draw_deal
-from omen_solver.survey.exact import Outcome, solve_exactly, values_of
+from omen_solver.survey.exact import Outcome, settle, solve_exactly
 from omen_solver.survey.play import Reach, line_seed, play_to
 from omen_solver.survey.policies import Policy
 
@@ -192,7 +193,7 @@ def analyse_deal(config: SurveyConfig, players: int, index: int) -> dict[str, An
         hands, leader = line.state.hands, line.state.leader
         record["position"] = {"hands": [list(hand) for hand in hands], "leader": leader + 1}
         state = position_state(rules, scope, players, hands, deal.teams, leader, deal.box)
-    base = values_of([state], config.budget)[0]
+    base = settle(state, config.budget)
     seconds, nodes = base.seconds, base.nodes
     now = sorted(c for hand in hands for c in hand if c in state.table.now)
     record.update({
@@ -246,7 +247,7 @@ def _option_impact(
             other_rules = config.rules(**{spec.name: setting})
             state = position_state(other_rules, scope, players, hands, deal.teams, leader,
                                    deal.box)
-            other = values_of([state], config.budget)[0]
+            other = settle(state, config.budget)
             nodes, seconds = nodes + other.nodes, seconds + other.seconds
             changed = None if not (base.known and other.known) else other.values != base.values
             settings[setting] = {"values": _text(other.values), "changed": changed,

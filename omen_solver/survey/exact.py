@@ -33,11 +33,12 @@ from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState
 from omen_solver.core.search import Concept, MatrixReport, default_team, solve
+from omen_solver.core.search.moves import MovesReport
 from omen_solver.core.search.solver import KernelRefused
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 
-__all__ = ["Outcome", "concept_for", "solve_exactly", "values_of"]
+__all__ = ["Outcome", "concept_for", "settle", "solve_exactly", "values_of"]
 
 DEPTH_REASON = "the line of play is deeper than the search allows (play can loop)"
 
@@ -129,6 +130,71 @@ def _solve(state: GameState[Any], budget: Budget) -> Outcome:
 
 def _reason(result: Any) -> str:
     return str(result.note or result.status.value)
+
+
+# -- values from the per-move answers -----------------------------------------------------------
+
+
+class _Decided(Exception):
+    """The root's moves decide the value: the search stops there (no list of every optimal
+    action is needed)."""
+
+    def __init__(self, snapshot: MovesReport) -> None:
+        super().__init__("decided")
+        self.snapshot = snapshot
+
+
+def _stop_when_decided(snapshot: MovesReport) -> None:
+    if snapshot.value is not None:
+        raise _Decided(snapshot)
+
+
+def settle(state: GameState[Any], budget: Budget) -> Outcome:
+    """The values of ``state`` by the solver's per-move answers
+    (:mod:`omen_solver.core.search.moves`): the root's moves are searched by turns on shared
+    tables, and the search stops as soon as they decide the value (one winning move is
+    enough), without going on to list every optimal action. ``budget`` bounds each search (one
+    with two teams, one per team with three). When it runs out, the bounds the moves proved
+    are kept (:attr:`Outcome.bounds`).
+
+    Two teams: the asked team is the first; the other's value is the round's total (1: a
+    round has a winner) less it, as the value-only searches assume (:func:`values_of`).
+    """
+    concept = concept_for(state)
+    teams = state.teams()
+    asked = list(range(1 if concept is Concept.MINIMAX else len(teams)))
+    found: list[Fraction] = []
+    nodes, seconds = 0, 0.0
+    for team in asked:
+        seats = tuple(player + 1 for player in teams[team])
+        try:
+            with deep_recursion():
+                result = solve(state, concept=concept, team=seats, budget=budget,
+                               report=_stop_when_decided)
+        except _Decided as decided:
+            snapshot = decided.snapshot
+            nodes, seconds = nodes + snapshot.nodes, seconds + snapshot.seconds
+            assert snapshot.value is not None
+            found.append(snapshot.value)
+            continue
+        except RecursionError:
+            return _with_bounds(Outcome(None, (), None, nodes, seconds, DEPTH_REASON), state)
+        nodes, seconds = nodes + result.nodes, seconds + result.seconds
+        value = result.value if result.solved else None
+        if value is None and result.lower is not None and result.lower == result.upper:
+            value = result.lower
+        if value is None:
+            outcome = Outcome(None, (), None, nodes, seconds, _reason(result))
+            # the teams already settled are exact; the teams not yet asked keep the game's
+            # bounds
+            proven = {index: (known, known) for index, known in enumerate(found)}
+            if result.lower is not None and result.upper is not None:
+                proven[team] = (result.lower, result.upper)
+            return _with_bounds(outcome, state, proven)
+        found.append(value)
+    if concept is Concept.MINIMAX:
+        found.append(Fraction(1) - found[0])
+    return Outcome(tuple(found), (), None, nodes, seconds)
 
 
 # -- values only ----------------------------------------------------------------------------

@@ -40,17 +40,26 @@ from omen_solver.survey.stats import Rate, Tally
 __all__ = ["Aggregate", "Summary", "summarise", "write_outputs", "write_positions"]
 
 
+_KNOWN: dict[str, Fraction] = {"0": Fraction(0), "1": Fraction(1)}
+_TRIVIAL: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
+
+
+def _fraction(text: str) -> Fraction:
+    found = _KNOWN.get(text)
+    return Fraction(text) if found is None else found
+
+
 def _values(record: dict[str, Any]) -> list[Fraction] | None:
     raw = record.get("values")
-    return None if raw is None else [Fraction(v) for v in raw]
+    return None if raw is None else [_fraction(v) for v in raw]
 
 
 def _bounds(record: dict[str, Any], team: int) -> tuple[Fraction, Fraction]:
     raw = record.get("bounds")
     if not raw:
-        return Fraction(0), Fraction(1)
+        return _TRIVIAL
     low, high = raw[team]
-    return Fraction(low), Fraction(high)
+    return _fraction(low), _fraction(high)
 
 
 def _team_of(record: dict[str, Any], seat: int) -> int:
@@ -241,9 +250,10 @@ class Aggregate:
                                            _bounds(record, first))
         for seat, hand in enumerate(record["hands"], start=1):
             holder = _team_of(record, seat)
+            value = None if values is None else values[holder]
+            bounds = _TRIVIAL if values is not None else _bounds(record, holder)
             for card in hand:
-                self.cards[card][players].add(None if values is None else values[holder],
-                                              _bounds(record, holder))
+                self.cards[card][players].add(value, bounds)
         if "essential" in record:
             essential = record["essential"]
             for card in record["now_cards"]:

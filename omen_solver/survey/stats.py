@@ -94,12 +94,16 @@ def rate(values: list[Fraction | None]) -> Rate:
 
 
 class Tally:
-    """A :class:`Rate` gathered one value at a time (memory does not grow with the values)."""
+    """A :class:`Rate` gathered one value at a time (memory does not grow with the values).
 
-    __slots__ = ("count", "high", "low", "total", "unknown")
+    Whole values (a round won or lost) are summed as integers, fractions apart, so that the
+    many values of a large survey cost little."""
+
+    __slots__ = ("count", "high", "low", "part", "unknown", "whole")
 
     def __init__(self) -> None:
-        self.total = Fraction(0)
+        self.whole = 0
+        self.part = Fraction(0)
         self.count = 0
         self.unknown = 0
         self.low = Fraction(0)
@@ -113,8 +117,11 @@ class Tally:
             self.low += bounds[0]
             self.high += bounds[1]
         else:
-            self.total += value
+            if value.denominator == 1:
+                self.whole += value.numerator
+            else:
+                self.part += value
             self.count += 1
 
     def rate(self) -> Rate:
-        return Rate(self.total, self.count, self.unknown, self.low, self.high)
+        return Rate(self.part + self.whole, self.count, self.unknown, self.low, self.high)

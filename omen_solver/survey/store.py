@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,6 +31,7 @@ from omen_solver.errors import OmenSolverError
 __all__ = ["DoneIndex", "ResultStore", "SurveyFileError"]
 
 _CHUNK = 1 << 16
+_ID = b'{"id":"'
 
 
 class SurveyFileError(OmenSolverError):
@@ -143,7 +144,7 @@ class ResultStore:
             if keep < end:
                 handle.truncate(keep)
 
-    def _lines(self) -> Iterator[tuple[int, dict[str, Any]]]:
+    def _lines(self) -> Generator[tuple[int, dict[str, Any]], None, None]:
         with self.path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
                 if not raw.endswith(b"\n"):
@@ -154,6 +155,7 @@ class ResultStore:
         self._drop_cut_line()
         lines = self._lines()
         first = next(lines, None)
+        lines.close()
         if first is None:
             self._append([{self.key: self.config.to_json()}])
             return
@@ -171,11 +173,28 @@ class ResultStore:
                 f"{self.path}: made by a run with other settings ({shown}); resume with the "
                 "same settings or choose another --out folder"
             )
-        for number, record in lines:
-            ident = record.get("id")
-            if not isinstance(ident, str):
-                raise SurveyFileError(f"{self.path}: line {number}: a record without an 'id'")
-            self.done_ids.add(ident)
+        for number, raw in self._raw_lines(2):
+            self.done_ids.add(self._ident(number, raw))
+
+    def _raw_lines(self, start: int) -> Iterator[tuple[int, bytes]]:
+        with self.path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.endswith(b"\n"):
+                    return
+                if number >= start:
+                    yield number, raw
+
+    def _ident(self, number: int, raw: bytes) -> str:
+        """A record's id: read from the line's start as this store writes it (``{"id":"...",``),
+        else from the whole line parsed."""
+        if raw.startswith(_ID) and raw.endswith(b"}\n"):
+            end = raw.find(b'"', len(_ID))
+            if end > 0 and raw[end + 1 : end + 2] == b"," and b"\\" not in raw[:end]:
+                return raw[len(_ID):end].decode("utf-8", "replace")
+        ident = self._parse(number, raw).get("id")
+        if not isinstance(ident, str):
+            raise SurveyFileError(f"{self.path}: line {number}: a record without an 'id'")
+        return ident
 
     def _parse(self, number: int, raw: bytes) -> dict[str, Any]:
         try:

@@ -19,7 +19,7 @@ from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig, analyse_deal
 from omen_solver.survey.deals import draw_deal
-from omen_solver.survey.exact import solve_exactly, values_of
+from omen_solver.survey.exact import settle, solve_exactly, values_of
 from omen_solver.survey.report import summarise
 from omen_solver.survey.runner import RESULTS_FILE, run_survey
 from omen_solver.survey.stats import rate, wilson
@@ -70,16 +70,19 @@ def test_deal_as_at_a_game_start(players: int) -> None:
 
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_values_only_are_the_solvers_values(players: int) -> None:
-    """The value-only searches of surveys and advice (one kernel search shared by a deal's
-    positions) give the values of the public solver: minimax with two teams, paranoid once per
-    team with three (docs/survey.md)."""
+    """The value-only searches of advice (one kernel search shared by a deal's positions) and
+    the survey's values from the per-move answers (stopped once the moves decide the value)
+    give the values of the public solver: minimax with two teams, paranoid once per team with
+    three (docs/survey.md)."""
     rules = make_rules()
     for index in range(3):
         state = draw_deal(1, players, index, 2).state(rules, Scope.ROUND)
         children = [state.child(action) for action in state.legal_actions()]
         fast = values_of([state, *children], SMALL.budget)
         slow = [solve_exactly(s, SMALL.budget) for s in (state, *children)]
+        settled = [settle(s, SMALL.budget) for s in (state, *children)]
         assert [o.values for o in fast] == [o.values for o in slow]
+        assert [o.values for o in settled] == [o.values for o in slow]
         assert all(o.known for o in fast)
 
 
@@ -204,3 +207,25 @@ def test_local_dask_cluster_equals_one_process_and_redoes_a_killed_workers_tasks
     lines = (tmp_path / "killed" / RESULTS_FILE).read_text().splitlines()
     assert len(lines) == 1 + len(single)
 
+
+
+def test_the_resume_index_holds_one_bit_per_record(tmp_path: Path) -> None:
+    """Flat memory: the store keeps which ids are done (a bit each), not the records; ids are
+    read from the line's start as the store writes them, or from the whole line otherwise."""
+    from omen_solver.survey.store import DoneIndex
+
+    done = DoneIndex()
+    assert done.add("4p-100000") and not done.add("4p-100000") and "4p-99999" not in done
+    assert done.add("rulebook/5p-3") and done.add("odd id") and len(done) == 3
+    path = tmp_path / RESULTS_FILE
+    with ResultStore(path, SMALL) as store:
+        store.add([{"id": "4p-0", "x": 1}, {"id": "4p-2", "x": 2}])
+    with path.open("a") as handle:
+        handle.write(json.dumps({"x": 3, "id": "5p-1"}) + "\n")
+    with ResultStore(path, SMALL) as again:
+        assert [again.done(i) for i in ("4p-0", "4p-1", "4p-2", "5p-1")] == [True, False, True,
+                                                                           True]
+    with path.open("a") as handle:
+        handle.write('{"x": 4}\n')
+    with pytest.raises(SurveyFileError, match="line 5: a record without an 'id'"):
+        ResultStore(path, SMALL)
