@@ -106,6 +106,21 @@ def _players(text: str) -> tuple[int, ...]:
 _count = whole_number
 
 
+def _deals(text: str) -> int | tuple[tuple[int, int], ...]:
+    """``N``, or ``P:N,...`` (deals for each player count)."""
+    if ":" not in text:
+        return _count(text)
+    found: dict[int, int] = {}
+    for part in text.split(","):
+        players, colon, count = part.partition(":")
+        if not colon:
+            raise argparse.ArgumentTypeError(f"{text!r}: write N, or PLAYERS:N,... such as "
+                                             "4:1900,5:3400")
+        (number,) = _players(players)
+        found[number] = _count(count)
+    return tuple(sorted(found.items()))
+
+
 def _positive(text: str) -> int:
     value = _count(text)
     if value < 1:
@@ -155,9 +170,10 @@ def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     parser.add_argument("--out", type=Path, default=Path("survey"), metavar="DIR",
                         help="folder for the results, tables and plots (default: survey)")
-    parser.add_argument("--deals", type=_count, default=DEFAULT_DEALS, metavar="N",
-                        help=f"deals per player count (default {DEFAULT_DEALS})")
-    parser.add_argument("--players", type=_players, default=(4, 5, 6), metavar="LIST",
+    parser.add_argument("--deals", type=_deals, default=DEFAULT_DEALS, metavar="N",
+                        help=f"deals per player count (default {DEFAULT_DEALS}), or per count: "
+                             "4:1900,5:3400,6:2200 (those player counts)")
+    parser.add_argument("--players", type=_players, metavar="LIST",
                         help="player counts, e.g. 4,5,6 (the default)")
     parser.add_argument("--cards", type=_positive, metavar="K",
                         help="cards per hand at the deal, one Absolute among them at a game "
@@ -265,8 +281,13 @@ def config_from(args: argparse.Namespace) -> SurveyConfig:
             raise OmenSolverError(f"{advice_flags[0]}: applies to --policy advice only")
         policy = Policy(name, args.policy_samples or DEFAULT_POLICY_SAMPLES,
                         args.policy_nodes or DEFAULT_POLICY_NODES)
+    deals, by_count = (args.deals, ()) if isinstance(args.deals, int) else (0, args.deals)
+    players = args.players or (tuple(p for p, _ in by_count) if by_count else (4, 5, 6))
+    missing = [p for p in players if by_count and p not in dict(by_count)]
+    if missing:
+        raise OmenSolverError(f"--deals: no count for {missing[0]} players")
     return SurveyConfig(
-        seed=args.seed, players=args.players, deals=args.deals, cards=args.cards,
+        seed=args.seed, players=players, deals=deals, player_deals=by_count, cards=args.cards,
         kind=args.kind, scope=args.scope, preset=args.preset,
         overrides=tuple(sorted(dict(args.rule).items())),
         max_seconds=args.max_seconds, max_nodes=args.max_nodes, options=not args.no_options,
@@ -351,7 +372,7 @@ def _survey(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise OmenSolverError(f"--out {out}: exists and is not a folder")
-    total = len(config.players) * config.deals
+    total = config.total
     with ResultStore(out / RESULTS_FILE, config, wait=args.wait) as store:
         try:
             with progress("survey", "deals", total, len(store)) as tick:
@@ -420,7 +441,7 @@ def _register_balance(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
         "balance", help="play seeded whole Omens games by self-play and count who wins (on Dask)",
         description="Play seeded whole games, from a game start to two rounds won, every seat "
                     "by the stated policy, and count the share won by the team of each seat, "
-                    "by team size and by the first leader's team, with 95 %% intervals, the "
+                    "by team size and by the first leader's team, with 95 % intervals, the "
                     "presets side by side. One game a Dask task (in batches); results stream "
                     f"to OUT/{GAMES_FILE}, so running the same command again resumes. Exit 0: "
                     "done; 1: some game unfinished (or the cluster failed: run again to "

@@ -60,7 +60,9 @@ class SurveyConfig:
     seed: int = 0
     players: tuple[int, ...] = (4, 5, 6)
     deals: int = 100
-    """Deals per player count."""
+    """Deals per player count (unless ``player_deals`` says otherwise)."""
+    player_deals: tuple[tuple[int, int], ...] = ()
+    """``(players, deals)``: deals for that player count instead of ``deals``."""
     cards: int | None = None
     """Cards per hand at the deal; ``None``: the rulebook's deal."""
     kind: str = FIRST
@@ -89,8 +91,11 @@ class SurveyConfig:
     def __post_init__(self) -> None:
         for players in self.players:
             check_size(players, self.cards)
-        if self.deals < 0:
+        if self.deals < 0 or any(count < 0 for _, count in self.player_deals):
             raise OmenSolverError(f"deals {self.deals}: must be 0 or more")
+        stray = sorted(set(dict(self.player_deals)) - set(self.players))
+        if stray:
+            raise OmenSolverError(f"deals for {stray[0]} players, who are not surveyed")
         if self.scope not in (Scope.ROUND.value, Scope.GAME.value):
             raise OmenSolverError(f"scope {self.scope!r}: a survey is over a round or a game")
         if self.kind not in KINDS:
@@ -107,6 +112,25 @@ class SurveyConfig:
         elif self.policy is not None:
             raise OmenSolverError("a policy plays the deals forward: give --until-cards K or "
                                   "--after-bouts B with it")
+
+    def deals_for(self, players: int) -> int:
+        """Deals surveyed with ``players`` players."""
+        return dict(self.player_deals).get(players, self.deals)
+
+    @property
+    def total(self) -> int:
+        """Deals surveyed in all."""
+        return sum(self.deals_for(players) for players in self.players)
+
+    def deals_text(self) -> str:
+        """``100 deals per player count`` or ``1,900, 3,400 and 2,200 deals (4, 5, 6
+        players)``."""
+        counts = [self.deals_for(players) for players in self.players]
+        shown = ", ".join(map(str, self.players))
+        if len(set(counts)) == 1:
+            return f"{counts[0]:,} deals per player count ({shown} players)"
+        return (f"{', '.join(f'{c:,}' for c in counts[:-1])} and {counts[-1]:,} deals "
+                f"({shown} players)")
 
     def rules(self, **change: str) -> OmensRules:
         """The survey's rules, with ``change`` on top."""
@@ -136,17 +160,9 @@ class SurveyConfig:
         data = asdict(self)
         data["players"] = list(self.players)
         data["overrides"] = dict(self.overrides)
+        data["player_deals"] = {str(p): n for p, n in self.player_deals}
         data["policy"] = None if self.policy is None else self.policy.to_json()
         return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SurveyConfig:
-        data = dict(data)
-        data["players"] = tuple(data["players"])
-        data["overrides"] = tuple(sorted(data["overrides"].items()))
-        if data.get("policy") is not None:
-            data["policy"] = Policy.from_json(data["policy"])
-        return cls(**data)
 
 
 def _text(values: tuple[Fraction, ...] | None) -> list[str] | None:

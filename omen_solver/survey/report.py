@@ -326,11 +326,10 @@ def _size(record: dict[str, Any]) -> tuple[int, int, int, int]:
 def settings_line(summary: Summary) -> str:
     """How the positions were reached and solved: the first line of every table."""
     config = summary.config
-    players = ", ".join(map(str, config.players))
     rules = f", rules {dict(config.overrides)}" if config.overrides else ""
-    return (f"Survey: {config.describe()}; {config.deals} deals per player count ({players} "
-            f"players), scope {config.scope}, preset `{config.preset}`{rules}, seed "
-            f"{config.seed}, budget {_budget(config)} per search. {summary.status()}")
+    return (f"Survey: {config.describe()}; {config.deals_text()}, scope {config.scope}, "
+            f"preset `{config.preset}`{rules}, seed {config.seed}, budget {_budget(config)} per "
+            f"search. {summary.status()}")
 
 
 def markdown(summary: Summary, plots: dict[str, str] | None = None) -> str:

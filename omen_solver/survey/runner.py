@@ -93,7 +93,7 @@ def pending_items(config: SurveyConfig, store: ResultStore) -> Iterator[tuple[in
     """The deals ``(players, index)`` not yet in the store, in survey order (generated one at
     a time: nothing is listed in memory)."""
     for players in config.players:
-        for index in range(config.deals):
+        for index in range(config.deals_for(players)):
             if not store.done(f"{players}p-{index}"):
                 yield players, index
 

@@ -228,12 +228,19 @@ class ResultStore:
 
     def _append(self, items: Iterable[dict[str, Any]]) -> None:
         text = "".join(json.dumps(item, separators=(",", ":")) + "\n" for item in items)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT
-                             | getattr(os, "O_NOFOLLOW", 0), 0o666)
-        with os.fdopen(descriptor, "ab") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT
+                                 | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            with os.fdopen(descriptor, "ab") as handle:
+                handle.write(text.encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as problem:
+            # A full disk names no file by itself. A part of the batch written before the
+            # failure is a line cut short: dropped, and its deal redone, when the file is
+            # opened again.
+            raise OSError(problem.errno, problem.strerror or str(problem),
+                          str(self.path)) from None
 
     def done(self, ident: str) -> bool:
         return ident in self.done_ids

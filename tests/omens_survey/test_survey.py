@@ -229,3 +229,18 @@ def test_the_resume_index_holds_one_bit_per_record(tmp_path: Path) -> None:
         handle.write('{"x": 4}\n')
     with pytest.raises(SurveyFileError, match="line 5: a record without an 'id'"):
         ResultStore(path, SMALL)
+
+
+def test_a_full_disk_names_the_results_file(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    path = tmp_path / "s" / RESULTS_FILE
+    with ResultStore(path, SMALL) as store:
+        def full(descriptor: int) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(os, "fsync", full)
+        with pytest.raises(OSError) as error:
+            store.add([{"id": "4p-0"}])
+    assert error.value.filename == str(path) and error.value.errno == errno.ENOSPC
