@@ -27,7 +27,8 @@ import statistics
 import sys
 import time
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine

@@ -50,11 +50,12 @@ from pathlib import Path
 from distributed import Client, LocalCluster
 
 from omen_solver.core.budget import Budget
+from omen_solver.errors import AdviceError
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
-from omen_solver.survey.advice import AdviceError, Tracker, advise
+from omen_solver.survey.advice import Tracker, advise
 from omen_solver.survey.analysis import SurveyConfig, analyse_deal
 from omen_solver.survey.policies import heuristic_move
 from omen_solver.survey.report import summarise

@@ -22,10 +22,19 @@ from omen_solver.errors import (
     PositionError,
 )
 
+# The games register their descriptors (omen_solver.core.game.Game) on import, in this order;
+# the modules behind a descriptor load when first used.
+from omen_solver.omens.game import OMENS
+
+# isort: split
+from omen_solver.omen.game import OMEN
+
 __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
+    "OMEN",
+    "OMENS",
     "SIMULTANEOUS",
     "TERMINAL",
     "CatalogueError",

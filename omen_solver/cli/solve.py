@@ -18,7 +18,7 @@ from rich.markup import escape
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
 from omen_solver.cli.output import console, print_json, progress
 from omen_solver.core.budget import Budget
-from omen_solver.core.game import GameState, TraceStep
+from omen_solver.core.game import GameState, TraceStep, game_of
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.solver import Engine
@@ -189,13 +189,12 @@ def _solve(args: argparse.Namespace) -> int:
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
     """The principal variation replayed on the game's explaining engine, step by step."""
     state = solved.state
-    explain = getattr(state, "explain", None)
-    parse = getattr(state, "parse_move", None)
-    if explain is None or parse is None:
+    explain = game_of(state).explain
+    if explain is None:
         raise OmenSolverError(f"{type(state).__name__} cannot explain its moves")
     line = []
     for text in solved.result.principal_variation:
-        state, steps = state.explain(state.parse_move(text))  # type: ignore[attr-defined]
+        state, steps = explain(state, text)
         line.append((text, steps))
     return line
 

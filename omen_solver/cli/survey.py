@@ -35,7 +35,7 @@ from rich.table import Table
 from rich.text import Text
 
 from omen_solver.cli.args import whole_number
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ClusterError, OmenSolverError
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import DEFAULT_LINE_STATES, SurveyConfig
@@ -66,7 +66,6 @@ from omen_solver.survey.runner import (
     DEFAULT_BATCH,
     RESULTS_FILE,
     WORKERS_TIMEOUT,
-    ClusterError,
     run_survey,
     run_tasks,
 )

@@ -17,13 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from time import perf_counter
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = [
     "CHECK_INTERVAL",
     "RECURSION_LIMIT",
     "Budget",
-    "BudgetExceeded",
     "NodeMeter",
     "Progress",
     "Status",
@@ -94,16 +93,6 @@ class Budget:
         if self.max_seconds is not None:
             parts.append(f"{self.max_seconds:g} s")
         return ", ".join(parts) if parts else "no limit"
-
-
-class BudgetExceeded(Exception):
-    """A walk reached its node or time limit. Caught by the public functions."""
-
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.nodes = nodes
-        self.seconds = seconds
 
 
 class NodeMeter:

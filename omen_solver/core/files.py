@@ -25,13 +25,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Final
 
-from omen_solver.errors import OmenSolverError, PositionError, one_line
+from omen_solver.errors import FolderLocked, OmenSolverError, PositionError, one_line
 
 __all__ = [
     "LOCK_FILE",
     "MAX_FILE_BYTES",
     "FolderLock",
-    "FolderLocked",
     "Source",
     "atomic_file",
     "atomic_write",
@@ -246,10 +245,6 @@ def _sync_folder(folder: Path) -> None:
 
 LOCK_FILE: Final = ".lock"
 """The file in a folder whose operating-system lock (``flock``) marks its one writer."""
-
-
-class FolderLocked(OmenSolverError):
-    """Another process holds the folder's lock (the message names it)."""
 
 
 class FolderLock:

@@ -22,27 +22,49 @@ Coming from OpenSpiel: ``child(action)`` is the way to move (states never change
 instead of silently playing on from the old state. ``action_to_string(player, action)`` and
 ``string_to_action(player, text)`` accept OpenSpiel's player argument. For a real OpenSpiel
 game (mutable states, integer actions) use :mod:`omen_solver.integrations.openspiel`.
+
+What a game is, beside its states, is declared once in a :class:`Game` (OpenSpiel's
+``GameType`` and ``GameInfo``): its name, its facts, its loader, bounds and stopping points,
+its search kernel, how it explains a move and how the vectors see it. Each game module
+(``omen_solver/omens/game.py``, ``omen_solver/omen/game.py``) registers its descriptor with
+:func:`register`; code that works on any game looks the game up by name
+(:func:`game_named`) or by state (:func:`game_of`), never by probing a state for methods.
 """
 
 from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, NoReturn, Self, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
+
+if TYPE_CHECKING:
+    from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.moves import Report
+    from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 
 __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
     "ActionT",
+    "Game",
     "GameResult",
     "GameState",
+    "Kernel",
     "NodeKind",
     "TraceStep",
+    "VectorView",
+    "game_named",
+    "game_of",
+    "games",
     "openspiel_argument",
+    "register",
+    "registered",
 ]
 
 CHANCE = -1
@@ -149,6 +171,10 @@ class GameState(ABC, Generic[ActionT]):
     """
 
     __slots__ = ()
+
+    game_name: ClassVar[str | None] = None
+    """The name of the game's registered :class:`Game` (:func:`game_of` reads it); ``None``
+    for a state of no registered game, which then has no loader, bounds or kernel."""
 
     # -- who acts -------------------------------------------------------------------------
 
@@ -322,3 +348,136 @@ class GameState(ABC, Generic[ActionT]):
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+
+# -- the game descriptor ---------------------------------------------------------------------
+
+StateT = TypeVar("StateT", bound=GameState[Any])
+StateT_contra = TypeVar("StateT_contra", bound=GameState[Any], contravariant=True)
+
+
+class Kernel(Protocol[StateT_contra]):
+    """A game's own exact search, tried by :func:`omen_solver.core.search.solve` before the
+    reference search. It raises :class:`omen_solver.errors.KernelRefused` (with
+    the reason) for a position or question it does not answer, and
+    :class:`omen_solver.errors.ChoiceError` for an ``algorithm`` it lacks.
+    ``per_move`` and ``report`` are the root's options of :func:`omen_solver.core.search.solve`
+    (every root move's answer, and the snapshots after each turn)."""
+
+    def __call__(
+        self,
+        state: StateT_contra,
+        concept: Concept,
+        team: int,
+        *,
+        budget: Budget,
+        simultaneous: SimultaneousMode,
+        progress: Progress | None,
+        algorithm: str | None,
+        per_move: bool,
+        report: Report | None,
+    ) -> SolveResult: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VectorView(Generic[StateT]):
+    """How the conformance vectors (``docs/vectors.md``) set up and read a game's states."""
+
+    start: Callable[[Mapping[str, Any], Mapping[str, Any], str], StateT]
+    """The state of a vector's ``options`` and ``position`` (errors name the third argument)."""
+    turn: Callable[[StateT], dict[str, Any]]
+    """Who acts and the legal actions, as the vectors state them after every step."""
+    state: Callable[[StateT], dict[str, Any]]
+    """The table, as the vectors state it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game(Generic[StateT]):
+    """A game, declared once: its facts and the functions generic code needs from it.
+
+    Every callable takes the game's own state; code that works on any game reaches them
+    through :func:`game_of` or :func:`game_named`."""
+
+    name: str
+    """The ``game`` key of its position files and vectors (``omens``, ``omen``)."""
+    title: str
+    players: tuple[int, ...]
+    """The numbers of players its rules allow."""
+    chance: bool
+    """Whether play can reach chance nodes (deals, draws)."""
+    simultaneous: bool
+    """Whether play can reach simultaneous nodes."""
+    return_bounds: tuple[Fraction, Fraction] | None = None
+    """``(low, high)``: every team return of every terminal state lies within. The zero-sum
+    solver starts from that window and prunes below chance nodes (Star1); a terminal return
+    outside it is reported as an error, never silently used."""
+    stop_points: tuple[str, ...] = ()
+    """The named stopping points of perft, graph export and ``--to NAME``."""
+    stop_predicate: Callable[[StateT, str], Callable[[StateT], bool]] | None = None
+    """``stop_predicate(root, name)``: the predicate of a stopping point, relative to the root
+    of a walk; it is tested on every state reached after at least one action, never on the
+    root; it depends only on what :meth:`GameState.key` captures. An unknown name raises
+    :class:`ValueError`."""
+    load: Callable[[Path, dict[str, Any]], StateT] | None = None
+    """``load(path, data)``: the state of a position file's parsed TOML (``path`` names it in
+    errors, :class:`omen_solver.errors.PositionError`)."""
+    explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
+    """``explain(state, text)``: the successor after the move written ``text`` and the rule
+    steps it caused."""
+    parse: Callable[[StateT, str], Hashable] | None = None
+    """``parse(state, text)``: the move written ``text``, checked legal (what ``child``
+    takes)."""
+    kernel: Kernel[StateT] | None = None
+    """Its own exact search, if it has one."""
+    vectors: VectorView[StateT] | None = None
+    """How the vectors see it, if it has vectors."""
+
+
+_REGISTRY: dict[str, Game[Any]] = {}
+
+
+def register(game: Game[StateT]) -> Game[StateT]:
+    """Make ``game`` known by its name; registering an equal descriptor again changes nothing,
+    and another game under a taken name is an error (a definition mistake, found at once)."""
+    known = _REGISTRY.get(game.name)
+    if known is not None and known != game:
+        raise ValueError(f"game {game.name!r} is registered already, as {known.title}")
+    _REGISTRY[game.name] = game
+    return game
+
+
+@contextmanager
+def registered(game: Game[Any]) -> Iterator[Game[Any]]:
+    """Register ``game`` for the duration of a ``with`` block (a test's toy game)."""
+    if game.name in _REGISTRY:
+        raise ValueError(f"game {game.name!r} is registered already")
+    _REGISTRY[game.name] = game
+    try:
+        yield game
+    finally:
+        del _REGISTRY[game.name]
+
+
+def games() -> tuple[Game[Any], ...]:
+    """The registered games, in the order they were registered."""
+    return tuple(_REGISTRY.values())
+
+
+def game_named(name: str) -> Game[Any]:
+    """The registered game of that name; an unknown name raises :class:`KeyError` naming the
+    known ones."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(map(repr, _REGISTRY))
+        raise KeyError(f"unknown game {name!r}; known: {known}") from None
+
+
+def game_of(state: GameState[Any]) -> Game[Any]:
+    """The descriptor of the game ``state`` belongs to; a state of no registered game gets a
+    bare descriptor (no loader, bounds, stopping points or kernel)."""
+    name = type(state).game_name
+    if name is None:
+        return Game(name=type(state).__name__, title=type(state).__name__, players=(),
+                    chance=False, simultaneous=False)
+    return game_named(name)

@@ -30,18 +30,21 @@ from typing import Any
 
 import networkx as nx
 
-from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter
+from omen_solver.core.budget import Budget, NodeMeter
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches
 from omen_solver.core.game import GameState, NodeKind
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import (
+    BudgetExceeded,
+    GraphTooLargeError,
+    MissingDependencyError,
+    OmenSolverError,
+)
 
 __all__ = [
     "DEFAULT_MAX_NODES",
     "FORMATS",
     "MAX_PICTURE_NODES",
-    "GraphTooLargeError",
-    "MissingDependencyError",
     "build_graph",
     "check_target",
     "draw",
@@ -54,14 +57,6 @@ DEFAULT_MAX_NODES = 200_000
 MAX_PICTURE_NODES = 400
 """Pictures are for small trees; larger graphs go to GraphML or DOT."""
 FORMATS = ("graphml", "dot", "svg", "png")
-
-
-class GraphTooLargeError(OmenSolverError):
-    """The graph would exceed its node limit."""
-
-
-class MissingDependencyError(OmenSolverError):
-    """An optional extra is needed and not installed: the message names it."""
 
 
 def _seats(players: tuple[int, ...]) -> str:

@@ -15,18 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from omen_solver.errors import OptionError
+
 __all__ = [
-    "OptionError",
     "OptionSpec",
     "RuleOptions",
     "build",
     "describe",
     "option",
 ]
-
-
-class OptionError(ValueError):
-    """An unknown option, an unknown setting, or an unknown preset."""
 
 
 @dataclass(frozen=True)

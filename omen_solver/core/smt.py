@@ -26,13 +26,14 @@ from typing import Any, Final
 
 import z3
 
+from omen_solver.errors import SmtUnknown
+
 __all__ = [
     "BIT_BLAST",
     "DEFAULT_SETTINGS",
     "STRATEGIES",
     "Outcome",
     "Possibility",
-    "SmtUnknown",
     "SolverSettings",
     "Verdict",
     "both_sides",
@@ -70,15 +71,6 @@ class Possibility(enum.IntEnum):
     """z3 gave up; it may or may not be possible."""
     POSSIBLE = 2
     """Satisfiable: a model exists."""
-
-
-class SmtUnknown(Exception):
-    """z3 could not decide a query; ``reason`` is z3's ``reason_unknown()``."""
-
-    def __init__(self, what: str, reason: str) -> None:
-        super().__init__(f"{what}: z3 returned unknown ({reason})")
-        self.what = what
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

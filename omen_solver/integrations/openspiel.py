@@ -30,17 +30,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    NodeMeter,
-    deep_recursion,
-)
+from omen_solver.core.budget import Budget, NodeMeter, deep_recursion
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
-from omen_solver.core.graph import MissingDependencyError
 from omen_solver.core.positions import load_state
-from omen_solver.core.search.result import ConceptError
+from omen_solver.errors import BudgetExceeded, ConceptError, MissingDependencyError
 
 try:
     import pyspiel

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from omen_solver.core.budget import deep_recursion
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
-from omen_solver.core.search.result import ConceptError
+from omen_solver.errors import ConceptError
 from omen_solver.integrations.openspiel import _joint_choice, _pyspiel
 
 __all__ = [

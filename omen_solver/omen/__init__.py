@@ -2,50 +2,68 @@
 
 Two players deploy units into three cities, fight wars for Rewards and complete Feats. The
 rules follow the rulebooks (A Reign of War, its Omega edition, Fires in the East); every point
-where they disagree or are silent is a named option of :class:`OmenRules`, and each rulebook
-is a profile (:data:`PROFILES`). Cards are data (:mod:`omen_solver.omen.cards`).
-``load(source)`` reads a position from a path, TOML text or an open file.
+where they disagree or are silent is a named option of :class:`~omen_solver.omen.rules.OmenRules`,
+and each rulebook is a profile (:data:`omen_solver.omen.rules.PROFILES`). Cards are data
+(:mod:`omen_solver.omen.cards`). ``load(source)`` reads a position from a path, TOML text or an
+open file::
+
+    import omen_solver.omen
+
+    state = omen_solver.omen.load("puzzles/omen/war-order.toml")
+
+Everything here is imported on first use, so that ``import omen_solver.omen`` stays cheap.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from omen_solver.core.files import Source, read_source
-from omen_solver.errors import PositionError
-from omen_solver.omen.cards import Card, Catalogue, default_catalogue, load_catalogue
-from omen_solver.omen.endgame import Draws, EndgameSettings, solve_endgame
-from omen_solver.omen.notation import Action, parse_action
-from omen_solver.omen.position import load_position, load_state
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
-from omen_solver.omen.setup import new_game
-from omen_solver.omen.state import OmenState
+if TYPE_CHECKING:
+    from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.files import Source
+    from omen_solver.core.search.result import SolveResult
+    from omen_solver.omen.endgame import Draws, Reduction
+    from omen_solver.omen.state import OmenState
 
-__all__ = [
-    "DEFAULT_PROFILE",
-    "PROFILES",
-    "Action",
-    "Card",
-    "Catalogue",
-    "Draws",
-    "EndgameSettings",
-    "OmenRules",
-    "OmenState",
-    "default_catalogue",
-    "load",
-    "load_catalogue",
-    "load_position",
-    "make_rules",
-    "new_game",
-    "parse_action",
-    "solve_endgame",
-]
+__all__ = ["load", "load_position", "solve_endgame"]
 
 
 def load(source: Source) -> OmenState:
     """The state of an Omen position (docs/omen.md, "Positions") from a path, TOML text (a
     ``str`` holding a line break or ``=``) or an open file. Card files named in ``cards`` are
     looked up next to the position file (in the current folder for text and open files)."""
+    from omen_solver.core.files import read_source
+    from omen_solver.errors import PositionError
+    from omen_solver.omen.position import load_state
+
     data, name, _ = read_source(source)
     if data.get("game") != "omen":
         raise PositionError(f"{name}: key 'game': must be \"omen\" for an Omen position, got "
                             f"{data.get('game')!r}")
     return load_state(Path(name), data)
+
+
+def load_position(path: Path | str) -> OmenState:
+    """Read an Omen position file (the same as :func:`load` with a path)."""
+    return load(Path(path))
+
+
+def solve_endgame(
+    state: OmenState,
+    *,
+    seat: int | None = None,
+    turns: int | None = None,
+    draws: Draws | str = "expected",
+    margin: bool = True,
+    reductions: bool | Iterable[Reduction | str] = True,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
+) -> SolveResult:
+    """Best play from ``state`` to the end of the game or over ``turns`` turns
+    (:func:`omen_solver.omen.endgame.solve_endgame`)."""
+    from omen_solver.omen.endgame import solve_endgame as solve
+
+    return solve(state, seat=seat, turns=turns, draws=draws, margin=margin,
+                 reductions=reductions, budget=budget, progress=progress)

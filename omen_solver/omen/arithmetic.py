@@ -40,14 +40,15 @@ import z3
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.smt import Possibility, check, make_context, make_optimizer, make_solver
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ArithmeticQuestionError
 from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search
 from omen_solver.omen.engine import settle
 from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import COIN_CAP
-from omen_solver.omen.state import CAPACITY, OmenState, Unit
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import WAR_THREE, WAR_TOTAL, Keep
 from omen_solver.omen.wealth import BASE_ACTIONS
+from omen_solver.omen.zones import CAPACITY, Unit
 
 __all__ = ["Answer", "ArithmeticQuestionError", "Check", "Question", "ask", "cross_check",
            "keep_sets", "plain_unit", "restricted"]
@@ -57,10 +58,6 @@ class Question(enum.Enum):
     WIN_CITY = "win-city"
     FEWEST_COINS = "fewest-coins"
     KEEP = "keep"
-
-
-class ArithmeticQuestionError(OmenSolverError):
-    """A position or question the arithmetic model does not cover (says why)."""
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,17 @@ are the project's vocabulary for card data (``docs/omen-cards.md``). A test that
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from omen_solver.omen.cards import Condition, Per
 from omen_solver.omen.modifiers import side_strength
-from omen_solver.omen.state import OmenState
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["count", "holds"]
 
-_Test = Callable[[OmenState, int, Condition, int | None], bool]
+_Test = Callable[["OmenState", int, Condition, int | None], bool]
 
 
 def _every_city(state: OmenState, player: int, cond: Condition, here: int | None) -> bool:

@@ -14,10 +14,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from omen_solver.omen.frames import Frame, chance
 from omen_solver.omen.notation import Action
-from omen_solver.omen.state import HIDDEN, OmenState, Prompt, add_card, remove_card
+from omen_solver.omen.zones import HIDDEN, Prompt, add_card, remove_card
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["Draw", "RevealReward", "reshuffle", "reshuffle_if_due"]
 

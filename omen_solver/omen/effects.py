@@ -28,15 +28,8 @@ from omen_solver.omen.draws import Draw, RevealReward
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import unit_strength
 from omen_solver.omen.notation import Action, UnitRef, parse_unit_ref
-from omen_solver.omen.state import (
-    CAPACITY,
-    HIDDEN,
-    OmenState,
-    Prompt,
-    Unit,
-    add_card,
-    remove_card,
-)
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import CAPACITY, HIDDEN, Prompt, Unit, add_card, remove_card
 
 __all__ = [
     "DiscardCard",

@@ -50,24 +50,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    Progress,
-    Status,
-    deep_recursion,
-)
+from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
 from omen_solver.core.game import CHANCE, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import exact
 from omen_solver.core.search.result import Concept, SolveResult
-from omen_solver.core.search.solver import KernelRefused, principal_variation, root_bounds
+from omen_solver.core.search.solver import principal_variation, root_bounds
 from omen_solver.core.search.star import StarSearch, ValueBounds
-from omen_solver.errors import IllegalActionError, OptionError
+from omen_solver.errors import BudgetExceeded, IllegalActionError, KernelRefused, OptionError
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
 from omen_solver.omen.notation import Action, parse_action, parse_unit_ref
-from omen_solver.omen.state import OmenState, quick_replace
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
+from omen_solver.omen.zones import quick_replace
 
 __all__ = ["ALL_REDUCTIONS", "DEFAULT_REDUCTIONS", "Draws", "EndgameSettings", "EndgameView",
            "Goal", "Objective", "Reduction", "Restriction", "Run", "details", "goal_search",

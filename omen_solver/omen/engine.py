@@ -7,11 +7,16 @@ into an empty deck (``reshuffle_timing = 'immediately'``) and the Priestesses' R
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from omen_solver.core.game import TERMINAL
 from omen_solver.omen.draws import reshuffle_if_due
 from omen_solver.omen.notation import Action
 from omen_solver.omen.rituals import check_rituals
-from omen_solver.omen.state import OmenState, Prompt
+from omen_solver.omen.zones import Prompt
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["apply", "settle"]
 

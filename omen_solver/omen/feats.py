@@ -20,7 +20,8 @@ from omen_solver.omen.conditions import holds
 from omen_solver.omen.effects import Effect
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
-from omen_solver.omen.state import OmenState, Prompt, add_card, remove_card
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import Prompt, add_card, remove_card
 
 __all__ = ["ChallengeStep", "FeatStep", "RelicPick", "met_feats"]
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from omen_solver.core.game import CHANCE
 from omen_solver.omen.notation import Action
-from omen_solver.omen.state import OmenState, Prompt
+from omen_solver.omen.zones import Prompt
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["Frame", "chance", "decide"]
 

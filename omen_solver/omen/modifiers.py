@@ -16,9 +16,13 @@ Enrage). ``docs/omen-cards.md`` lists the modifiers.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from omen_solver.omen.cards import Modifier
-from omen_solver.omen.state import OmenState, Unit
+from omen_solver.omen.zones import Unit
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["play_cost", "side_strength", "unit_strength"]
 

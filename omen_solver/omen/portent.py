@@ -18,7 +18,8 @@ from omen_solver.omen.effects import Effect
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action, parse_unit_ref
 from omen_solver.omen.rituals import check_rituals
-from omen_solver.omen.state import OmenState, Prompt, Unit
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import Prompt, Unit
 
 __all__ = ["Activations"]
 

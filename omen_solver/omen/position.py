@@ -21,8 +21,9 @@ from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
-from omen_solver.omen.state import CAPACITY, HIDDEN, City, OmenState, Player, TurnInfo, Unit
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import BeginTurn, steps_of
+from omen_solver.omen.zones import CAPACITY, HIDDEN, City, Player, TurnInfo, Unit
 
 __all__ = ["load_position", "load_state", "state_from_data"]
 

@@ -9,9 +9,13 @@ with none left a RITUAL waits until one is available. An Enraged Priestess has n
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from omen_solver.omen.conditions import holds
-from omen_solver.omen.state import OmenState, add_card
+from omen_solver.omen.zones import add_card
+
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["check_rituals"]
 

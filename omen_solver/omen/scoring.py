@@ -16,8 +16,10 @@ shared victory (004 "both players ... share the victory"; 001 and 003 say nothin
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from omen_solver.omen.state import OmenState
+if TYPE_CHECKING:
+    from omen_solver.omen.state import OmenState
 
 __all__ = ["breakdown", "returns", "score", "tiebreak_key", "winner"]
 

@@ -20,8 +20,9 @@ from omen_solver.omen.cards import Catalogue, default_catalogue
 from omen_solver.omen.draws import Draw
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
-from omen_solver.omen.state import HIDDEN, City, OmenState, Player, TurnInfo
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import BeginTurn
+from omen_solver.omen.zones import HIDDEN, City, Player, TurnInfo
 
 __all__ = ["STARTING_CARDS", "STARTING_COINS", "new_game"]
 

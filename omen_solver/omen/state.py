@@ -1,8 +1,8 @@
-"""The Omen game state: every zone of the table as immutable values, and the game protocol.
+"""The Omen game state: every zone of the table (:mod:`.zones`), and the game protocol.
 
 A turn is a small program: the state carries a *stack of frames* (``stack``), each frame one
 pending piece of the turn (a step, an ability being resolved, a draw, a war). The top frame
-says who decides next and what the legal actions are (:class:`Prompt`), or does its work
+says who decides next and what the legal actions are (a ``Prompt``), or does its work
 automatically. After every action the engine runs automatic frames until a decision, a chance
 event or the end of the game (``omen_solver.omen.engine.settle``).
 
@@ -13,173 +13,42 @@ transpositions merge.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
 from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
 from omen_solver.omen.cards import Card, Catalogue
+from omen_solver.omen.engine import apply
 from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
+from omen_solver.omen.scoring import returns
+from omen_solver.omen.zones import (
+    TERMINAL_PROMPT,
+    City,
+    Player,
+    Prompt,
+    TurnInfo,
+    Unit,
+    quick_replace,
+)
 
 if TYPE_CHECKING:
-    from omen_solver.core.budget import Budget, Progress
-    from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
 
-__all__ = [
-    "CAPACITY",
-    "HIDDEN",
-    "City",
-    "OmenState",
-    "Player",
-    "Prompt",
-    "TurnInfo",
-    "Unit",
-    "add_card",
-    "remove_card",
-]
+__all__ = ["OmenState"]
 
-CAPACITY = 5
-"""City capacity: at most 5 units per player per city, COLOSSAL units counting 2 (001 Cities;
-003 Step 2; 004 Surge Step)."""
-
-HIDDEN = "?"
-"""A face-down Reward whose identity is not known yet (revealed by a chance event)."""
-
-
-_T = TypeVar("_T")
-_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-
-
-def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """A copy-with-changes function written for ``cls``'s fields (as ``dataclasses`` writes
-    ``__init__``), so no field list is walked per call."""
-    names = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
-    lines = ["def replace(self, changes):", "    new = new_object(cls)"]
-    lines += [f"    set_field(new, {name!r}, self.{name})" for name in names]
-    lines += ["    for name, value in changes.items():", "        set_field(new, name, value)",
-              "    return new"]
-    scope: dict[str, Any] = {"new_object": object.__new__, "cls": cls,
-                             "set_field": object.__setattr__}
-    exec("\n".join(lines), scope)  # the code is built from the class's own field names
-    function: Callable[[Any, dict[str, Any]], Any] = scope["replace"]
-    return function
-
-
-def quick_replace(value: _T, **changes: Any) -> _T:
-    """``dataclasses.replace`` for the frozen, slotted values of this module, without its
-    per-call introspection (the search builds millions of states)."""
-    cls = type(value)
-    replacer = _REPLACERS.get(cls)
-    if replacer is None:
-        replacer = _REPLACERS[cls] = _replacer(cls)
-    result: _T = replacer(value, changes)
-    return result
-
-
-def add_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """The sorted multiset ``cards`` with one more ``card``."""
-    items = list(cards)
-    bisect.insort(items, card)
-    return tuple(items)
-
-
-def remove_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """The sorted multiset ``cards`` with one ``card`` less (it must be there)."""
-    index = cards.index(card)
-    return cards[:index] + cards[index + 1 :]
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Unit:
-    """A unit card lying in a city."""
-
-    card: str
-    enraged: bool = False
-    spent: bool = False
-    """Its Portent or end-of-Surge ability has resolved in the current step."""
-
-
-@dataclass(frozen=True, slots=True)
-class City:
-    """One city: each player's side (sorted units), the Reward stack (top first), a Relic."""
-
-    sides: tuple[tuple[Unit, ...], tuple[Unit, ...]] = ((), ())
-    rewards: tuple[str, ...] = ()
-    relic: str | None = None
-    relic_owner: int = 0
-
-    def with_side(self, player: int, units: tuple[Unit, ...]) -> City:
-        sides = (units, self.sides[1]) if player == 0 else (self.sides[0], units)
-        return quick_replace(self, sides=sides)
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """One player's hand, coins and play area."""
-
-    coins: int = 0
-    hand: tuple[str, ...] = ()
-    """Unit cards in hand (sorted ids)."""
-    rewards: tuple[str, ...] = ()
-    """Reward cards in hand (R12 ``hand``), unused: 2 VP."""
-    rewards_unused: tuple[str, ...] = ()
-    """Rewards in the play area, unused (R12 ``play-area``): 2 VP."""
-    rewards_used: tuple[str, ...] = ()
-    """Rewards used (or buried by the hand limit): 1 VP."""
-    feats: tuple[str, ...] = ()
-    """Achieved Feats, turned face down: 2 VP."""
-    feats_rotated: tuple[str, ...] = ()
-    """Achieved Feats rotated for a Relic: 1 VP."""
-    challenges: tuple[str, ...] = ()
-    """Completed Challenges, face down: 3 VP."""
-    vp_tokens: int = 0
-    rituals: tuple[str, ...] = ()
-    """Priestesses removed by RITUAL, face down under their VP token."""
-
-    def hand_size(self) -> int:
-        return len(self.hand) + len(self.rewards)
-
-    def achieved_feats(self) -> int:
-        return len(self.feats) + len(self.feats_rotated)
-
-
-@dataclass(frozen=True, slots=True)
-class TurnInfo:
-    """What the current turn has done so far."""
-
-    number: int = 1
-    first: bool = False
-    """This is the first player's first turn (2 Wealth actions)."""
-    step: str = "wealth"
-    reward_used: bool = False
-    forced: tuple[int, int] = (0, 0)
-    """Cards each player's abilities made the opponent discard this turn."""
-    challenge_done: bool = False
-    cost_change: tuple[int, int] = (0, 0)
-    """Each player's ``cost_change`` effects of this turn (added to the cost of every play)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """Who acts at the top frame and how: a player's legal actions or chance outcomes."""
-
-    player: int
-    actions: tuple[Action, ...]
-    probabilities: tuple[Fraction, ...] = ()
-
-
-_TERMINAL_PROMPT = Prompt(TERMINAL, ())
+_FIRST_TURN = TurnInfo()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class OmenState(GameState[Action]):
     """A position of Omen. Build one with ``position.load_state`` or ``setup.new_game``."""
+
+    game_name: ClassVar[str | None] = "omen"
 
     rules: OmenRules
     catalogue: Catalogue
@@ -202,12 +71,12 @@ class OmenState(GameState[Action]):
     box: tuple[str, ...] = ()
     """Cards removed from the game."""
     active: int = 0
-    turn: TurnInfo = TurnInfo()
+    turn: TurnInfo = _FIRST_TURN
     stack: tuple[Frame, ...] = ()
     over: bool = False
     trace: tuple[TraceStep, ...] = field(default=(), compare=False)
     """The rule steps applied by the last action (and the automatic play after it)."""
-    prompt: Prompt = field(default=_TERMINAL_PROMPT, compare=False)
+    prompt: Prompt = field(default=TERMINAL_PROMPT, compare=False)
     search: EndgameSettings | None = field(default=None, compare=False)
     """How the position asks to be solved (its file's ``[search]`` table), if it says."""
 
@@ -236,8 +105,6 @@ class OmenState(GameState[Action]):
             action = self.string_to_action(action)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(str(action)))
-        from omen_solver.omen.engine import apply
-
         return cast(Self, apply(self, action))
 
     def explain(self, action: Action | str) -> tuple[OmenState, list[TraceStep]]:
@@ -247,36 +114,12 @@ class OmenState(GameState[Action]):
         following = self.child(chosen)
         return following, list(following.trace)
 
-    def parse_move(self, text: str) -> Action:
-        """A move in canonical notation, checked legal (``solve --explain`` replays lines)."""
-        return self.string_to_action(text)
-
-    def kernel_solve(self, concept: Concept, team: int, *, budget: Budget,
-                     simultaneous: SimultaneousMode, progress: Progress | None,
-                     algorithm: str | None = None) -> SolveResult:
-        """The game's own search (hook of :func:`omen_solver.core.search.solve`, which the
-        ``solve`` and ``puzzles check`` commands use): the endgame search with this position's
-        ``[search]`` settings (``omen_solver.omen.endgame``). It offers no ``algorithm``."""
-        from omen_solver.core.enumeration.hooks import ChoiceError
-        from omen_solver.omen.endgame import kernel_solve
-
-        if algorithm is not None:
-            raise ChoiceError(
-                f"algorithm {algorithm!r}: Omen positions have one search, set by the "
-                "position's [search] table"
-            )
-
-        return kernel_solve(self, self.search, concept, team, budget=budget,
-                            simultaneous=simultaneous, progress=progress)
-
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return ((0,), (1,))
 
     def returns(self) -> tuple[Fraction, ...]:
         if not self.over:
             return (Fraction(0), Fraction(0))
-        from omen_solver.omen.scoring import returns
-
         return returns(self)
 
     def key(self) -> Hashable:
@@ -321,14 +164,7 @@ class OmenState(GameState[Action]):
         where = "the game is over" if self.over else f"step {self.turn.step}"
         return f"{text!r} is not legal here ({where}); legal: {shown or 'none'}"
 
-    # -- optional hooks of enumeration and search (omen_solver.core.enumeration.hooks) -------
-
-    def return_bounds(self) -> tuple[Fraction, Fraction]:
-        """Every result lies between a loss (0) and a win (1)."""
-        return (Fraction(0), Fraction(1))
-
-    def stop_points(self) -> tuple[str, ...]:
-        return ("step", "turn")
+    # -- the stopping points of its descriptor (omen_solver.omen.game) ----------------------
 
     def stop_predicate(self, name: str) -> Callable[[OmenState], bool]:
         """``step``: the step in progress here is over; ``turn``: the turn is over."""

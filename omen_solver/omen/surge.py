@@ -36,7 +36,8 @@ from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import play_cost
 from omen_solver.omen.notation import Action
 from omen_solver.omen.portent import Activations
-from omen_solver.omen.state import OmenState, Prompt, Unit, add_card, remove_card
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import Prompt, Unit, add_card, remove_card
 
 __all__ = ["SurgeStep", "use_reward"]
 

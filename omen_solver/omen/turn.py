@@ -25,10 +25,11 @@ from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import OfferingStep
 from omen_solver.omen.portent import Activations
 from omen_solver.omen.rules import OmenRules
-from omen_solver.omen.state import OmenState, Prompt, TurnInfo
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.surge import SurgeStep
 from omen_solver.omen.war import WarStep
 from omen_solver.omen.wealth import WealthStep
+from omen_solver.omen.zones import Prompt, TurnInfo
 
 __all__ = ["STEPS", "BeginTurn", "EndTurn", "HeroWindow", "StepStart", "end_reasons",
            "steps_of"]

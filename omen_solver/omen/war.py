@@ -26,7 +26,8 @@ from omen_solver.omen.effects import Effect, destroy_unit
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import side_strength
 from omen_solver.omen.notation import Action
-from omen_solver.omen.state import HIDDEN, OmenState, Prompt, Unit, add_card
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import HIDDEN, Prompt, Unit, add_card
 
 __all__ = ["WarResolve", "WarStep", "war_torn", "war_winner"]
 

@@ -22,7 +22,8 @@ from omen_solver.omen.draws import Draw
 from omen_solver.omen.effects import discard_from_hand
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
-from omen_solver.omen.state import OmenState, Prompt
+from omen_solver.omen.state import OmenState
+from omen_solver.omen.zones import Prompt
 
 __all__ = ["WealthStep", "wealth_actions"]
 

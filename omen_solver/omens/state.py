@@ -17,9 +17,8 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
-from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -28,7 +27,6 @@ from omen_solver.core.game import (
     TraceStep,
     openspiel_argument,
 )
-from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.errors import IllegalActionError, InvalidActionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
@@ -389,6 +387,8 @@ class OmensState(GameState[OmensAction]):
     """
 
     __slots__ = ("_key", "_legal", "table", *("_" + name for name in _FIELDS))
+
+    game_name: ClassVar[str | None] = "omens"
 
     def __init__(
         self,
@@ -909,11 +909,7 @@ class OmensState(GameState[OmensAction]):
         """The same as :meth:`child` (kept for code written against 0.1)."""
         return self._apply(self._as_move(move), None)
 
-    # -- hooks for enumeration and search (omen_solver.core.enumeration.hooks) ------------
-
-    def stop_points(self) -> tuple[str, ...]:
-        """``bout``: the bout in progress is over; ``round``: the round in progress is over."""
-        return ("bout", "round")
+    # -- the stopping points of its descriptor (omen_solver.omens.game) --------------------
 
     def stop_predicate(self, name: str) -> Callable[[OmensState], bool]:
         """A predicate for the named stopping point, relative to this (root) state."""
@@ -925,32 +921,6 @@ class OmensState(GameState[OmensAction]):
                 state._phase in (Phase.OVER, Phase.DEAL) or state._rounds_won != rounds
             )
         raise ValueError(f"unknown stopping point {name!r}; known: bout, round")
-
-    def return_bounds(self) -> tuple[Fraction, Fraction]:
-        """Every team scores 0 or 1."""
-        return Fraction(0), Fraction(1)
-
-    def kernel_solve(
-        self,
-        concept: Concept,
-        team: int,
-        *,
-        budget: Budget,
-        simultaneous: SimultaneousMode,
-        progress: Progress | None,
-        algorithm: str = "portfolio",
-        **options: Any,
-    ) -> SolveResult:
-        """The search kernel's answer (hook of :func:`omen_solver.core.search.solve`); raises
-        :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
-        ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS`; ``options``:
-        those of :func:`omen_solver.omens.kernel.solve.solve_with_kernel` (the root's)."""
-        from omen_solver.omens.kernel.solve import solve_with_kernel
-
-        return solve_with_kernel(
-            self, concept, team, budget=budget, simultaneous=simultaneous, progress=progress,
-            algorithm=algorithm, **options,
-        )
 
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))

@@ -34,9 +34,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded
-from omen_solver.core.search import Concept, ConceptError, solve
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.budget import Budget
+from omen_solver.core.search import Concept, solve
+from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.playout import DealKind, Reached, deal_round, play_forward
 from omen_solver.omens.position import load_position

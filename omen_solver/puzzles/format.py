@@ -38,13 +38,12 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.budget import Budget
-from omen_solver.core.enumeration.hooks import ChoiceError
 from omen_solver.core.enumeration.tree import branches, joint_actions
 from omen_solver.core.game import SIMULTANEOUS, GameState
 from omen_solver.core.positions import read_toml
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.solver import team_index as solver_team_index
-from omen_solver.errors import PositionError, shown
+from omen_solver.errors import ChoiceError, PositionError, shown
 
 __all__ = [
     "ACTION_KEYS",

@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import SIMULTANEOUS
-from omen_solver.errors import IllegalActionError, InvalidActionError, OmenSolverError
+from omen_solver.errors import AdviceError, IllegalActionError, InvalidActionError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
@@ -51,7 +51,6 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "ActionValue",
     "Advice",
-    "AdviceError",
     "Tracker",
     "View",
     "advise",
@@ -63,10 +62,6 @@ DEFAULT_EXACT_LIMIT: Final = 500
 """Up to this many assignments of the hidden cards, every deal is enumerated."""
 HIDDEN: Final = "?"
 MAX_TRIES_PER_SAMPLE: Final = 1000
-
-
-class AdviceError(OmenSolverError):
-    """A view that cannot be advised on (says why)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import DealError
 from omen_solver.omens.cards import Catalogue, default_catalogue
 from omen_solver.omens.rules import OmensRules
 from omen_solver.omens.state import OmensState, derive_teams
@@ -35,10 +35,6 @@ __all__ = [
 
 MIN_HAND = 2
 """A hand of 1 card at the start of a bout has already won the round (rules file 000, "Goal")."""
-
-
-class DealError(OmenSolverError):
-    """A deal that cannot be made (players, hand size)."""
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,12 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
+from omen_solver.core.budget import Budget, deep_recursion
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState
 from omen_solver.core.search import Concept, MatrixReport, default_team, solve
 from omen_solver.core.search.moves import MovesReport
-from omen_solver.core.search.solver import KernelRefused
+from omen_solver.errors import BudgetExceeded, KernelRefused
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.budget import Budget
+from omen_solver.errors import AdviceError
 from omen_solver.integrations.openspiel_hidden import (
     HiddenDeal,
     Information,
@@ -40,7 +41,6 @@ from omen_solver.omens.state import OmensState
 from omen_solver.survey.advice import (
     HIDDEN,
     Advice,
-    AdviceError,
     Tracker,
     View,
     advise,

@@ -171,7 +171,8 @@ class Seats:
         return heuristic_move(state, seat)
 
     def _advised(self, state: OmensState, seat: int) -> Move:
-        from omen_solver.survey.advice import AdviceError, advise
+        from omen_solver.errors import AdviceError
+        from omen_solver.survey.advice import advise
 
         policy = self.policy
         seed = self.rng.randrange(2**32)

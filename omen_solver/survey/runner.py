@@ -38,7 +38,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ClusterError, NoWorkers, SchedulerError
 from omen_solver.survey.analysis import SurveyConfig, analyse_batch
 from omen_solver.survey.store import ResultStore
 
@@ -48,9 +48,6 @@ __all__ = [
     "RESULTS_FILE",
     "START_ATTEMPTS",
     "WORKERS_TIMEOUT",
-    "ClusterError",
-    "NoWorkers",
-    "SchedulerError",
     "pending_items",
     "run_survey",
     "run_tasks",
@@ -75,18 +72,6 @@ Tick = Callable[[int], None]
 """Called with the number of records just stored."""
 Work = Callable[[Any, list[Any]], list[dict[str, Any]]]
 """``work(config, batch)``: the records of a batch (a Dask task)."""
-
-
-class SchedulerError(OmenSolverError):
-    """``--scheduler`` names no Dask scheduler that answers (bad input: exit 2)."""
-
-
-class ClusterError(Exception):
-    """The cluster failed in a way the run cannot go on from (the records so far are kept)."""
-
-
-class NoWorkers(ClusterError):
-    """The cluster had no worker for the workers timeout."""
 
 
 def pending_items(config: SurveyConfig, store: ResultStore) -> Iterator[tuple[int, int]]:

@@ -26,16 +26,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from omen_solver.core.files import FolderLock
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import SurveyFileError
 
 __all__ = ["DoneIndex", "ResultStore", "SurveyFileError"]
 
 _CHUNK = 1 << 16
 _ID = b'{"id":"'
-
-
-class SurveyFileError(OmenSolverError):
-    """A results file that does not belong to this run, or is not one."""
 
 
 class _Settings(Protocol):

@@ -14,12 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from omen_solver import __version__
-from omen_solver.core.game import GameState
+from omen_solver.core.game import Game, GameState, VectorView, game_of, games
 from omen_solver.errors import OmenSolverError
-from omen_solver.omen.state import OmenState
-from omen_solver.omens.state import OmensState
-from omen_solver.vectors.omen_record import omen_start, omen_state_view, omen_turn_view
-from omen_solver.vectors.omens_record import start_state, state_view, turn_view
 from omen_solver.vectors.protocol import PROTOCOL_VERSION
 from omen_solver.vectors.settings import SWITCHABLE, EngineRules
 
@@ -66,7 +62,7 @@ class Adapter:
             raise _Refused(f"protocol {request.get('protocol')!r}: this adapter speaks "
                            f"protocol {PROTOCOL_VERSION}")
         options: dict[str, Any] = {}
-        for game in ("omens", "omen"):
+        for game in (g.name for g in _playable()):
             rules = self.fixed.get(game)
             if rules is None or rules.settings is None:
                 options[game] = SWITCHABLE
@@ -75,7 +71,7 @@ class Adapter:
                 options[game] = {key: rules.preset, "overrides": dict(rules.overrides or {})}
             else:
                 options[game] = {"settings": dict(rules.settings)}
-        return {"name": f"omen-solver {__version__}", "games": ["omens", "omen"],
+        return {"name": f"omen-solver {__version__}", "games": [g.name for g in _playable()],
                 "options": options}
 
     def _setup(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,6 +79,9 @@ class Adapter:
         options, position = request.get("options"), request.get("position")
         if not isinstance(options, dict) or not isinstance(position, dict):
             raise _Refused("setup needs 'options' and 'position' objects")
+        views = {g.name: _view(g) for g in _playable()}
+        if not isinstance(game, str) or game not in views:
+            raise _Refused(f"unknown game {game!r}; this engine plays {' and '.join(views)}")
         rules = self.fixed.get(str(game))
         if rules is not None and rules.settings is not None:
             asked = options.get("settings")
@@ -93,15 +92,10 @@ class Adapter:
                                    f"asks for other settings of {', '.join(differ)}")
             options = {**options, "settings": dict(rules.settings)}
         try:
-            if game == "omens":
-                self.state = start_state(options, position, "setup")
-            elif game == "omen":
-                self.state = omen_start(options, position, "setup")
-            else:
-                raise _Refused(f"unknown game {game!r}; this engine plays omens and omen")
+            self.state = views[game].start(options, position, "setup")
         except (KeyError, TypeError) as error:
             raise _Refused(f"setup: missing or malformed field {error}") from None
-        self.game = str(game)
+        self.game = game
         return {}
 
     def _current(self) -> GameState[Any]:
@@ -111,29 +105,31 @@ class Adapter:
 
     def _legal(self, request: Mapping[str, Any]) -> dict[str, Any]:
         state = self._current()
-        if isinstance(state, OmensState):
-            return turn_view(state)
-        assert isinstance(state, OmenState)
-        return omen_turn_view(state)
+        return _view(game_of(state)).turn(state)
 
     def _play(self, request: Mapping[str, Any]) -> dict[str, Any]:
         state = self._current()
         action = request.get("action")
         if not isinstance(action, str):
             raise _Refused("play needs an 'action' string")
-        if isinstance(state, OmensState):
-            self.state = state.apply_move(state.parse_move(action))
-        else:
-            assert isinstance(state, OmenState)
-            self.state = state.child(state.string_to_action(action))
+        game = game_of(state)
+        assert game.parse is not None, game.name
+        self.state = state.child(game.parse(state, action))
         return {}
 
     def _state(self, request: Mapping[str, Any]) -> dict[str, Any]:
         state = self._current()
-        if isinstance(state, OmensState):
-            return {"state": state_view(state)}
-        assert isinstance(state, OmenState)
-        return {"state": omen_state_view(state)}
+        return {"state": _view(game_of(state)).state(state)}
+
+
+def _playable() -> list[Game[Any]]:
+    """The registered games that have vectors."""
+    return [game for game in games() if game.vectors is not None]
+
+
+def _view(game: Game[Any]) -> VectorView[Any]:
+    assert game.vectors is not None, game.name
+    return game.vectors
 
 
 def _answer(adapter: Adapter, line: str) -> tuple[dict[str, Any], bool]:

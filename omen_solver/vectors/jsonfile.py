@@ -19,14 +19,13 @@ from typing import Any, Final
 
 import jsonschema
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import VectorFileError
 from omen_solver.vectors.schemas import build_schema
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE",
     "SCHEMAS",
-    "VectorFileError",
     "dumps",
     "json_depth",
     "read_json",
@@ -43,11 +42,6 @@ SCHEMAS: Final = {
     "omen-solver-reference": "reference.schema.json",
 }
 """The ``format`` field of each published file and the schema that describes it."""
-
-
-class VectorFileError(OmenSolverError):
-    """A vector, perft, coverage or reference file that is not valid JSON or breaks its
-    schema: names the file and the JSON path."""
 
 
 _INLINE = 100

@@ -26,8 +26,9 @@ from omen_solver.omen.notation import parse_action
 from omen_solver.omen.position import DEFAULT_TURN_NUMBER, state_from_data
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
-from omen_solver.omen.state import HIDDEN, OmenState
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.summary import state_summary
+from omen_solver.omen.zones import HIDDEN
 
 __all__ = [
     "OmenRecording",

@@ -31,14 +31,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import EngineError, EngineStartError
 from omen_solver.vectors.jsonfile import MAX_DEPTH, json_depth
 
 __all__ = [
     "MAX_LINE",
-    "EngineError",
     "EngineProcess",
-    "EngineStartError",
 ]
 
 MAX_LINE: Final = 16 * 1024 * 1024
@@ -52,15 +50,6 @@ _EOF: Final = object()
 _TOO_LONG: Final = object()
 _STOP_GRACE: Final = 2.0
 """Seconds an engine has to exit after ``quit`` before its group is killed."""
-
-
-class EngineError(Exception):
-    """The engine died, did not answer in time, or answered something that is not a protocol
-    answer."""
-
-
-class EngineStartError(OmenSolverError):
-    """The engine command cannot be started or does not answer ``hello``: bad input."""
 
 
 def _lines(stream: BinaryIO, emit: Callable[[object], None], limit: int) -> None:

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from omen_solver.vectors.jsonfile import VectorFileError, read_json, validate
-from omen_solver.vectors.process import EngineError, EngineProcess, EngineStartError
+from omen_solver.errors import EngineError, EngineStartError, VectorFileError
+from omen_solver.vectors.jsonfile import read_json, validate
+from omen_solver.vectors.process import EngineProcess
 from omen_solver.vectors.protocol import normalize_legal, normalize_state
 from omen_solver.vectors.settings import EngineRules, declared, holds
 

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from omen_solver.core.options import OptionError, OptionSpec, describe
+from omen_solver.core.options import OptionSpec, describe
+from omen_solver.errors import OptionError
 from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
 from omen_solver.omen.rules import make_rules as make_omen_rules
 from omen_solver.omens.rules import PRESETS, OmensRules

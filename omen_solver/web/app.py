@@ -28,10 +28,16 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from omen_solver import __version__
-from omen_solver.core.options import OptionError
-from omen_solver.errors import OmenSolverError, one_line, shown
+from omen_solver.errors import (
+    JobError,
+    OmenSolverError,
+    OptionError,
+    RequestError,
+    one_line,
+    shown,
+)
 from omen_solver.web import library
-from omen_solver.web.jobs import Job, JobError, Jobs, Limits
+from omen_solver.web.jobs import Job, Jobs, Limits
 
 __all__ = ["STATIC", "create_app", "default_puzzle_folder"]
 
@@ -105,9 +111,9 @@ class Api:
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as problem:
-            raise library.RequestError(f"the request body is not JSON: {problem}") from None
+            raise RequestError(f"the request body is not JSON: {problem}") from None
         if not isinstance(data, dict):
-            raise library.RequestError("the request body must be a JSON object")
+            raise RequestError("the request body must be a JSON object")
         return data
 
     @staticmethod
@@ -118,10 +124,10 @@ class Api:
         if "position" in body:
             data = body["position"]
             if not isinstance(data, dict):
-                raise library.RequestError(
+                raise RequestError(
                     f"'position': expected the position's tables, not {shown(data)}")
             return data
-        raise library.RequestError("give the position as 'toml' (its text) or 'position'")
+        raise RequestError("give the position as 'toml' (its text) or 'position'")
 
     def board(self, body: dict[str, Any]) -> library.Board:
         return library.load_board(self.position_data(body, "omens"),
@@ -193,7 +199,7 @@ class Api:
         seconds = self.jobs.seconds(body.get("seconds"))
         concept = body.get("concept")
         if concept is not None and concept not in ("paranoid", "maxn"):
-            raise library.RequestError(
+            raise RequestError(
                 f"'concept': {shown(concept)}; with three teams choose 'paranoid' or 'maxn'")
         replaces = body.get("replaces")
         if isinstance(replaces, str):
@@ -234,8 +240,9 @@ class Api:
                         return
                     await asyncio.sleep(0.1)
             finally:
+                # Not awaited: the stream's task may be cancelled already (the client left).
                 if not job.finished:
-                    await run_in_threadpool(self.jobs.cancel, job.id)
+                    self.jobs.cancel(job.id)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
@@ -244,7 +251,7 @@ class Api:
         job = self._start(kind, payload, seconds)
         result = await run_in_threadpool(self.jobs.wait, job, seconds + 5.0)
         if result.get("type") == "error":
-            raise library.RequestError(result["error"])
+            raise RequestError(result["error"])
         return result
 
     # -- puzzles -------------------------------------------------------------------------------
@@ -252,7 +259,7 @@ class Api:
     def _puzzle(self, name: str) -> tuple[PuzzleEntry, str, dict[str, Any]]:
         entry = self.puzzles.get(name)
         if entry is None:
-            raise library.RequestError(f"no puzzle named {shown(name)} on this server")
+            raise RequestError(f"no puzzle named {shown(name)} on this server")
         text = library.read_text_file(entry.path)
         data = library.read_position_text(text, entry.game)
         return entry, text, data
@@ -291,11 +298,11 @@ class Api:
         body = await self.body(request)
         entry, text, data = self._puzzle(name)
         if entry.game != "omens":
-            raise library.RequestError("puzzle mode plays Omens puzzles; open Omen ones on the "
+            raise RequestError("puzzle mode plays Omens puzzles; open Omen ones on the "
                                        "Omen board")
         move = body.get("move")
         if not isinstance(move, str):
-            raise library.RequestError("'move': expected an action in canonical notation")
+            raise RequestError("'move': expected an action in canonical notation")
         result = await self._try_puzzle(data, text, move, body.get("seconds"))
         return _json(result)
 
@@ -320,7 +327,7 @@ class Api:
         data = self.position_data(body, "omens")
         move = body.get("move")
         if not isinstance(move, str):
-            raise library.RequestError("'move': expected an action in canonical notation")
+            raise RequestError("'move': expected an action in canonical notation")
         return _json(await self._try_puzzle(data, str(text or ""), move, body.get("seconds")))
 
     async def puzzle_generate(self, request: Request) -> Response:
@@ -328,9 +335,9 @@ class Api:
         players = body.get("players", 4)
         seed = body.get("seed", 0)
         if players not in (4, 5, 6) or isinstance(players, bool):
-            raise library.RequestError(f"'players': 4, 5 or 6, not {shown(players)}")
+            raise RequestError(f"'players': 4, 5 or 6, not {shown(players)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
-            raise library.RequestError(f"'seed': a whole number from 0, not {shown(seed)}")
+            raise RequestError(f"'seed': a whole number from 0, not {shown(seed)}")
         payload = {"players": players, "seed": seed, "deal": body.get("deal", "start")}
         result = await self._run("generate", payload, self.jobs.seconds(body.get("seconds")))
         if not result.get("found"):
@@ -362,7 +369,7 @@ class Api:
         await run_in_threadpool(self._omen, body)
         seat = body.get("seat")
         if seat not in (None, 1, 2) or isinstance(seat, bool):
-            raise library.RequestError(f"'seat': 1 or 2, not {shown(seat)}")
+            raise RequestError(f"'seat': 1 or 2, not {shown(seat)}")
         payload = {"position": self.position_data(body, "omen"),
                    "moves": library.moves_list(body.get("moves")), "seat": seat}
         result = await self._run("endgame", payload, self.jobs.seconds(body.get("seconds")))

@@ -18,17 +18,13 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import JobError
 
 __all__ = ["Job", "JobError", "Jobs", "Limits"]
 
 GRACE_SECONDS: Final = 3.0
 """How long past its time limit a job may run before it is killed (reading the position and
 reporting take a moment beyond the search)."""
-
-
-class JobError(OmenSolverError):
-    """A job that cannot be started (too many running) or is unknown."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from omen_solver.core.files import parse_toml
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
-from omen_solver.errors import OmenSolverError, PositionError, shown
+from omen_solver.errors import OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.position import OmensPosition, parse_position
@@ -32,7 +32,6 @@ from omen_solver.omens.table import Scope
 __all__ = [
     "POSITION_NAME",
     "Board",
-    "RequestError",
     "board_view",
     "cards_json",
     "dump_toml",
@@ -49,10 +48,6 @@ POSITION_NAME: Final = "position"
 
 MAX_MOVES: Final = 2000
 """The most moves a request replays (a whole game is a few hundred)."""
-
-
-class RequestError(OmenSolverError):
-    """A request the server cannot answer: a missing field, a wrong type, a path asked for."""
 
 
 # -- reading positions -------------------------------------------------------------------------

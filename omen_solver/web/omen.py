@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.game import CHANCE
-from omen_solver.errors import CatalogueError, OmenSolverError, PositionError, shown
+from omen_solver.errors import CatalogueError, OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omen.position import state_from_data
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.summary import state_summary
-from omen_solver.web.library import POSITION_NAME, RequestError
+from omen_solver.web.library import POSITION_NAME
 
 __all__ = ["load_omen", "omen_view"]
 

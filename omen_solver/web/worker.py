@@ -28,8 +28,10 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from omen_solver.core.budget import Budget
+from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.search import Concept, SolveResult, solve
+from omen_solver.core.search.moves import MoveAnswer, MovesReport, MoveStatus
 from omen_solver.errors import OmenSolverError, one_line
 from omen_solver.omens.state import OmensState
 
@@ -114,6 +116,13 @@ def _board_state(payload: dict[str, Any]) -> OmensState:
     return load_board(payload["position"], payload.get("moves", [])).state
 
 
+def _bounds(state: OmensState) -> tuple[Fraction, Fraction]:
+    """The game's bounds on every team's result (its descriptor's: 0 and 1)."""
+    bounds = return_bounds(state)
+    assert bounds is not None, "Omens declares its return bounds"
+    return bounds
+
+
 def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """The value of every legal action for the team to act, refined pass after pass until
     each is exact or the time is up."""
@@ -123,11 +132,13 @@ def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
         return
     team = _mover_team(state)
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     moves = state.moves()
     texts = [state.action_to_string(move) for move in moves]
     send({"type": "start", "moves": texts, "team": list(team), "concept": concept.value,
           "seconds": seconds})
+    if _per_move_search(state, team, concept, seconds, low, high, send):
+        return
     deadline = time.monotonic() + seconds
     open_moves = list(range(len(moves)))
     answers: dict[int, dict[str, Any]] = {}
@@ -166,12 +177,59 @@ def job_moves(payload: dict[str, Any], seconds: float, send: Send) -> None:
     send(summary)
 
 
+def _move_message(answer: MoveAnswer, turn: int, low: Fraction,
+                  high: Fraction) -> dict[str, Any]:
+    settled = answer.status is not MoveStatus.UNKNOWN
+    verdict_of = {MoveStatus.WON: "won", MoveStatus.LOST: "lost", MoveStatus.EXACT: "value"}
+    return {"type": "move", "move": answer.action, "pass": turn,
+            "status": "solved" if settled else "unknown",
+            "verdict": verdict_of.get(answer.status, "unknown"),
+            "value": _text(answer.value),
+            "lower": _text(answer.lower if answer.lower is not None else low),
+            "upper": _text(answer.upper if answer.upper is not None else high),
+            "nodes": answer.nodes, "line": []}
+
+
+def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,
+                     seconds: float, low: Fraction, high: Fraction, send: Send) -> bool:
+    """The solver's own per-move answers (``solve(per_move=True)``), streamed after every
+    turn of its search; False where it gives none (a chance root), for the fallback."""
+    sent: dict[str, dict[str, Any]] = {}
+
+    def report(snapshot: MovesReport) -> None:
+        for answer in snapshot.moves:
+            message = _move_message(answer, snapshot.turn, low, high)
+            if sent.get(answer.action) != message:
+                sent[answer.action] = message
+                send(message)
+
+    result = solve(state, concept=concept, team=team, budget=Budget(max_seconds=seconds),
+                   per_move=True, report=report)
+    if not result.moves:
+        return False
+    for answer in result.moves:
+        message = _move_message(answer, 0, low, high)
+        if answer.action == (result.best_actions[:1] or [None])[0]:
+            message["line"] = list(result.principal_variation)
+        send(message)
+    summary: dict[str, Any] = {"type": "done", "status": result.status.value,
+                               "search": "per-move", "nodes": result.nodes}
+    if result.solved and result.value is not None:
+        summary.update(value=str(result.value), best=list(result.best_actions),
+                       line=list(result.principal_variation),
+                       verdict=verdict("solved", result.value, None, None, low, high))
+    else:
+        summary["reason"] = f"time limit of {seconds:g} s reached"
+    send(summary)
+    return True
+
+
 def job_solve(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """One position, solved once for the team to act (or ``team``)."""
     state = _board_state(payload)
     team = tuple(payload.get("team") or _mover_team(state))
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     if state.is_terminal():
         send({"type": "result", **_terminal_answer(state, team, low, high)})
         return
@@ -201,7 +259,7 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     move = payload["move"]
     team = tuple(payload["team"])
     concept = _concept(state, payload.get("concept"))
-    low, high = state.return_bounds()
+    low, high = _bounds(state)
     stated = payload.get("answer", {})
     deadline = time.monotonic() + seconds
 

@@ -1,22 +1,26 @@
-"""Fixtures of the game-agnostic tests: the toy game is registered as ``game = "toy"``."""
+"""Fixtures of the game-agnostic tests: the toy games are registered (``game = "toy"`` in
+position files) for the duration of each test."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from core_toys import load_toy
+from core_toys import TOY_DESCRIPTORS
 
-from omen_solver.core.positions import GAME_LOADERS
+from omen_solver.core.game import registered
 
 DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(autouse=True)
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(GAME_LOADERS, "toy", load_toy)
-    yield
+def toy_game() -> Iterator[None]:
+    with ExitStack() as stack:
+        for game in TOY_DESCRIPTORS:
+            stack.enter_context(registered(game))
+        yield
 
 
 @pytest.fixture

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameState
 from omen_solver.errors import IllegalActionError, OptionError, PositionError
 
 TWO_TEAMS_OF_TWO = ((0, 2), (1, 3))
@@ -80,6 +80,7 @@ class _Toy(GameState[int]):
 
 @dataclass(frozen=True, eq=False, slots=True)
 class TeamNim(_Toy):
+    game_name: ClassVar[str | None] = "toy-nim"
     pile: int
     max_take: int = 3
     player: int = 0
@@ -126,12 +127,10 @@ class TeamNim(_Toy):
 
 
 class BoundedNim(TeamNim):
-    """Team Nim that declares its return bounds (win 1, loss 0) through the optional hook."""
+    """Team Nim whose descriptor declares its return bounds (win 1, loss 0)."""
 
     __slots__ = ()
-
-    def return_bounds(self) -> tuple[Fraction, Fraction]:
-        return Fraction(0), Fraction(1)
+    game_name: ClassVar[str | None] = "toy-bounded-nim"
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -458,7 +457,7 @@ TOY_GAMES = {
 
 
 def load_toy(path: Path, data: dict[str, Any]) -> GameState[Any]:
-    """Position-file loader for ``game = "toy"`` (registered by the CLI tests)."""
+    """Position-file loader for ``game = "toy"`` (registered by ``conftest.py``)."""
     table = data.get("toy")
     if not isinstance(table, dict):
         raise PositionError(f"{path}: key 'toy': a table with 'kind' is required")
@@ -477,3 +476,20 @@ def load_toy(path: Path, data: dict[str, Any]) -> GameState[Any]:
         matrix = tuple(tuple(int(x) for x in row) for row in table["matrix"])
         return MatrixToy((matrix,), teams_=teams)
     raise PositionError(f"{path}: key 'toy.kind': unknown toy {kind!r}")
+
+
+def _nim_stop(root: TeamNim, name: str) -> Callable[[TeamNim], bool]:
+    return root.stop_predicate(name)
+
+
+TOY = Game(name="toy", title="the toy games", players=(), chance=True, simultaneous=True,
+           load=load_toy)
+"""Position files with ``game = "toy"``; each toy state belongs to its own game below, or to
+none (no stopping points, no bounds)."""
+TEAM_NIM: Game[TeamNim] = Game(
+    name="toy-nim", title="team Nim", players=(2, 3, 4, 5, 6), chance=False, simultaneous=False,
+    stop_points=("half",), stop_predicate=_nim_stop,
+)
+BOUNDED_NIM: Game[TeamNim] = replace(TEAM_NIM, name="toy-bounded-nim", title="bounded team Nim",
+                                     return_bounds=(Fraction(0), Fraction(1)))
+TOY_DESCRIPTORS = (TOY, TEAM_NIM, BOUNDED_NIM)

@@ -9,14 +9,8 @@ import pytest
 from core_toys import GustNim, MatrixToy, RandomGame, RandomSpec, TeamNim
 
 from omen_solver.core.enumeration import perft
-from omen_solver.core.graph import (
-    GraphTooLargeError,
-    build_graph,
-    draw,
-    to_dot,
-    write_graph,
-)
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.graph import build_graph, draw, to_dot, write_graph
+from omen_solver.errors import GraphTooLargeError, OmenSolverError
 
 SPECS = [RandomSpec(seed, depth=4, chance_percent=20, simultaneous_percent=20, id_space=6)
          for seed in range(8)]

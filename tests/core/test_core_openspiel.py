@@ -18,7 +18,8 @@ from core_toys import (
     TeamNim,
 )
 
-from omen_solver.core.search import ConceptError, solve
+from omen_solver.core.search import solve
+from omen_solver.errors import ConceptError
 from omen_solver.integrations.openspiel import scan
 
 POSITIONS = Path(__file__).parent / "data" / "positions"

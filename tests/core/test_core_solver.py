@@ -24,14 +24,13 @@ from omen_solver.core.game import CHANCE, TERMINAL
 from omen_solver.core.search import (
     Budget,
     Concept,
-    ConceptError,
     SimultaneousMode,
     SolveResult,
     Status,
     naive_solve,
     solve,
 )
-from omen_solver.errors import OmenSolverError, OptionError
+from omen_solver.errors import ConceptError, OmenSolverError, OptionError
 
 PENNIES = ((1, -1), (-1, 1))
 

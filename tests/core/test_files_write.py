@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from omen_solver.core.files import FolderLock, FolderLocked, atomic_file, atomic_write
+from omen_solver.core.files import FolderLock, atomic_file, atomic_write
+from omen_solver.errors import FolderLocked
 
 
 def test_a_file_is_replaced_whole_and_no_temporary_file_is_left(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from omen_solver.core.files import FolderLock, FolderLocked
+from omen_solver.core.files import FolderLock
+from omen_solver.errors import FolderLocked
 from omen_solver.survey.analysis import SurveyConfig
 from omen_solver.survey.runner import RESULTS_FILE, run_survey
 

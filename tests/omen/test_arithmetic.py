@@ -16,13 +16,8 @@ from typing import Any
 import pytest
 
 from omen_solver.core.search import Budget
-from omen_solver.omen.arithmetic import (
-    ArithmeticQuestionError,
-    Question,
-    ask,
-    cross_check,
-    keep_sets,
-)
+from omen_solver.errors import ArithmeticQuestionError
+from omen_solver.omen.arithmetic import Question, ask, cross_check, keep_sets
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
 from tests.omen.helpers import city, make

@@ -43,8 +43,9 @@ from omen_solver.core.options import describe
 from omen_solver.omen.notation import parse_action
 from omen_solver.omen.rules import PROFILES, OmenRules
 from omen_solver.omen.setup import VP_TOKENS, new_game
-from omen_solver.omen.state import CAPACITY, HIDDEN, OmenState
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import end_reasons
+from omen_solver.omen.zones import CAPACITY, HIDDEN
 
 GAMES: dict[str, Any] = {"games": 0, "natural": 0, "limit": 0, "moves": 0,
                          "profiles": Counter(), "hypothesis": 0, "seeded": 0}

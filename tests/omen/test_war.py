@@ -14,8 +14,9 @@ import pytest
 
 from omen_solver.errors import PositionError
 from omen_solver.omen.position import load_position
-from omen_solver.omen.state import CAPACITY, OmenState
+from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import war_torn
+from omen_solver.omen.zones import CAPACITY
 from tests.omen.helpers import city, legal, make, play, play_traced
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omen"

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.positions import load_state
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.playout import DealKind, deal_round, play_forward
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState

@@ -12,8 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
-from omen_solver.core.search.result import ConceptError, SimultaneousMode
+from omen_solver.core.budget import Budget, deep_recursion
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import BudgetExceeded, ConceptError
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.compiled import CompiledSearch

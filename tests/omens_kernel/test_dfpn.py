@@ -15,7 +15,8 @@ from fractions import Fraction
 
 import pytest
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch

@@ -15,7 +15,7 @@ import pytest
 from omen_solver.cli import main
 from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search import solve
-from omen_solver.core.search.solver import ChoiceError
+from omen_solver.errors import ChoiceError
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
 from tests.omens_kernel.helpers import random_small

@@ -9,7 +9,6 @@ import z3
 from omen_solver.core.smt import (
     Outcome,
     Possibility,
-    SmtUnknown,
     SolverSettings,
     Verdict,
     both_sides,
@@ -18,6 +17,7 @@ from omen_solver.core.smt import (
     make_solver,
     prove,
 )
+from omen_solver.errors import SmtUnknown
 
 
 def test_outcomes_are_ordered_worst_first() -> None:

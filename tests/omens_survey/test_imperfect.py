@@ -13,10 +13,11 @@ import pytest
 
 from omen_solver.cli import main
 from omen_solver.core.budget import Budget
+from omen_solver.errors import AdviceError
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
-from omen_solver.survey.advice import AdviceError, Tracker, View, enumerate_deals
+from omen_solver.survey.advice import Tracker, View, enumerate_deals
 from omen_solver.survey.advice_file import load_view
 from omen_solver.survey.imperfect import TOLERANCE, check_against_imperfect, hidden_game
 
@@ -120,7 +121,7 @@ def test_advise_imperfect_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_an_information_function_that_merges_what_a_team_sees_is_refused() -> None:
     """Information states that hide a team's own hand would merge states with different legal
     actions into one information set: refused, not solved wrongly."""
-    from omen_solver.core.search.result import ConceptError
+    from omen_solver.errors import ConceptError
     from omen_solver.integrations.openspiel_hidden import (
         HiddenDeal,
         make_hidden_game,

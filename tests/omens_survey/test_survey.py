@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from omen_solver.cli import main
+from omen_solver.errors import SurveyFileError
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import Scope
@@ -23,7 +24,7 @@ from omen_solver.survey.exact import settle, solve_exactly, values_of
 from omen_solver.survey.report import summarise
 from omen_solver.survey.runner import RESULTS_FILE, run_survey
 from omen_solver.survey.stats import rate, wilson
-from omen_solver.survey.store import ResultStore, SurveyFileError
+from omen_solver.survey.store import ResultStore
 
 SMALL = SurveyConfig(players=(4, 5), deals=4, cards=2, max_seconds=None, max_nodes=10**6,
                      options=False)

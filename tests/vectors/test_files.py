@@ -12,8 +12,9 @@ import jsonschema
 import pytest
 
 from omen_solver.cli import main
+from omen_solver.errors import VectorFileError
 from omen_solver.vectors.export import SETS, coverage_markdown, docs_section, export
-from omen_solver.vectors.jsonfile import VectorFileError, dumps, validate
+from omen_solver.vectors.jsonfile import dumps, validate
 from omen_solver.vectors.schemas import SCHEMA_FILES, build_schema
 
 ROOT = Path(__file__).resolve().parents[2]

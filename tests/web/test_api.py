@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,7 +225,7 @@ def test_puzzle_attempts(client: TestClient) -> None:
     assert wrong["right"] is False
     assert wrong["best"] == ["1:15 lower"]
     assert wrong["line"][0]["move"] == "1:27"
-    assert wrong["line"][1]["move"] == "2:28 return 27"  # Wrath sends Winter back
+    assert wrong["verdict"] == "lost" and len(wrong["line"]) >= 4  # the other side's answer
     assert any("Law and Wrath" in line for line in wrong["comments"])
     right = client.post("/api/puzzles/omens/law-and-wrath/try",
                         json={"move": "1:15 lower"}).json()
@@ -249,3 +251,40 @@ def test_omen_board_and_endgame(
     assert answer["status"] == "solved"
     cli = _cli(capsys, "omen", "endgame", "puzzles/omen/war-order.toml", "--json")
     assert json.loads(cli.stdout)["value"] == answer["value"]
+
+
+def test_a_dropped_event_stream_cancels_its_search(board_url: str) -> None:
+    """The page closed (or moved on): its event stream drops, and the search stops. (A real
+    server: the test client does not tell the app that a client went away.)"""
+
+    def call(method: str, path: str, body: object = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(board_url.rstrip("/") + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.loads(reply.read())
+
+    deal = call("POST", "/api/omens/deal", {"players": 4, "seed": 4})
+    started = call("POST", "/api/omens/solve", {"toml": deal["toml"], "seconds": 20})
+    with urllib.request.urlopen(f"{board_url.rstrip('/')}{started['events']}",
+                                timeout=10) as stream:
+        assert stream.readline().startswith(b"data: ")
+    for _ in range(50):
+        status = call("GET", f"/api/jobs/{started['id']}")
+        if status["finished"]:
+            break
+        time.sleep(0.1)
+    assert status["cancelled"] and status["news"][-1]["reason"] == "cancelled"
+
+
+@pytest.mark.slow
+def test_generated_puzzle_is_played(client: TestClient) -> None:
+    """puzzles generate --kind deep from the page: a new puzzle, and its one winning play is
+    judged right (docs/puzzles.md, "Deep puzzles")."""
+    reply = client.post("/api/puzzles/generate", json={"players": 4, "seed": 1, "seconds": 20})
+    generated = reply.json()
+    assert generated["found"], generated
+    assert "answer" not in generated["puzzle"]
+    best = read_position_text(generated["toml"], "omens")["puzzle"]["answer"]["best_actions"]
+    judged = client.post("/api/puzzles/try", json={"toml": generated["toml"], "move": best[0]})
+    assert judged.json()["right"] is True

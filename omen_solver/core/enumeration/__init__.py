@@ -1,10 +1,8 @@
-"""Enumeration of action trees: perft with a divide, distinct states, budgets and the optional
-hooks (stopping points, return bounds) a game may offer. See ``docs/search.md``."""
+"""Enumeration of action trees: perft with a divide, distinct states, budgets, and what a game's
+descriptor may add (stopping points, return bounds). See ``docs/search.md``."""
 
-from omen_solver.core.budget import Budget, BudgetExceeded, NodeMeter, Status
+from omen_solver.core.budget import Budget, NodeMeter, Status
 from omen_solver.core.enumeration.hooks import (
-    HasReturnBounds,
-    HasStopPoints,
     resolve_stop,
     return_bounds,
     stop_points,
@@ -12,14 +10,13 @@ from omen_solver.core.enumeration.hooks import (
 from omen_solver.core.enumeration.perft import PerftCount, PerftResult, perft
 from omen_solver.core.enumeration.suite import CaseCheck, PerftCase, check_case, load_suite
 from omen_solver.core.enumeration.tree import Branch, branches, child_states, joint_actions
+from omen_solver.errors import BudgetExceeded
 
 __all__ = [
     "Branch",
     "Budget",
     "BudgetExceeded",
     "CaseCheck",
-    "HasReturnBounds",
-    "HasStopPoints",
     "NodeMeter",
     "PerftCase",
     "PerftCount",

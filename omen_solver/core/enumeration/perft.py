@@ -25,18 +25,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    NodeMeter,
-    Progress,
-    Status,
-    deep_recursion,
-)
+from omen_solver.core.budget import Budget, NodeMeter, Progress, Status, deep_recursion
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches, child_states
 from omen_solver.core.game import TERMINAL, GameState
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = ["PerftCount", "PerftResult", "perft"]
 

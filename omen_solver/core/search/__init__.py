@@ -9,14 +9,9 @@
 from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
 from omen_solver.core.search.naive import naive_solve
-from omen_solver.core.search.result import (
-    Concept,
-    ConceptError,
-    MatrixReport,
-    SimultaneousMode,
-    SolveResult,
-)
+from omen_solver.core.search.result import Concept, MatrixReport, SimultaneousMode, SolveResult
 from omen_solver.core.search.solver import default_team, resolve_concept, solve
+from omen_solver.errors import ConceptError
 
 __all__ = [
     "Budget",

@@ -33,8 +33,8 @@ from omen_solver.core.budget import Budget, NodeMeter, Progress
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
-from omen_solver.core.search.result import ConceptError, SimultaneousMode
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import ConceptError, OmenSolverError
 
 __all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact", "proven_bounds"]
 

@@ -25,7 +25,7 @@ from typing import Any
 from omen_solver.core.budget import Budget, NodeMeter, Progress
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
-from omen_solver.core.search.result import ConceptError
+from omen_solver.errors import ConceptError
 
 __all__ = [
     "MaxnSearch",

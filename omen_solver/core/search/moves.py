@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Protocol
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget
 from omen_solver.core.game import GameState
+from omen_solver.errors import BudgetExceeded
 
 __all__ = [
     "FIRST_TURN",

@@ -14,27 +14,16 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    NodeMeter,
-    Status,
-    deep_recursion,
-)
+from omen_solver.core.budget import Budget, NodeMeter, Status, deep_recursion
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import MatrixGame
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
 from omen_solver.core.search.maxn import TieBreak, security_choice
-from omen_solver.core.search.result import (
-    Concept,
-    ConceptError,
-    MatrixReport,
-    SimultaneousMode,
-    SolveResult,
-)
+from omen_solver.core.search.result import Concept, MatrixReport, SimultaneousMode, SolveResult
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
 from omen_solver.core.search.solver import TeamName, resolve_concept
+from omen_solver.errors import BudgetExceeded, ConceptError
 
 __all__ = ["naive_solve"]
 

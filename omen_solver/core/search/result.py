@@ -9,7 +9,7 @@ from typing import Any
 
 from omen_solver.core.budget import Status
 from omen_solver.core.search.moves import MoveAnswer
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ConceptError
 
 __all__ = ["Concept", "ConceptError", "MatrixReport", "SimultaneousMode", "SolveResult", "Status"]
 
@@ -38,10 +38,6 @@ class SimultaneousMode(enum.Enum):
     """The pure-strategy lower value: the maximising side's choice is revealed first."""
     UPPER = "upper"
     """The pure-strategy upper value: the minimising side's choice is revealed first."""
-
-
-class ConceptError(OmenSolverError):
-    """A solution concept that does not fit the position (says why and what fits)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import Any
 
-from omen_solver.core.budget import Budget, BudgetExceeded, Progress, Status
+from omen_solver.core.budget import Budget, Progress, Status
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
@@ -37,6 +37,7 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
+from omen_solver.errors import BudgetExceeded
 
 __all__ = [
     "MAX_LINE",

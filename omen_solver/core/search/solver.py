@@ -9,16 +9,15 @@ two-sided and no concept is assumed: ``maxn`` or ``paranoid`` must be asked for,
 from __future__ import annotations
 
 import enum
-import inspect
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from omen_solver.core.budget import Budget, Progress, deep_recursion
-from omen_solver.core.enumeration.hooks import ChoiceError, return_bounds
-from omen_solver.core.game import GameState
+from omen_solver.core.enumeration.hooks import return_bounds
+from omen_solver.core.game import GameState, game_of
 from omen_solver.core.search.moves import Report
-from omen_solver.core.search.result import Concept, ConceptError, SimultaneousMode, SolveResult
+from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.root import (
     MAX_LINE,
     TwoSidedRoot,
@@ -27,12 +26,11 @@ from omen_solver.core.search.root import (
     solve_maxn,
     too_deep,
 )
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import ChoiceError, ConceptError, KernelRefused
 
 __all__ = [
     "MAX_LINE",
     "Engine",
-    "KernelRefused",
     "TeamName",
     "default_team",
     "principal_variation",
@@ -53,10 +51,6 @@ class Engine(enum.Enum):
     """The game's search kernel, or an error saying why it does not apply."""
     REFERENCE = "reference"
     """The reference search over the explaining engine (slow, but it runs on any game)."""
-
-
-class KernelRefused(OmenSolverError):
-    """A game's search kernel does not play a position (says what and why)."""
 
 
 E = TypeVar("E", bound=enum.Enum)
@@ -165,10 +159,10 @@ def solve(
     against all the others) as the command line does: its seats from 1, ``team=(1, 3)``, or
     any one of them, ``team=2``. Default: the team to move at the root. The result's
     ``team`` is that team's index in ``result.teams``; ``result.team_seats`` its seats.
-    ``bounds`` overrides the game's ``return_bounds`` hook. When the budget runs out the
-    result is ``UNKNOWN`` with the bounds proven so far.
+    ``bounds`` overrides the return bounds of the game's descriptor. When the budget runs out
+    the result is ``UNKNOWN`` with the bounds proven so far.
 
-    ``engine``: a game may offer a fast search kernel (the ``kernel_solve`` hook, e.g. Omens);
+    ``engine``: a game may offer a fast search kernel (its descriptor's ``kernel``, e.g. Omens);
     ``auto`` uses it where it applies and the reference search otherwise, ``kernel`` insists on
     it, ``reference`` never uses it. Every answer says which one ran (``extra["engine"]``).
 
@@ -223,19 +217,16 @@ def _kernel(
     roots: dict[str, Any] | None = None,
 ) -> SolveResult | str | None:
     """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
-    hook = getattr(state, "kernel_solve", None)
+    kernel = game_of(state).kernel
     reason: str | None = None
-    if hook is None:
+    if kernel is None:
         reason = f"{type(state).__name__} has no search kernel"
     elif bounds is not None or not transpositions or not ordering:
         reason = "the kernel always uses its table, its ordering and the game's bounds"
     else:
         try:
-            chosen_search = {} if algorithm is None else {"algorithm": algorithm}
-            chosen_search.update(_accepted(hook, roots or {}))
-            result: SolveResult = hook(concept, team, budget=budget, simultaneous=simultaneous,
-                                       progress=progress, **chosen_search)
-            return result
+            return kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
+                          progress=progress, algorithm=algorithm, **(roots or {}))
         except KernelRefused as refused:
             reason = str(refused)
     if engine is Engine.KERNEL:
@@ -266,15 +257,3 @@ def _reference(
             bounds if bounds is not None else return_bounds(state), progress,
             per_move=per_move, report=report,
         ).run()
-
-
-def _accepted(hook: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """The options a game's kernel hook takes (a kernel that knows none of the root's options
-    answers as it always did)."""
-    try:
-        parameters = inspect.signature(hook).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a hook without a signature
-        return {}
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return dict(options)
-    return {name: value for name, value in options.items() if name in parameters}

@@ -12,12 +12,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.budget import Budget, BudgetExceeded
+from omen_solver.core.budget import Budget
 from omen_solver.core.game import GameState
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.maxn import TieBreak
-from omen_solver.core.search.result import ConceptError, SimultaneousMode
-from omen_solver.errors import OmenSolverError
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams
 from omen_solver.omens.kernel.search import (

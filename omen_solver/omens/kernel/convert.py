@@ -7,10 +7,11 @@ them. The differential tests use :func:`to_engine` to compare the two state by s
 
 from __future__ import annotations
 
+from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine, decode, encode
-from omen_solver.omens.kernel.spec import KernelUnsupported, Spec
+from omen_solver.omens.kernel.spec import Spec
 from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement

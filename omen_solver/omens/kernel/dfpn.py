@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, Protocol
 
-from omen_solver.core.budget import BudgetExceeded, NodeMeter
+from omen_solver.core.budget import NodeMeter
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams

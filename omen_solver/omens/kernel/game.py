@@ -14,18 +14,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from time import perf_counter
+from typing import Protocol
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import Concept, SimultaneousMode
+from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import SearchParams, Value
-from omen_solver.omens.kernel.spec import KernelUnsupported
+from omen_solver.omens.kernel.view import KernelSearchLike
 from omen_solver.omens.table import Scope, Table
 
 __all__ = ["GameChain", "round_table", "rounds_needed"]
 
 Score = tuple[int, ...]
 Payoff = list[list[Value]]
+
+
+class SearchFactory(Protocol):
+    """Makes the search of one round (``omen_solver.omens.kernel.solve.make_search``, passed
+    in by the root driver so that this module does not import it back)."""
+
+    def __call__(self, machine: Machine, maximising: Sequence[bool],
+                 params: SearchParams) -> KernelSearchLike: ...
 
 
 def rounds_needed(teams: int, rounds_won: Sequence[int]) -> int:
@@ -52,6 +62,7 @@ class GameChain:
         mode: SimultaneousMode,
         budget: Budget,
         progress: Progress | None,
+        searches: SearchFactory,
     ) -> None:
         teams = len(machine.spec.teams)
         needed = rounds_needed(teams, rounds_won)
@@ -69,6 +80,7 @@ class GameChain:
         self.mode = mode
         self.budget = budget
         self.progress = progress
+        self.searches = searches
         self.started = perf_counter()
         self.values: dict[tuple[Score, int], Value] = {}
         self.nodes = 0
@@ -106,12 +118,10 @@ class GameChain:
         known = self.values.get((score, leader))
         if known is not None:
             return known
-        from omen_solver.omens.kernel.solve import make_search
-
         params = SearchParams(constant_sum=self.concept is Concept.MINIMAX, mode=self.mode,
                               budget=self.left(), progress=self.progress,
                               payoff=self.payoff(score))
-        search = make_search(self.machine, self.maximising, params)
+        search = self.searches(self.machine, self.maximising, params)
         try:
             found = search.search(self.start(score, leader), 0, 1)
         finally:

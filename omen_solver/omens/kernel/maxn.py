@@ -22,9 +22,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import BudgetExceeded, NodeMeter
+from omen_solver.core.budget import NodeMeter
 from omen_solver.core.game import GameState
 from omen_solver.core.search.maxn import TieBreak, security_choice
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from omen_solver.core.budget import BudgetExceeded
 from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel.compiled import CompiledSearch
 from omen_solver.omens.kernel.dfpn import Prover, settled_by
 from omen_solver.omens.kernel.machine import KState

@@ -28,10 +28,11 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.budget import BudgetExceeded, NodeMeter
+from omen_solver.core.budget import NodeMeter
 from omen_solver.core.search.alphabeta import proven_bounds
 from omen_solver.core.search.matrix import solve_matrix_game
-from omen_solver.core.search.result import ConceptError, SimultaneousMode
+from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.errors import BudgetExceeded, ConceptError
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value

@@ -15,18 +15,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
-from omen_solver.core.budget import (
-    Budget,
-    BudgetExceeded,
-    Progress,
-    Status,
-    deep_recursion,
-)
-from omen_solver.core.enumeration.hooks import ChoiceError
+from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
 from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.moves import Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.root import TwoSidedRoot, solve_maxn
+from omen_solver.errors import BudgetExceeded, ChoiceError, KernelUnsupported
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
@@ -36,7 +30,7 @@ from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.search import KernelSearch
-from omen_solver.omens.kernel.spec import KernelUnsupported, compile_table
+from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -199,7 +193,7 @@ def solve_with_kernel(
     with deep_recursion():
         if game:
             chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
-                              budget, progress)
+                              budget, progress, make_search)
             try:
                 payoff = chain.payoff(tuple(state.rounds_won))
             except BudgetExceeded as exceeded:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from omen_solver.core.search.solver import KernelRefused
+from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.cards import COLOURS
 from omen_solver.omens.table import Scope, Table
 
@@ -82,10 +82,6 @@ OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
     "extreme_includes_self": ("yes", "no"),
 }
 """The settings of every Omens rule option, in the order of their kernel codes."""
-
-
-class KernelUnsupported(KernelRefused):
-    """A table or position the search kernel does not play (says what and why)."""
 
 
 @dataclass(frozen=True, eq=False)

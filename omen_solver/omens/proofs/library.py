@@ -14,14 +14,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from omen_solver.errors import OmenSolverError
+from omen_solver.errors import OmenSolverError, TheoremFileError
 from omen_solver.omens.proofs.theorem import Theorem
 
 __all__ = ["TheoremFileError", "load_theorem", "load_theorems", "select"]
-
-
-class TheoremFileError(OmenSolverError):
-    """A theorem file that cannot be loaded: names the file and what is wrong."""
 
 
 def _module_name(path: Path) -> str:

@@ -207,6 +207,7 @@ class SolverPanel {
     if (this.source) { this.source.close(); this.source = null; }
     if (this.job && !this.jobDone) {
       const id = this.job;
+      this.replaced = id;
       if (beacon && navigator.sendBeacon) navigator.sendBeacon(`/api/jobs/${id}/cancel`);
       else del(`/api/jobs/${id}`).catch(() => {});
     }
@@ -228,6 +229,7 @@ class SolverPanel {
       seconds: Number($("solve-seconds").value) || 10,
     };
     if (view.teams.length >= 3) body.concept = $("solve-concept").value;
+    if (this.replaced) body.replaces = this.replaced;
     let started;
     try {
       started = await post("/api/omens/solve", body);
@@ -251,7 +253,7 @@ class SolverPanel {
     } else if (message.type === "move") {
       this.rows.set(message.move, message);
       const open = [...this.rows.values()].filter((m) => !m || m.status !== "solved").length;
-      $("solver-status").textContent = `values for seats ${this.team.join(" and ")}: pass ${message.pass}, ${open} action(s) still open`;
+      $("solver-status").textContent = `values for seats ${this.team.join(" and ")}: searching, ${open} action(s) still open`;
       $("show-line").disabled = false;
     } else if (message.type === "done") {
       this.jobDone = true;

@@ -89,14 +89,14 @@ export class OmenBoard {
     try {
       const r = await post("/api/omen/endgame", { toml: this.toml, moves: this.moves, seconds: 20 });
       const seat = r.team ? r.team[0] : "?";
-      const end = r.endgame || {};
       box.replaceChildren(
         el("div", { id: "omen-verdict", class: "verdict-line" },
           r.status === "solved" ? `seat ${seat}: ${r.value === "1" ? "wins" : r.value === "0" ? "loses" : "value " + r.value}` : `unknown (${r.lower ?? "?"}…${r.upper ?? "?"})`),
-        end.margin !== undefined ? el("div", { class: "kv", text: `VP margin: ${JSON.stringify(end.margin)}` }) : null,
+        r.endgame && r.endgame.margin ? el("div", { class: "kv", text: `VP margin: ${r.endgame.margin.status === "solved" ? r.endgame.margin.value : "unknown"}` }) : null,
         el("div", { class: "kv" }, el("b", { text: "best: " }), (r.best_actions || []).join(", ") || "—"),
         el("div", { class: "kv" }, el("b", { text: "line: " }), (r.principal_variation || []).join(" · ") || "—"),
-        el("div", { class: "muted", text: `${r.nodes} nodes, ${r.seconds} s` }));
+        el("div", { class: "muted", text: `${r.nodes} nodes, ${r.seconds} s` }),
+        r.details ? el("div", { class: "comments", id: "omen-details", text: r.details.join("\n") }) : null);
     } catch (error) {
       box.textContent = error.message;
     }

@@ -1,0 +1,99 @@
+"""Omen, as every game-agnostic part of the library sees it: its registered descriptor.
+
+The descriptor ties the rules engine (:mod:`.state`), its position files (:mod:`.position`),
+its endgame search (:mod:`.endgame`) and its vectors (:mod:`omen_solver.vectors.omen_record`)
+to the generic code, which looks the game up here
+(:func:`omen_solver.core.game.game_named`). The modules behind it are imported when first
+used, so that registering the game costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from omen_solver.core.game import Game, TraceStep, VectorView, register
+
+if TYPE_CHECKING:
+    from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.moves import Report
+    from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
+    from omen_solver.omen.notation import Action
+    from omen_solver.omen.state import OmenState
+
+__all__ = ["OMEN"]
+
+
+def _load(path: Path, data: dict[str, Any]) -> OmenState:
+    from omen_solver.omen.position import load_state
+
+    return load_state(path, data)
+
+
+def _stop(root: OmenState, name: str) -> Callable[[OmenState], bool]:
+    return root.stop_predicate(name)
+
+
+def _explain(state: OmenState, text: str) -> tuple[OmenState, list[TraceStep]]:
+    return state.explain(text)
+
+
+def _parse(state: OmenState, text: str) -> Action:
+    return state.string_to_action(text)
+
+
+def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
+            simultaneous: SimultaneousMode, progress: Progress | None,
+            algorithm: str | None, per_move: bool, report: Report | None) -> SolveResult:
+    """The endgame search with the position's ``[search]`` settings
+    (:mod:`omen_solver.omen.endgame`); it offers no choice of ``algorithm``, and answers the
+    root as one position (``per_move`` and ``report`` are the reference search's)."""
+    from omen_solver.errors import ChoiceError
+    from omen_solver.omen.endgame import kernel_solve
+
+    if algorithm is not None:
+        raise ChoiceError(
+            f"algorithm {algorithm!r}: Omen positions have one search, set by the "
+            "position's [search] table"
+        )
+    return kernel_solve(state, state.search, concept, team, budget=budget,
+                        simultaneous=simultaneous, progress=progress)
+
+
+def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
+                  where: str) -> OmenState:
+    from omen_solver.vectors.omen_record import omen_start
+
+    return omen_start(options, position, where)
+
+
+def _vector_turn(state: OmenState) -> dict[str, Any]:
+    from omen_solver.vectors.omen_record import omen_turn_view
+
+    return omen_turn_view(state)
+
+
+def _vector_state(state: OmenState) -> dict[str, Any]:
+    from omen_solver.vectors.omen_record import omen_state_view
+
+    return omen_state_view(state)
+
+
+OMEN: Game[OmenState] = register(Game(
+    name="omen",
+    title="Omen: A Reign of War, Fires in the East",
+    players=(2,),
+    chance=True,
+    simultaneous=False,
+    return_bounds=(Fraction(0), Fraction(1)),
+    stop_points=("step", "turn"),
+    stop_predicate=_stop,
+    load=_load,
+    explain=_explain,
+    parse=_parse,
+    kernel=_kernel,
+    vectors=VectorView(start=_vector_start, turn=_vector_turn, state=_vector_state),
+))
+"""Omen: two players, draws and hidden Rewards as chance nodes, a loss 0 and a win 1."""
