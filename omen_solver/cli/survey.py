@@ -47,6 +47,7 @@ from omen_solver.survey.balance import (
     write_balance_outputs,
 )
 from omen_solver.survey.balance import markdown as balance_markdown
+from omen_solver.survey.captions import settings_line
 from omen_solver.survey.deals import FIRST, KINDS
 from omen_solver.survey.policies import (
     DEFAULT_POLICY_NODES,
@@ -56,7 +57,6 @@ from omen_solver.survey.policies import (
 )
 from omen_solver.survey.report import (
     Summary,
-    settings_line,
     summarise,
     write_every_position,
     write_outputs,

@@ -11,13 +11,16 @@ from __future__ import annotations
 import math
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omen_solver.core.files import atomic_file
-from omen_solver.survey.report import Summary, label, settings_line
+from omen_solver.survey.captions import label, settings_line
 from omen_solver.survey.stats import Rate
 
-__all__ = ["axis_limit", "write_plots"]
+if TYPE_CHECKING:
+    from omen_solver.survey.report import Summary
+
+__all__ = ["axis_limit", "write_balance_plot", "write_plots"]
 
 COLOUR = "#4c72b0"
 

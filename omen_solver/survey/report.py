@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.files import atomic_write
-from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rules import option_specs
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig
+from omen_solver.survey.captions import label, settings_line
 from omen_solver.survey.deals import Deal, position_toml
 from omen_solver.survey.stats import Rate, Tally
 
@@ -77,11 +77,6 @@ def position_leader(record: dict[str, Any]) -> int:
     """The seat (from 1) leading the surveyed bout."""
     position = record.get("position")
     return int(position["leader"]) if position else int(record["leader"])
-
-
-def label(card: int) -> str:
-    """``Law (15)``."""
-    return default_catalogue()[card].label()
 
 
 @dataclass
@@ -323,15 +318,6 @@ def _size(record: dict[str, Any]) -> tuple[int, int, int, int]:
 # -- tables ------------------------------------------------------------------------------------
 
 
-def settings_line(summary: Summary) -> str:
-    """How the positions were reached and solved: the first line of every table."""
-    config = summary.config
-    rules = f", rules {dict(config.overrides)}" if config.overrides else ""
-    return (f"Survey: {config.describe()}; {config.deals_text()}, scope {config.scope}, "
-            f"preset `{config.preset}`{rules}, seed {config.seed}, budget {_budget(config)} per "
-            f"search. {summary.status()}")
-
-
 def markdown(summary: Summary, plots: dict[str, str] | None = None) -> str:
     """The tables of a survey as Markdown (``plots``: figure name -> file name to link)."""
     config = summary.config
@@ -447,15 +433,6 @@ def _reach_table(summary: Summary) -> list[str]:
 def _reason_line(key: str, count: int) -> str:
     where, _, why = key.partition(": ")
     return f"- `{where}`: {why} ({count} positions)"
-
-
-def _budget(config: SurveyConfig) -> str:
-    parts = []
-    if config.max_seconds is not None:
-        parts.append(f"{config.max_seconds:g} s")
-    if config.max_nodes is not None:
-        parts.append(f"{config.max_nodes:,} nodes")
-    return " and ".join(parts) or "no limit"
 
 
 def _figure(plots: dict[str, str], name: str, caption: str) -> list[str]:

@@ -227,3 +227,17 @@ def test_balance_resumes_losing_and_repeating_nothing(tmp_path: Path) -> None:
     assert main(args) == 0
     assert (tmp_path / "b" / "balance.json").read_text() == whole
     assert len((tmp_path / "b" / "games.jsonl").read_text().splitlines()) == 1 + 6
+
+
+def test_deals_per_player_count_and_the_time_left(tmp_path: Path) -> None:
+    from omen_solver.cli.survey import progress_line
+
+    out = tmp_path / "s"
+    assert main(["survey", "--out", str(out), "--deals", "4:2,6:1", "--workers", "0",
+                 "--as-dealt", "--cards", "2", "--no-options", "--no-lines", "--no-plots"]) == 0
+    data = json.loads((out / "summary.json").read_text())
+    assert data["survey"]["players"] == [4, 6] and data["deals"] == 3
+    assert data["survey"]["player_deals"] == {"4": 2, "6": 1}
+    assert "2 and 1 deals (4, 6 players)" in (out / "summary.md").read_text()
+    line = progress_line("survey", "deals", 40, 300, 12.0)
+    assert line == "survey: 40 of 300 deals in 12 s (3.33 deals/s), about 1 min 18 s left"
