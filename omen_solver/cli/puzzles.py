@@ -23,7 +23,7 @@ from omen_solver.cli.output import console, print_json
 from omen_solver.cli.solve import Solved, describe_answer, solve_file
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError, one_line
-from omen_solver.omens.playout import DealKind
+from omen_solver.omens.deals import DealKind
 from omen_solver.puzzles.constraint import KINDS, Recipe, generate, write_puzzle
 from omen_solver.puzzles.deep import (
     DEFAULT_MAX_CARDS,

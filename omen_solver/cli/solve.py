@@ -1,34 +1,45 @@
 """``omen-solver solve``: solve any position or puzzle file exactly, every hand open, or a
-seeded random Omens deal.
+seeded random Omens deal, from where play stands (``--moves``).
 
-Every search has a budget; when it runs out the answer is "unknown" (exit status 1), never a
-guess. Exit status: 0 answered (and agrees with a stated answer); 1 unknown, or a stated answer
-contradicted; 2 bad input (the message on stderr names the file and key).
+Every search has a budget (30 s by default, stated on the first line); when it runs out the
+answer is "unknown" (exit status 1), never a guess, and the table of the root's moves says
+what is proven: which win, which lose, the bounds of the rest. On a terminal the table is shown
+live on stderr while the search runs; Ctrl-C prints what is proven so far and exits 130.
+Exit status: 0 answered (and agrees with a stated answer); 1 unknown, or a stated answer
+contradicted; 2 bad input (the message on stderr names the file, key or move); 130
+interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
-from omen_solver.cli.output import console, print_json, progress
-from omen_solver.core.budget import Budget
+from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
+from omen_solver.cli.output import console, print_json
+from omen_solver.core.budget import Budget, Progress
+from omen_solver.core.files import atomic_write
 from omen_solver.core.game import GameState, TraceStep, game_of
 from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
+from omen_solver.core.search.moves import MoveAnswer, MovesReport
 from omen_solver.core.search.solver import Engine
 from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import shown as shown_text
 from omen_solver.puzzles.format import Puzzle, check_actions, compare, read_puzzle, team_index
 
 __all__ = ["DEFAULT_SOLVE_SECONDS", "Solved", "describe_answer", "register", "solve_file"]
 
-DEFAULT_SOLVE_SECONDS = 600.0
-"""The time limit of ``solve`` when neither the command line nor the puzzle sets one."""
+DEFAULT_SOLVE_SECONDS = 30.0
+"""The time limit of ``solve`` when neither the command line nor the puzzle sets one: an
+interactive tool answers within half a minute, and what it has not settled by then it
+reports move by move."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -41,6 +52,11 @@ class Solved:
     puzzle: Puzzle | None
     result: SolveResult
     problems: list[str]
+    budget: Budget = field(default_factory=Budget)
+    played: tuple[str, ...] = ()
+    """The ``--moves`` applied before the solve."""
+    warning: str | None = None
+    """Why the value is not expected within the budget (said before the search)."""
 
     @property
     def agrees(self) -> bool | None:
@@ -53,6 +69,12 @@ class Solved:
             "file": str(self.path),
             "question": None if self.puzzle is None else self.puzzle.question,
         }
+        data["budget"] = {"max_nodes": self.budget.max_nodes,
+                          "max_seconds": self.budget.max_seconds}
+        if self.played:
+            data["played"] = list(self.played)
+        if self.warning:
+            data["warning"] = self.warning
         data.update(self.result.to_json())
         if self.puzzle is not None:
             data["stated"] = self.puzzle.answer
@@ -85,6 +107,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
     deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
                       help="override one rule option (repeatable)")
+    deal.add_argument("--write", type=Path, metavar="FILE",
+                      help="write the deal (and --moves) as a position file that 'solve FILE' "
+                           "reads back with the same answer")
+    parser.add_argument("--moves", nargs="+", default=[], metavar="MOVE",
+                        help="solve the position after these actions, in the notation of "
+                             "'omens play' (e.g. '2:18' '3:15 lower'; joint: '1:gives 9 & "
+                             "3:gives 12')")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--explain", action="store_true",
                         help="replay the principal variation on the explaining engine and "
@@ -101,38 +130,105 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_solve)
 
 
-def _deal_state(args: argparse.Namespace) -> tuple[Path, GameState[Any]]:
-    """The state of ``--deal SEED --players N`` and a name for it (an Omens deal)."""
-    from omen_solver.omens.deals import deal_position, random_deal
-    from omen_solver.omens.rules import make_rules
-    from omen_solver.omens.table import Table as OmensTable
+class _Deal:
+    """What ``--deal`` dealt: the table, its preset and overrides, the deal itself."""
 
-    if args.players is None:
-        raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
-    overrides = {}
-    for text in args.rule:
-        name, sep, setting = text.partition("=")
-        if not sep:
-            raise OmenSolverError(
-                f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
-            )
-        overrides[name.strip()] = setting.strip()
-    table = OmensTable(args.players, make_rules(args.preset, overrides))
-    deal = random_deal(table, args.deal, args.round, args.cards)
-    size = "" if args.cards is None else f", {args.cards} cards a hand"
-    name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
-    return Path(name), deal_position(table, deal)
+    def __init__(self, args: argparse.Namespace) -> None:
+        from omen_solver.omens.deals import deal_position, random_deal
+        from omen_solver.omens.rules import make_rules
+        from omen_solver.omens.table import Table as OmensTable
+
+        if args.players is None:
+            raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
+        overrides = {}
+        for text in args.rule:
+            name, sep, setting = text.partition("=")
+            if not sep:
+                raise OmenSolverError(
+                    f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
+                )
+            overrides[name.strip()] = setting.strip()
+        self.preset: str = args.preset
+        self.overrides = overrides
+        self.table = OmensTable(args.players, make_rules(args.preset, overrides))
+        self.deal = random_deal(self.table, args.deal, args.round, args.cards)
+        self.state = deal_position(self.table, self.deal)
+        size = "" if args.cards is None else f", {args.cards} cards a hand"
+        self.name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
+
+    def to_json(self) -> dict[str, Any]:
+        deal = self.deal
+        return {
+            "seed": deal.seed, "kind": deal.kind, "players": self.table.players,
+            "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)},
+            "teams": [[seat + 1 for seat in team] for team in deal.teams],
+            "leader": deal.leader + 1, "box": list(deal.box),
+            "preset": self.preset, "rules": dict(self.overrides),
+        }
+
+    def lines(self) -> list[str]:
+        deal = self.deal
+        teams = " against ".join(_seat_text([s + 1 for s in t]) for t in deal.teams)
+        shown_hands = [f"  seat {seat + 1}: {' '.join(map(str, hand))}"
+                       for seat, hand in enumerate(deal.hands)]
+        return [f"the deal: {teams}; seat {deal.leader + 1} leads", *shown_hands]
+
+    def position_text(self, moves: list[str]) -> str:
+        """The deal as a position file (docs/omens-positions.md), with ``moves`` played."""
+        deal = self.deal
+
+        def quoted(text: str) -> str:
+            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+        lines = [
+            f"title = {quoted(self.name)}",
+            'game = "omens"',
+            f"players = {self.table.players}",
+            f"teams = {[[s + 1 for s in team] for team in deal.teams]}",
+            f"preset = {quoted(self.preset)}",
+            f"box = {list(deal.box)}",
+        ]
+        if self.overrides:
+            lines += ["", "[rules]"]
+            lines += [f"{name} = {quoted(value)}" for name, value in self.overrides.items()]
+        lines += ["", "[hands]"]
+        lines += [f"{seat + 1} = {list(hand)}" for seat, hand in enumerate(deal.hands)]
+        lines += ["", "[bout]", f"leader = {deal.leader + 1}"]
+        if moves:
+            lines.append("moves = [" + ", ".join(quoted(m) for m in moves) + "]")
+        return "\n".join(lines) + "\n"
+
+
+def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
+    """The state after ``moves`` (the notation of 'omens play'), each checked: a move that is
+    not legal is named with its number."""
+    parse = game_of(state).parse
+    for number, text in enumerate(moves, start=1):
+        try:
+            if state.is_terminal():
+                raise OmenSolverError("play is over")
+            if parse is None:
+                raise OmenSolverError(f"{type(state).__name__} moves are not read from text")
+            state = state.child(parse(state, text))
+        except OmenSolverError as error:
+            raise OmenSolverError(f"--moves: move {number} {shown_text(text)}: {error}") from None
+    return state
 
 
 def solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> Solved:
     if getattr(args, "deal", None) is not None:
-        path, state = _deal_state(args)
-        return _solve_state(path, state, None, args, default_seconds)
+        dealt = _Deal(args)
+        return _solve_state(Path(dealt.name), dealt.state, None, args, default_seconds)
     state = load_state(path)
     puzzle = read_puzzle(path, read_toml(path))
     if puzzle is not None:
         check_actions(puzzle, state)
     return _solve_state(path, state, puzzle, args, default_seconds)
+
+
+def _budget(args: argparse.Namespace, puzzle: Puzzle | None, default_seconds: float) -> Budget:
+    fallback = puzzle.budget if puzzle else Budget()
+    return budget_of(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
 
 
 def _solve_state(
@@ -141,6 +237,7 @@ def _solve_state(
     puzzle: Puzzle | None,
     args: argparse.Namespace,
     default_seconds: float,
+    shown: tuple[LiveMoves, Progress | None] | None = None,
 ) -> Solved:
     seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
     if seats is not None:
@@ -150,28 +247,77 @@ def _solve_state(
     mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
-    fallback = puzzle.budget if puzzle else Budget()
-    budget = budget_of(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
-    with progress(f"solving {path}", budget.max_seconds) as report:
+    budget = _budget(args, puzzle, default_seconds)
+    with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
+        view, progress = shown or own
         try:
             result = solve(state, concept=concept, team=seats, budget=budget,
-                           simultaneous=mode, progress=report,
+                           simultaneous=mode, progress=progress,
                            engine=getattr(args, "engine", "auto"),
-                           algorithm=getattr(args, "search", None))
+                           algorithm=getattr(args, "search", None), report=view.report)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
     problems = compare(puzzle, state, result) if puzzle and result.solved else []
-    return Solved(path, state, puzzle, result, problems)
+    return Solved(path, state, puzzle, result, problems, budget)
 
 
 def _solve(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.deal is None):
         raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
-    solved = solve_file(args.file, args, DEFAULT_SOLVE_SECONDS)
+    if args.write is not None and args.deal is None:
+        raise OmenSolverError("--write: writes the position of --deal SEED --players N")
+    dealt: _Deal | None = None
+    puzzle: Puzzle | None = None
+    state: GameState[Any]
+    if args.deal is not None:
+        dealt = _Deal(args)
+        path, state = Path(dealt.name), dealt.state
+    else:
+        path = args.file
+        state = load_state(path)
+        puzzle = read_puzzle(path, read_toml(path))
+        if puzzle is not None:
+            check_actions(puzzle, state)
+    if args.moves:
+        if puzzle is not None:
+            raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
+                                  "own position (solve it without --moves)")
+        state = _played(state, args.moves)
+    if dealt is not None and args.write is not None:
+        atomic_write(args.write, dealt.position_text(args.moves))
+    budget = _budget(args, puzzle, DEFAULT_SOLVE_SECONDS)
+    warning = _warning(state)
+    if not args.json:
+        out = console()
+        out.print(escape(_heading(path, args, budget, puzzle)))
+        if dealt is not None:
+            for line in dealt.lines():
+                out.print(escape(line))
+        if args.moves:
+            out.print(f"after: {escape(' '.join(args.moves))}")
+        if args.write is not None:
+            out.print(f"written: {escape(str(args.write))}")
+    if warning:
+        Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
+    with live_moves(f"solving {path}", budget.max_seconds) as live:
+        try:
+            solved = _solve_state(path, state, puzzle, args, DEFAULT_SOLVE_SECONDS, live)
+        except KeyboardInterrupt:
+            _show_interrupted(live[0].last, args.json)
+            raise
+    solved.played = tuple(args.moves)
+    solved.warning = warning
     explained = _explained_line(solved) if args.explain and solved.result.solved else None
     if args.json:
         data = solved.to_json()
+        if dealt is not None:
+            data["deal"] = dealt.to_json()
+            if args.write is not None:
+                data["written"] = str(args.write)
+        hands = _hands(state)
+        if hands is not None:
+            data["hands"] = hands
         if explained is not None:
             data["explained"] = [
                 {"move": move, "steps": [{"rule": s.rule, "text": s.text} for s in steps]}
@@ -179,11 +325,71 @@ def _solve(args: argparse.Namespace) -> int:
             ]
         print_json(data)
     else:
-        _show_solved(solved)
+        _show_solved(solved, heading=False)
         if explained is not None:
             _show_explained(explained)
     ok = solved.result.solved and not solved.problems
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def _heading(path: Path, args: argparse.Namespace, budget: Budget,
+             puzzle: Puzzle | None) -> str:
+    """The first line: what is solved and within which budget."""
+    if args.max_seconds is not None or args.max_nodes is not None:
+        how = ""
+    elif puzzle is not None and (puzzle.budget.max_nodes or puzzle.budget.max_seconds):
+        how = " (the puzzle's budget, and the default time; --max-seconds S to change)"
+    else:
+        how = " (the default; --max-seconds S or --max-nodes N to change)"
+    return f"{path}: solving within {budget.describe()}{how}"
+
+
+def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:
+    """Omens: each seat's hand (from 1) where the solve starts."""
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState):
+        return {str(seat + 1): list(hand) for seat, hand in enumerate(state.hands)}
+    return None
+
+
+def _warning(state: GameState[Any]) -> str | None:
+    """Omens: why the exact value is not expected within the budget, and what to try."""
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState):
+        from omen_solver.omens.kernel.reach import out_of_reach
+
+        return out_of_reach(state)
+    return None
+
+
+def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:
+    """What was proven when Ctrl-C stopped the search (never a result: exit status 130)."""
+    if as_json:
+        data: dict[str, Any] = {"status": "interrupted"}
+        if last is not None:
+            data.update({
+                "lower": None if last.lower is None else str(last.lower),
+                "upper": None if last.upper is None else str(last.upper),
+                "value": None if last.value is None else str(last.value),
+                "nodes": last.nodes, "moves": [m.to_json() for m in last.moves],
+            })
+        print_json(data)
+        return
+    out = console()
+    if last is None:
+        out.print("interrupted before any move was searched")
+        return
+    value = "" if last.value is None else f"; the value is {last.value}"
+    out.print(f"interrupted: proven so far, the value lies in "
+              f"{bounds_text(last.lower, last.upper)}{value} ({last.nodes:,} nodes)")
+    _show_moves(last.moves)
+
+
+def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
+    if moves:
+        console().print(moves_table(moves, "moves, best first for the side to move:"))
 
 
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
@@ -238,10 +444,11 @@ def describe_answer(result: SolveResult) -> str:
     return f"{lead} ({result.concept.value}; {_seat_text(team)}: {result.value}{values})"
 
 
-def _show_solved(solved: Solved) -> None:
+def _show_solved(solved: Solved, heading: bool = True) -> None:
     out = console()
     result = solved.result
-    out.print(escape(str(solved.path)))
+    if heading:
+        out.print(escape(str(solved.path)))
     if solved.puzzle is not None:
         out.print(f"question: {escape(solved.puzzle.question)}")
     out.print(f"answer: {escape(describe_answer(result))}")
@@ -259,6 +466,8 @@ def _show_solved(solved: Solved) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    if not heading:
+        _show_moves(result.moves)
     for line in result.extra.get("details", ()):
         out.print(escape(line))
     engine = result.extra.get("engine")

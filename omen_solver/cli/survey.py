@@ -36,6 +36,7 @@ from rich.text import Text
 
 from omen_solver.cli.args import whole_number
 from omen_solver.errors import ClusterError, OmenSolverError
+from omen_solver.omens.deals import FIRST, KINDS
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import DEFAULT_LINE_STATES, SurveyConfig
@@ -48,7 +49,6 @@ from omen_solver.survey.balance import (
 )
 from omen_solver.survey.balance import markdown as balance_markdown
 from omen_solver.survey.captions import settings_line
-from omen_solver.survey.deals import FIRST, KINDS
 from omen_solver.survey.policies import (
     DEFAULT_POLICY_NODES,
     DEFAULT_POLICY_SAMPLES,

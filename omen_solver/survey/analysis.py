@@ -28,10 +28,10 @@ from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.cards import default_catalogue
+from omen_solver.omens.deals import FIRST, KINDS, Deal, check_size, draw_deal
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
-from omen_solver.survey.deals import FIRST, KINDS, Deal, check_size, draw_deal
 from omen_solver.survey.exact import Outcome, settle, solve_exactly
 from omen_solver.survey.play import Reach, line_seed, play_to
 from omen_solver.survey.policies import Policy

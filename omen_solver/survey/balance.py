@@ -29,10 +29,10 @@ from typing import Any, Final
 
 from omen_solver.core.files import atomic_write
 from omen_solver.errors import OmenSolverError
+from omen_solver.omens.deals import check_size, draw_deal
 from omen_solver.omens.rules import PRESETS, OmensRules, make_rules
 from omen_solver.omens.state import Phase
 from omen_solver.omens.table import Scope
-from omen_solver.survey.deals import check_size, draw_deal
 from omen_solver.survey.play import bout_start
 from omen_solver.survey.policies import Policy, Seats
 from omen_solver.survey.stats import Rate

@@ -76,7 +76,7 @@ class Line:
 def bout_start(state: OmensState) -> bool:
     """No card in play and nothing pending: a bout is about to start."""
     return (not state.is_terminal() and not state.in_play and not state.pending
-            and not any(state.played_this_bout(seat) for seat in range(state.num_players)))
+            and not any(state.played_this_bout(seat) for seat in range(state.num_players())))
 
 
 def line_seed(seed: int, players: int, index: int, kind: str) -> str:

@@ -110,7 +110,7 @@ def heuristic_move(state: OmensState, seat: int | None = None) -> Move:
     """The heuristic's move for the seat to act (``seat``: one seat's part of The Absolute's
     exchange, a move of that seat's action alone)."""
     if seat is not None:
-        return (state.legal_actions(seat)[0],)
+        return (state.actions(seat)[0],)
     moves = state.moves()
     top = max((placed.card for placed in state.in_play), default=0)
     above = [move for move in moves if _placed(move) > top]
@@ -167,7 +167,7 @@ class Seats:
 
     def _part(self, state: OmensState, seat: int) -> Move:
         if self.policy.name == "random":
-            return (self.rng.choice(state.legal_actions(seat)),)
+            return (self.rng.choice(state.actions(seat)),)
         return heuristic_move(state, seat)
 
     def _advised(self, state: OmensState, seat: int) -> Move:

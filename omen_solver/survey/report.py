@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.files import atomic_write
+from omen_solver.omens.deals import Deal
 from omen_solver.omens.rules import option_specs
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig
 from omen_solver.survey.captions import label, settings_line
-from omen_solver.survey.deals import Deal, position_toml
+from omen_solver.survey.deals import position_toml
 from omen_solver.survey.stats import Rate, Tally
 
 __all__ = ["Aggregate", "Summary", "summarise", "write_outputs", "write_positions"]
@@ -447,10 +448,10 @@ def _figure(plots: dict[str, str], name: str, caption: str) -> list[str]:
 def _deal(record: dict[str, Any], seed: int) -> Deal:
     """The surveyed position as a deal (its hands and leader)."""
     return Deal(
-        seed, record["players"], record["index"],
         tuple(tuple(hand) for hand in position_hands(record)),
         tuple(tuple(seat - 1 for seat in team) for team in record["teams"]),
-        position_leader(record) - 1, tuple(record["box"]),
+        position_leader(record) - 1, tuple(record["box"]), seed, record.get("kind", "first"),
+        record["index"],
     )
 
 

@@ -219,7 +219,7 @@ def _step_features(
     bout, features = bout.after(before, move)
     rules = {step.rule for step in trace}
     features |= {f"rule:{rule}" for rule in rules}
-    players = before.num_players
+    players = before.num_players()
     exchange = _exchange_target(move)
     if exchange is not None:
         table_rules = before.table.rules

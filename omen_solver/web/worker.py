@@ -273,7 +273,8 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     if after.is_terminal():
         reply = _terminal_answer(after, team, low, high)
     else:
-        reply = _answer(solve(after, concept=concept, team=team,
+        # the position searched whole: its line is the refutation the commentaries follow
+        reply = _answer(solve(after, concept=concept, team=team, per_move=False,
                               budget=Budget(max_seconds=left())), low, high)
     if canonical in best:
         right: bool | None = True
@@ -294,7 +295,7 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
 
 def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """A new deep puzzle from seeded random deals (docs/puzzles.md, "Deep puzzles")."""
-    from omen_solver.omens.playout import DealKind
+    from omen_solver.omens.deals import DealKind
     from omen_solver.puzzles.deep import DeepRecipe, generate_deep, write_deep_puzzle
 
     players = int(payload.get("players", 4))

@@ -114,7 +114,7 @@ def _pin(bout: Any, observed: Any, given: Any) -> z3.ModelRef:
     b = SYMBOLIC
     model = z3.Model(b.ctx)
     start = bout.start
-    players = start.num_players
+    players = start.num_players()
     inputs = b.trace.inputs
     o = b.o
     model.update_value(inputs.table, o.seats((1 << players) - 1))

@@ -16,11 +16,11 @@ from omen_solver.cli import main
 from omen_solver.core.budget import Budget
 from omen_solver.omens import load
 from omen_solver.omens.cards import default_catalogue
+from omen_solver.omens.deals import draw_deal
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import Scope, deal_sizes
 from omen_solver.survey.analysis import SurveyConfig, analyse_deal
 from omen_solver.survey.balance import BalanceConfig, play_game, summarise_games
-from omen_solver.survey.deals import draw_deal
 from omen_solver.survey.exact import solve_exactly
 from omen_solver.survey.play import bout_start
 from omen_solver.survey.plots import axis_limit

@@ -137,6 +137,8 @@ class TwoSidedRoot:
         }
         self.search = self.new_search(mode, budget)
         self.driver: MoveDriver | None = None
+        self.matrix_game: Any = None
+        """The root's matrix game, where both sides choose at once (its entries exact)."""
 
     def new_search(self, mode: SimultaneousMode, budget: Budget) -> Any:
         """The search of the solve (a :class:`TwoSidedSearch` here)."""
@@ -212,8 +214,8 @@ class TwoSidedRoot:
         """Without the per-move search: what the root's search proved about each move (a
         matrix root: each row's guarantee against every answer)."""
         search, root = self.search, self.root
-        if root.current_player() == SIMULTANEOUS and len(_sides(search, root)) == 2:
-            game = search.matrix(root)
+        if self.matrix_game is not None:
+            game = self.matrix_game
             rows = labels(game.rows, root.action_to_string)
             return tuple(order_best_first(
                 [self._answer(text, min(row), min(row)) for text, row in zip(
@@ -252,7 +254,7 @@ class TwoSidedRoot:
         search, root = self.search, self.root
         player = root.current_player()
         if player == SIMULTANEOUS and len(_sides(search, root)) == 2:
-            game = search.matrix(root)
+            game = self.matrix_game = search.matrix(root)
             rows = labels(game.rows, root.action_to_string)
             columns = labels(game.columns, root.action_to_string)
             report = matrix_report(game.entries, game.solution, rows, columns)

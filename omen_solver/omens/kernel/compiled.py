@@ -102,6 +102,7 @@ def _made(
         params.progress,
         _matrix_value,
         params.payoff,
+        params.tuning.mask(),
     )
     return search, budget
 
@@ -181,6 +182,10 @@ class CompiledDfpn(_Compiled):
     @property
     def mixed_seen(self) -> bool:
         return bool(self._search.mixed_seen)
+
+    def numbers(self, state: KState) -> tuple[int, int] | None:
+        found = self._search.entry(state.key())
+        return None if found is None else (int(found[0]), int(found[1]))
 
     def prove(self, state: KState) -> bool:
         try:

@@ -81,7 +81,7 @@ def model_of(bout: Bout, observed: Observed, deck: Deck, broken: Iterable[str] =
     return run_concrete(
         deck,
         bout.rules,
-        start.num_players,
+        start.num_players(),
         start.leader,
         [mask_of(hand) for hand in start.hands],
         observed.choices,
@@ -137,7 +137,7 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
             found.append(f"next bout: model leader {leader}, engine {state.leader}")
         if state.in_play or state.law is not None or state.pending:
             found.append("next bout: the engine starts it with cards in play, Law or a decision")
-        if any(state.played_this_bout(s) for s in range(state.num_players)):
+        if any(state.played_this_bout(s) for s in range(state.num_players())):
             found.append("next bout: the engine starts it with players marked as played")
         if state.rounds_won != start.rounds_won:
             found.append("a round that goes on changed the rounds won")

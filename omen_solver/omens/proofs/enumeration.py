@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from omen_solver.core.smt import Outcome, SolverSettings
-from omen_solver.omens import state as engine_state
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.proofs.counterexample import DEFAULT_TEAMS, Counterexample
 from omen_solver.omens.proofs.theorem import Finding, RuleRef, Theorem, Variant, check_definition
@@ -37,7 +36,7 @@ from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement, Scope, Table
 
 __all__ = [
-    "Deal",
+    "BoutDeal",
     "EnumerationTheorem",
     "Monitor",
     "Move",
@@ -53,7 +52,7 @@ Move = tuple[OmensAction, ...]
 
 
 @dataclass(frozen=True)
-class Deal:
+class BoutDeal:
     """One starting position: hands (0-based seats), leader, teams."""
 
     players: int
@@ -71,16 +70,16 @@ def deals(
     pool: Sequence[int],
     size: int,
     leader: int = 0,
-) -> tuple[Deal, ...]:
+) -> tuple[BoutDeal, ...]:
     """Every deal where each seat holds ``size`` cards: the ``fixed`` cards of one of the
     layouts (seat -> cards, 0-based), then distinct cards of ``pool`` filling the hands seat by
     seat, in a fixed order."""
-    result: list[Deal] = []
+    result: list[BoutDeal] = []
     for layout in fixed:
         base = [list(layout.get(seat, ())) for seat in range(players)]
         used = {card for cards in base for card in cards}
         free = [card for card in pool if card not in used]
-        result += [Deal(players, leader, hands) for hands in _fill(base, free, size, 0)]
+        result += [BoutDeal(players, leader, hands) for hands in _fill(base, free, size, 0)]
     return tuple(result)
 
 
@@ -104,7 +103,7 @@ class Space:
 
     description: str
     """Exactly what is enumerated, in words: players, hand sizes, card sets."""
-    deals: tuple[Deal, ...]
+    deals: tuple[BoutDeal, ...]
     scope: Scope = Scope.BOUT
     rules: Mapping[str, str] = field(default_factory=dict)
 
@@ -113,7 +112,7 @@ def rebuild(state: OmensState, **changes: Any) -> OmensState:
     """A copy of an engine state with some fields changed: how a :class:`Mutant` plays a
     broken rule. It reads the engine's constructor fields, so a change to them breaks the
     mutants loudly (their theorems' broken variants stop being refuted)."""
-    fields = {name: getattr(state, "_" + name) for name in engine_state._FIELDS}
+    fields = state.fields()
     unknown = set(changes) - set(fields)
     if unknown:
         raise ValueError(f"rebuild: the engine state has no fields {sorted(unknown)}")

@@ -35,10 +35,10 @@ from omen_solver.omens.proofs.ops import Ops
 
 __all__ = [
     "BoutEnd",
+    "BoutMachine",
     "BoutTrace",
     "Choices",
     "Inputs",
-    "Machine",
     "Options",
     "State",
     "Step",
@@ -227,7 +227,7 @@ class State:
     done: Term
 
 
-class Machine:
+class BoutMachine:
     """One bout's rules over an algebra of terms: :meth:`start`, :meth:`step`, :meth:`finish`
     (and :meth:`well_formed`, what every reachable state satisfies)."""
 
@@ -928,7 +928,7 @@ def play_bout(
     o: Ops, deck: Deck, options: Options, inputs: Inputs, choices: Choices, steps: int
 ) -> BoutTrace:
     """The bout from ``inputs``, at most ``steps`` placements (see the module doc)."""
-    bout = Machine(o, deck, options, inputs, choices)
+    bout = BoutMachine(o, deck, options, inputs, choices)
     state = bout.start()
     records = []
     for k in range(steps):

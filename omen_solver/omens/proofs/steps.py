@@ -1,9 +1,9 @@
 """The symbolic whole-bout model, as the theorems use it.
 
-Two builds of :class:`~omen_solver.omens.proofs.play.Machine` over z3 terms:
+Two builds of :class:`~omen_solver.omens.proofs.play.BoutMachine` over z3 terms:
 
 * **from any state** (``start=False``): the bout stands at an arbitrary state that satisfies
-  :meth:`Machine.well_formed` (any hands, any cards in play in front of anyone, any pending
+  :meth:`BoutMachine.well_formed` (any hands, any cards in play in front of anyone, any pending
   placement, Law in force or not, any players and leader), and one or two placements follow,
   or the end of the bout. A claim proved here holds at every placement of every bout, however
   long, because every state a bout reaches is well formed (theorem ``well-formed-states``).
@@ -24,7 +24,7 @@ from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import Catalogue, default_catalogue
 from omen_solver.omens.proofs.deck import Deck
 from omen_solver.omens.proofs.ops import Symbolic
-from omen_solver.omens.proofs.play import SEAT, BoutEnd, Inputs, Machine, State, Step
+from omen_solver.omens.proofs.play import SEAT, BoutEnd, BoutMachine, Inputs, State, Step
 from omen_solver.omens.proofs.whole import SymbolicChoices, SymbolicOptions
 
 __all__ = ["StepModel", "build_steps"]
@@ -39,7 +39,7 @@ class StepModel:
     deck: Deck
     options: SymbolicOptions
     choices: SymbolicChoices
-    machine: Machine
+    machine: BoutMachine
     inputs: Inputs
     states: list[State]
     """``states[i]`` before placement ``i``; one more after the last."""
@@ -134,7 +134,7 @@ def build_steps(
     hands = tuple(o.card_var(f"hand[{s + 1}]") for s in range(len(SEAT)))
     mates = tuple(o.seat_var(f"team[{s + 1}]") for s in range(len(SEAT)))
     inputs = Inputs(table, leader, hands, mates, o.seat_var("laurels"))
-    machine = Machine(o, deck, options, inputs, choices)
+    machine = BoutMachine(o, deck, options, inputs, choices)
     facts = [z3.Or(*[table == (1 << p) - 1 for p in (4, 5, 6)])]
     if end:  # the teams are read only at the end of the bout (rounds won, the game's end)
         facts += machine.team_facts()
