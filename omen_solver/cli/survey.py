@@ -11,7 +11,6 @@ keeps every record so far: run the same command again to resume).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -35,6 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from omen_solver.cli.args import whole_number
+from omen_solver.cli.output import print_json
 from omen_solver.errors import ClusterError, OmenSolverError
 from omen_solver.omens.deals import FIRST, KINDS
 from omen_solver.omens.rules import PRESETS
@@ -153,8 +153,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "survey", help="solve the positions seeded random Omens games reach, and aggregate "
-                       "(on Dask)",
+        "survey",
         description="Deal seeded random games, play each deal forward with a stated policy to "
                     "the position asked (by default the first bout start with at most 3 cards "
                     "in every hand), solve it exactly (every hand open) and aggregate: the "
@@ -394,7 +393,7 @@ def _survey(args: argparse.Namespace) -> int:
             print(f"omen-solver: {count} position files in {out / 'positions'}",
                   file=sys.stderr)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=2))
+        print_json(summary.to_json())
     else:
         _show(summary, written)
     if summary.any_unknown:
@@ -437,7 +436,7 @@ def _presets(text: str) -> tuple[str, ...]:
 
 def _register_balance(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "balance", help="play seeded whole Omens games by self-play and count who wins (on Dask)",
+        "balance",
         description="Play seeded whole games, from a game start to two rounds won, every seat "
                     "by the stated policy, and count the share won by the team of each seat, "
                     "by team size and by the first leader's team, with 95 % intervals, the "
@@ -510,7 +509,7 @@ def _balance(args: argparse.Namespace) -> int:
         summary = summarise_games(config, store.records())
         write_balance_outputs(summary, out, plots=not args.no_plots)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=2))
+        print_json(summary.to_json())
     else:
         print(balance_markdown(summary), end="")
     if summary.unfinished():

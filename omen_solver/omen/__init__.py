@@ -35,13 +35,10 @@ def load(source: Source) -> OmenState:
     ``str`` holding a line break or ``=``) or an open file. Card files named in ``cards`` are
     looked up next to the position file (in the current folder for text and open files)."""
     from omen_solver.core.files import read_source
-    from omen_solver.errors import PositionError
-    from omen_solver.omen.position import load_state
+    from omen_solver.omen.position import game_is_not_omen, load_state
 
     data, name, _ = read_source(source)
-    if data.get("game") != "omen":
-        raise PositionError(f"{name}: key 'game': must be \"omen\" for an Omen position, got "
-                            f"{data.get('game')!r}")
+    game_is_not_omen(Path(name), data)
     return load_state(Path(name), data)
 
 

@@ -492,6 +492,17 @@ def load_state(path: Path, data: dict[str, Any]) -> OmenState:
         raise PositionError(f"{path}: {error}") from None
 
 
+def game_is_not_omen(path: Path, data: Mapping[str, Any]) -> None:
+    """Refuse a file of another game (an Omens position said as such)."""
+    game = data.get("game")
+    if game == "omens":
+        raise PositionError(f"{path}: key 'game': this is an Omens position, not an Omen one: "
+                            "read it with 'omen-solver omens ...' or omen_solver.omens.load")
+    if game != "omen":
+        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
+                            f"{game!r}")
+
+
 def _value_classes() -> tuple[type, ...]:
     """The classes the text form of a state is made of: the dataclasses (frames among them)
     and enums of the modules whose values a state holds."""

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from omen_solver.core.files import Source, read_source
 from omen_solver.core.game import TraceStep
+from omen_solver.core.options import hint
 from omen_solver.core.values import decode
 from omen_solver.errors import (
     CatalogueError,
@@ -383,13 +384,16 @@ def parse_position(
         state = state_from_text(data, source)
         return OmensPosition(source, state.table, state, (), state)
     reader = _Reader(source, data)
-    for key in data:
-        if key not in _KEYS:
-            raise reader.fail(key, f"unknown key; known keys: {', '.join(sorted(_KEYS))}")
+    if data.get("game", "omens") == "omen":
+        raise reader.fail("game", "this is an Omen position, not an Omens one: read it with "
+                                  "'omen-solver omen ...' or omen_solver.omen.load")
     if data.get("game", "omens") != "omens":
         raise reader.fail(
             "game", f"this reader is for 'omens' positions, not {shown(data['game'])}"
         )
+    for key in data:
+        if key not in _KEYS:
+            raise reader.fail(key, f"unknown key; {hint(key, sorted(_KEYS), 'known keys:')}")
     players = reader.integer("players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS)
     catalogue = _catalogue(reader, base)
     rules = _rules(reader)

@@ -31,8 +31,8 @@ from typing import Any
 
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.proofs.counterexample import Counterexample
-from omen_solver.omens.proofs.enumeration import BoutDeal, deals
+from omen_solver.omens.proofs.counterexamples import Counterexample
+from omen_solver.omens.proofs.enumeration.walk import BoutDeal, deals
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table

@@ -7,7 +7,7 @@ Law's constraint, where every card lies; and at the end of the bout the winner, 
 Luck's discard, the hands and the round winner. Two uses:
 
 * the differential tests compare this record with the model's
-  (:mod:`~omen_solver.omens.proofs.play`) played with the same choices;
+  (:mod:`~omen_solver.omens.proofs.model.play`) played with the same choices;
 * the theorems' claims are evaluated on it, so every theorem is also checked on the engine.
 
 Only the engine's public state and legal moves are read, plus the cards in play and the hands
@@ -434,8 +434,8 @@ END_FIELDS: tuple[str, ...] = (
 
 def disagreements(observed: Observed, trace: Any) -> list[str]:
     """Where the model's record of a bout (``trace``, a concrete
-    :class:`~omen_solver.omens.proofs.play.BoutTrace` played with ``observed.choices``) differs
-    from the engine's: one line per field, naming the step."""
+    :class:`~omen_solver.omens.proofs.model.records.BoutTrace` played with
+    ``observed.choices``) differs from the engine's: one line per field, naming the step."""
     found = []
     if not all(trace.legal):
         found.append("the model finds a choice the engine made illegal")
