@@ -236,11 +236,10 @@ def add_dask_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--connect-timeout", type=_seconds, metavar="S",
                         help="--scheduler: seconds it may take to answer as a Dask scheduler "
                              f"(default {CONNECT_TIMEOUT:g}; then exit 2)")
-    parser.add_argument("--workers-timeout", type=_seconds, default=WORKERS_TIMEOUT,
-                        metavar="S",
+    parser.add_argument("--workers-timeout", type=_seconds, metavar="S",
                         help="seconds the cluster may have no worker, at the start or while "
                              f"tasks wait (default {WORKERS_TIMEOUT:g}; then exit 1)")
-    parser.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, metavar="N",
+    parser.add_argument("--batch", type=_positive, metavar="N",
                         help=f"{what} per Dask task (default {DEFAULT_BATCH})")
     parser.add_argument("--wait", action="store_true",
                         help="if another run is writing to the same --out folder, wait for it "
@@ -253,10 +252,14 @@ def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise OmenSolverError("--connect-timeout: applies to --scheduler only")
     if args.scheduler is not None and args.workers is not None:
         raise OmenSolverError("--workers: the workers of --scheduler are that cluster's own")
+    if args.workers == 0 and args.workers_timeout is not None:
+        raise OmenSolverError("--workers-timeout: applies to a Dask cluster, not to --workers 0")
     return {
-        "workers": args.workers, "scheduler": args.scheduler, "batch": args.batch,
+        "workers": args.workers, "scheduler": args.scheduler,
+        "batch": args.batch or DEFAULT_BATCH,
         "connect_timeout": args.connect_timeout or CONNECT_TIMEOUT,
-        "workers_timeout": args.workers_timeout,
+        "workers_timeout": (WORKERS_TIMEOUT if args.workers_timeout is None
+                            else args.workers_timeout),
     }
 
 
