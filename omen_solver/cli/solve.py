@@ -127,7 +127,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "alpha-beta and proof-number search (df-pn) by turns; alphabeta; "
                              "dfpn (alpha-beta only where the value is a fraction)")
     add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
+    add_kernel_options(parser)
     parser.set_defaults(handler=_solve)
+
+
+def _memory(text: str) -> int:
+    from omen_solver.errors import ChoiceError
+    from omen_solver.omens.kernel.tables import MemoryPlan, parse_memory
+
+    try:
+        size = parse_memory(text)
+        MemoryPlan(size)
+    except (ValueError, ChoiceError) as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("max_memory: ")) from None
+    return size
+
+
+def add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    """``--threads`` and ``--max-memory``: the Omens kernel's (refused elsewhere)."""
+    parser.add_argument("--threads", type=whole_number, metavar="N", default=None,
+                        help="root moves the compiled Omens kernel searches at once (default: "
+                             "the machine's cores); the same answers and node counts with any "
+                             "number")
+    parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
+                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M "
+                             "(default 2G); full tables drop what cost least")
 
 
 class _Deal:
@@ -251,10 +275,13 @@ def _solve_state(
     with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
         view, progress = shown or own
         try:
+            threads = getattr(args, "threads", None)
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress,
                            engine=getattr(args, "engine", "auto"),
-                           algorithm=getattr(args, "search", None), report=view.report)
+                           algorithm=getattr(args, "search", None), report=view.report,
+                           threads=0 if threads is None else threads,
+                           max_memory=getattr(args, "max_memory", None))
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
