@@ -56,6 +56,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/omens_search.py --deals 5 --seconds 5 --ratio-seconds 20
 	$(BIN)/python benchmarks/omen_endgames.py
+	$(BIN)/python benchmarks/cli_startup.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

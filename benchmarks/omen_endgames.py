@@ -36,6 +36,7 @@ from pathlib import Path
 
 from omen_solver.core.budget import Budget, Status, deep_recursion
 from omen_solver.core.search import naive_solve
+from omen_solver.omen import load
 from omen_solver.omen.endgame import (
     ALL_REDUCTIONS,
     Draws,
@@ -45,7 +46,6 @@ from omen_solver.omen.endgame import (
     _rules,
     solve_endgame,
 )
-from omen_solver.omen.position import load_position
 from omen_solver.omen.state import OmenState
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "omen"
@@ -110,7 +110,7 @@ def ratio(slow: Row, fast: Row) -> str:
 def run(seconds: float) -> list[list[str]]:
     rows = []
     for turns, name, what in POSITIONS:
-        state = load_position(PUZZLES / name)
+        state = load(PUZZLES / name)
         label = f"{turns} turn{'s' if turns > 1 else ''}: {name.removesuffix('.toml')} ({what})"
         fast = endgame(state, turns, True, "endgame search", Budget(max_seconds=seconds))
         found = [fast,

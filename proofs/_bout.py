@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from omen_solver.omens.proofs.steps import StepModel
+from omen_solver.omens.proofs.model.symbolic import StepModel
 
 
 def follow(m: StepModel, cards: Any, law: Any, up: Any) -> Any:

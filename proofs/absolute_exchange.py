@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -16,14 +17,19 @@ def query(m: StepModel, i: int) -> Query:
     theirs = m.seat_hand(step.hands, step.partner) & ~step.card
     claim = And(
         # one card of each hand goes to the other: each hand keeps its size
-        step.give & mine != 0, step.give & theirs == 0,
-        step.get & theirs != 0, step.get & mine == 0,
+        step.give & mine != 0,
+        step.give & theirs == 0,
+        step.get & theirs != 0,
+        step.get & mine == 0,
         m.seat_hand(step.hands_after, step.resolver) == (mine & ~step.give) | step.get,
         m.seat_hand(step.hands_after, step.partner) == (theirs & ~step.get) | step.give,
         # and no other hand changes
         *[
-            Or(step.resolver == (1 << s), step.partner == (1 << s),
-               step.hands_after[s] == step.hands[s] & ~step.card)
+            Or(
+                step.resolver == (1 << s),
+                step.partner == (1 << s),
+                step.hands_after[s] == step.hands[s] & ~step.card,
+            )
             for s in m.seats
         ],
     )
@@ -40,9 +46,11 @@ THEOREM = BoutTheorem(
     "engine's simultaneous move under absolute_exchange = secret, checked by the whole-bout "
     "differential test).",
     rests_on=(
-        rule("000", "Special Card Effects: The Absolute ('Exchange the cards simultaneously "
-             "and secretly')"),
+        rule(
+            "000",
+            "Special Card Effects: The Absolute ('Exchange the cards simultaneously and secretly')",
+        ),
     ),
     query=query,
-    broken=("absolute-give-only",),
+    broken=(Broken.ABSOLUTE_GIVE_ONLY,),
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -41,11 +42,14 @@ THEOREM = BoutTheorem(
     "taken too, unless betrayal_give_back = forbidden). An immediate effect of the gift is "
     "resolved by the player who receives it (under now_resolver = placer, by the giver).",
     rests_on=(
-        rule("000", "Special Card Effects: Betrayal ('They then resolve the card's effect'; "
-             "'If the card you took is Law, its constraint no longer applies')"),
+        rule(
+            "000",
+            "Special Card Effects: Betrayal ('They then resolve the card's effect'; "
+            "'If the card you took is Law, its constraint no longer applies')",
+        ),
         rule("cards", "What the printed clarifications settle (Betrayal)"),
     ),
     query=query,
-    broken=("gift-resolved-by-giver", "law-survives-betrayal"),
+    broken=(Broken.GIFT_RESOLVED_BY_GIVER, Broken.LAW_SURVIVES_BETRAYAL),
     span=2,
 )

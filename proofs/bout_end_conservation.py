@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-from z3 import And, If, Or, Sum
+from z3 import And
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
-
-
-def query(m: SymbolicModel) -> Query:
-    hands, end = m.require_round()
-    card = m.card("card")  # any card of the deck: the claim holds for each of them
-    was_held = Or(*[m.held_mid(s, card) for s in m.seats])
-    was_in_play = m.card_in_play_term(card)
-    from_play = m.any_of(And(m.present(i), m.value(i) == card, m.end.discarded[i]) for i in m.slots)
-    by_luck = And(end.luck_discards, hands.luck_pick == card)
-    places = Sum(
-        *[If(end.holds(s, card), 1, 0) for s in m.seats],
-        If(from_play, 1, 0),
-        If(by_luck, 1, 0),
-    )
-    # a card that was in a hand or in play is in exactly one place afterwards; no other
-    # card appears anywhere
-    claim = places == If(Or(was_held, was_in_play), 1, 0)
-    return Query(claim, [m.card_domain(card)])
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel, disjoint
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-THEOREM = SmtTheorem(
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    before = m.union(end.mid_hands) | end.in_play
+    # afterwards: every hand, the cards discarded from play, Luck's discard from a hand
+    places = [*end.final_hands, end.discarded, end.luck_pick]
+    # a card that was in a hand or in play is in exactly one place afterwards; no other card
+    # appears anywhere
+    return Query(And(disjoint(places), m.union(places) == before))
+
+
+THEOREM = BoutTheorem(
     name="bout-end-conservation",
     title="No card is lost or duplicated at the end of a bout",
     statement="At the end of a bout every card that was in a hand or in play is afterwards in "
@@ -41,5 +36,6 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.DISCARDED_ALSO_RETURN,),
-    hands=True,
+    span=0,
+    exchange_lemma=True,
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -41,6 +42,6 @@ THEOREM = BoutTheorem(
         rule("000", "Game Sequence ('If your card was not discarded, take it back')"),
     ),
     query=query,
-    broken=("return-to-placer",),
+    broken=(Broken.RETURN_TO_PLACER,),
     span=0,
 )

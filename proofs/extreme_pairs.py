@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
-from z3 import Implies
+from z3 import And, Implies, Or
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m: SymbolicModel) -> Query:
-    yellow = m.only_of_colour(["Lie", "Truth"], "yellow")
-    red = m.only_of_colour(["Day", "Night"], "red")
-    claim = m.all_of(
-        [
-            Implies(yellow, m.discarded_card("Lie") & m.discarded_card("Truth")),
-            Implies(red, m.discarded_card("Day") & m.discarded_card("Night")),
-        ]
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    yellows = m.named("Lie") | m.named("Truth")
+    reds = m.named("Day") | m.named("Night")
+    # the cards in play of the colour (Malice counts as each) are exactly the pair
+    yellow = end.in_play & m.colour("yellow") == yellows
+    red = end.in_play & m.colour("red") == reds
+    claim = And(
+        Implies(yellow, end.discarded & yellows == yellows),
+        Implies(red, end.discarded & reds == reds),
     )
-    return Query(claim, [yellow | red])
+    return Query(claim, [Or(yellow, red)])
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="extreme-pairs",
     title="Lie and Truth, Day and Night discard each other",
     statement="When Lie and Truth are the only yellow cards in play, both are discarded (Lie "
@@ -33,4 +38,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.DISCARDED_LOSE_EFFECT,),
+    span=0,
 )

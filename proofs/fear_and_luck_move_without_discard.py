@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -14,7 +15,7 @@ def query(m: StepModel, i: int) -> Query:
     end = m.end
     assert end is not None
     fear, luck = m.cards("fear"), m.cards("luck")
-    owner = m.machine.where(end.owners, luck)
+    owner = m.bout.where(end.owners, luck)
     claim = And(
         # Fear, wherever it lies (Jealousy may have moved it), leaves play only as the winner
         Implies(end.in_play & fear != 0, (end.discarded & fear != 0) == (end.win == fear)),
@@ -38,6 +39,6 @@ THEOREM = BoutTheorem(
         rule("cards", "13 Luck ('the player it lies in front of discards a card')"),
     ),
     query=query,
-    broken=("fear-unprotected", "luck-by-placer"),
+    broken=(Broken.FEAR_UNPROTECTED, Broken.LUCK_BY_PLACER),
     span=0,
 )

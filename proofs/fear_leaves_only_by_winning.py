@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from z3 import Implies
+
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m: SymbolicModel) -> Query:
-    claim = m.all_of(
-        (m.has(i, "fear") & m.end.discarded[i]) == (m.has(i, "fear") & m.end.wins[i])
-        for i in m.slots
-    )
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    fear = m.cards("fear")
+    claim = Implies(end.in_play & fear != 0, (end.discarded & fear != 0) == (end.win == fear))
     return Query(claim)
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="fear-leaves-only-by-winning",
     title="Fear leaves play only as the winning card",
     statement="Fear in play is discarded exactly when it wins the bout: no effect (Life, Lie, "
@@ -26,4 +30,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.FEAR_UNPROTECTED, Broken.FEAR_ONLY_VS_EXTREMES),
+    span=0,
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If, Implies
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -38,8 +39,12 @@ def query(m: StepModel, i: int) -> Query:
                 ),
             )
         )
-        claims.append(Implies(And(picks_fear, m.option("fear_pass_on", "no"),
-                                  end.win != fear), end.discarded & fear == 0))
+        claims.append(
+            Implies(
+                And(picks_fear, m.option("fear_pass_on", "no"), end.win != fear),
+                end.discarded & fear == 0,
+            )
+        )
     return Query(And(*claims))
 
 
@@ -51,11 +56,12 @@ THEOREM = BoutTheorem(
     "discards the next highest (lowest) card of that colour instead; under 'no' Fear ignores "
     "it and stays (unless Fear wins). For every card in play, seat and other option.",
     rests_on=(
-        rule("000", "Special Card Effects: Fear ('Ignore any effect that asks you to discard "
-             "Fear')"),
+        rule(
+            "000", "Special Card Effects: Fear ('Ignore any effect that asks you to discard Fear')"
+        ),
         rule("cards", "What remains a choice (pass-on for Fear)"),
     ),
     query=query,
-    broken=("pass-on-ignored", "fear-unprotected"),
+    broken=(Broken.PASS_ON_IGNORED, Broken.FEAR_UNPROTECTED),
     span=0,
 )

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from z3 import And, If, Implies, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _bout import follow
@@ -18,9 +19,7 @@ from _bout import follow
 def query(m: StepModel, i: int) -> Query:
     step, turn = m.steps[i], m.steps[i + 1]
     before = m.states[i]
-    moved = And(
-        step.active, m.is_(step.card, "jealousy"), before.law != 0, step.x == before.law
-    )
+    moved = And(step.active, m.is_(step.card, "jealousy"), before.law != 0, step.x == before.law)
     hand = m.seat_hand(turn.hands, turn.placer)
     lawful = follow(m, hand, before.law, before.up)
     # the next placement is the next player's turn: under 'stays' Law (now lying in front of
@@ -46,6 +45,6 @@ THEOREM = BoutTheorem(
         rule("000", "Special Card Effects: Wrath, Betrayal (only they say Law's constraint ends)"),
     ),
     query=query,
-    broken=("jealousy-always-ends-law", "jealousy-reapplies"),
+    broken=(Broken.JEALOUSY_ALWAYS_ENDS_LAW, Broken.JEALOUSY_REAPPLIES),
     span=2,
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies, Not
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -19,7 +20,9 @@ def query(m: StepModel, i: int) -> Query:
         *[step.hands_after[s] == step.hands[s] & ~step.card for s in m.seats],
         # nothing leaves play, and no further placement is called for
         m.in_play(after) == m.in_play(before) | step.card,
-        Not(after.dreaming), Not(after.replaying), Not(after.giving),
+        Not(after.dreaming),
+        Not(after.replaying),
+        Not(after.giving),
         # the two cards swap places
         m.where(after, step.x) == step.lies,
         m.where(after, step.card) == m.where(before, step.x),
@@ -43,5 +46,5 @@ THEOREM = BoutTheorem(
         rule("cards", "What the printed clarifications settle (Jealousy)"),
     ),
     query=query,
-    broken=("jealousy-reapplies",),
+    broken=(Broken.JEALOUSY_REAPPLIES,),
 )

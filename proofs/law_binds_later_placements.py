@@ -7,9 +7,10 @@ from pathlib import Path
 
 from z3 import And, Implies, Not, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _bout import follow
@@ -22,14 +23,15 @@ def query(m: StepModel, i: int) -> Query:
     lawful = follow(m, step.candidates, law, up)
     # a placement made while Law's constraint applies (a turn, Dream's placement, Wrath's
     # replacement, Betrayal's gift) follows it when the player can
-    bound = Implies(
-        And(step.active, law != 0, binds, lawful != 0), step.allowed & ~lawful == 0
-    )
+    bound = Implies(And(step.active, law != 0, binds, lawful != 0), step.allowed & ~lawful == 0)
     # and the constraint carries on to the next placement as long as Law lies in play and
     # is not moved by Jealousy under law_after_jealousy = ends, nor placed again
     moved = And(m.is_(step.card, "jealousy"), step.x == law)
     stays = And(
-        step.active, law != 0, m.in_play(after) & law != 0, step.card != law,
+        step.active,
+        law != 0,
+        m.in_play(after) & law != 0,
+        step.card != law,
         Not(And(moved, m.option("law_after_jealousy", "ends"))),
     )
     carried = Implies(stays, And(after.law == law, after.up == up))
@@ -46,10 +48,12 @@ THEOREM = BoutTheorem(
     "Wrath's replacement or Betrayal's gift). The constraint lasts until Law leaves play "
     "(Wrath, Betrayal) or Jealousy moves it under law_after_jealousy = ends.",
     rests_on=(
-        rule("000", "Special Card Effects: Law ('Everyone must, if possible, play a card "
-             "lower or higher')"),
+        rule(
+            "000",
+            "Special Card Effects: Law ('Everyone must, if possible, play a card lower or higher')",
+        ),
         rule("cards", "15 Law"),
     ),
     query=query,
-    broken=("law-binds-turns-only", "jealousy-always-ends-law"),
+    broken=(Broken.LAW_BINDS_TURNS_ONLY, Broken.JEALOUSY_ALWAYS_ENDS_LAW),
 )

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m: SymbolicModel) -> Query:
-    claim = m.discarded_card("Life") & m.discarded_card("Death")
-    return Query(claim, [m.only_of_colour(["Life", "Death"], "green")])
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    pair = m.named("Life") | m.named("Death")
+    # the green cards in play (Malice counts as green) are exactly Life and Death
+    only = end.in_play & m.colour("green") == pair
+    return Query(end.discarded & pair == pair, [only])
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="life-and-death",
     title="Life and Death discard each other",
     statement="When Life and Death are the only green cards in play (no Malice), both are "
@@ -24,4 +30,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.DISCARDED_LOSE_EFFECT,),
+    span=0,
 )

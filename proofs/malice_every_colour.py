@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
-from z3 import Implies
+from z3 import And, Implies
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 _ONLY = ("Spring", "Summer", "Autumn")
 _ANOTHER = ("Love", "Friendship", "Calm", "Feast")
 
 
-def query(m: SymbolicModel) -> Query:
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    here = end.in_play
     claims = []
-    for i in m.slots:
-        for name in _ONLY:
-            # never discarded by its own "if it is the only X card in play"
-            claims.append(Implies(m.named(i, name), ~m.end.hits[(i, i)]))
-        for name in _ANOTHER:
-            # always discarded: Malice is "another green / a yellow / a red / a blue card"
-            claims.append(Implies(m.named(i, name), m.end.discarded[i]))
-    return Query(m.all_of(claims), [m.name_in_play("Malice")])
+    for name in _ONLY:
+        card = m.named(name)
+        # never discarded by its own "if it is the only X card in play"
+        claims.append(Implies(here & card != 0, m.pick(name) & card == 0))
+    for name in _ANOTHER:
+        card = m.named(name)
+        # always discarded: Malice is "another green / a yellow / a red / a blue card"
+        claims.append(Implies(here & card != 0, end.discarded & card != 0))
+    return Query(And(*claims), [here & m.named("Malice") != 0])
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="malice-every-colour",
     title="With Malice in play no card is the only one of its colour",
     statement="With Malice in play, Spring, Summer and Autumn are never discarded by their own "
@@ -36,4 +42,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.MALICE_NO_COLOUR,),
+    span=0,
 )

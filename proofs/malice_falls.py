@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m: SymbolicModel) -> Query:
-    hunters = m.any_of(m.name_in_play(name) for name in ("Life", "Lie", "Night", "Winter"))
-    return Query(m.discarded_card("Malice"), [m.name_in_play("Malice"), hunters])
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
+    malice = m.named("Malice")
+    hunters = m.union(m.named(name) for name in ("Life", "Lie", "Night", "Winter"))
+    return Query(
+        end.discarded & malice != 0, [end.in_play & malice != 0, end.in_play & hunters != 0]
+    )
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="malice-falls",
     title="Malice is discarded by Life, Lie, Night and Winter",
     statement="Malice (17) counts as every colour, so it is above every green (1-8) and yellow "
@@ -25,4 +32,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.MALICE_NO_COLOUR,),
+    span=0,
 )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from omen_solver.omens.proofs.enumeration import (
+from omen_solver.omens.proofs.enumeration.monitors import ResolutionMonitor
+from omen_solver.omens.proofs.enumeration.walk import (
     EnumerationTheorem,
     Move,
     Mutant,
@@ -11,8 +12,7 @@ from omen_solver.omens.proofs.enumeration import (
     deals,
     rebuild,
 )
-from omen_solver.omens.proofs.monitors import ResolutionMonitor
-from omen_solver.omens.proofs.theorem import rule
+from omen_solver.omens.proofs.theorems.theorem import rule
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 SEASONS = (("Spring", "green"), ("Summer", "yellow"), ("Autumn", "red"))
 
@@ -27,17 +28,20 @@ def query(m: StepModel, i: int) -> Query:
     summer, winter, fear = m.named("Summer"), m.named("Winter"), m.cards("fear")
     # Winter discards every yellow card, Summer included (the effects are simultaneous:
     # Winter leaving Summer alone does not matter), but not Fear unless Fear wins
-    claims.append(Implies(And(here & summer != 0, here & winter != 0),
-                          end.discarded & summer != 0))
-    claims.append(Implies(And(here & winter != 0, here & fear != 0, end.win != fear),
-                          end.discarded & fear == 0))
+    claims.append(Implies(And(here & summer != 0, here & winter != 0), end.discarded & summer != 0))
+    claims.append(
+        Implies(
+            And(here & winter != 0, here & fear != 0, end.win != fear), end.discarded & fear == 0
+        )
+    )
     malice = m.named("Malice")
     # with only Malice (or, for Summer, Fear) beside it, a season is not alone: it leaves
     # play only if it wins the bout
     for name, _ in SEASONS:
         card = m.named(name)
-        claims.append(Implies(here == card | malice,
-                              (end.discarded & card != 0) == (end.win == card)))
+        claims.append(
+            Implies(here == card | malice, (end.discarded & card != 0) == (end.win == card))
+        )
     claims.append(Implies(here == summer | fear, end.discarded & summer == 0))
     return Query(And(*claims))
 
@@ -55,6 +59,6 @@ THEOREM = BoutTheorem(
         rule("000", "How a Bout Is Resolved (simultaneous effects); Fear"),
     ),
     query=query,
-    broken=("malice-no-colour", "fear-unprotected"),
+    broken=(Broken.MALICE_NO_COLOUR, Broken.FEAR_UNPROTECTED),
     span=0,
 )

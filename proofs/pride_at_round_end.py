@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -15,7 +16,7 @@ def query(m: StepModel, i: int) -> Query:
     assert end is not None
     won = end.round_winner != 0
     pride = end.in_play & m.cards("pride")
-    pride_owner = m.machine.where(end.owners, pride)
+    pride_owner = m.bout.where(end.owners, pride)
     after_pride = o.next_seat(pride_owner, m.inputs.table)
     keep = And(
         end.pride,
@@ -50,7 +51,7 @@ THEOREM = BoutTheorem(
         rule("cards", "22 Pride; What remains a choice (Pride and the next round)"),
     ),
     query=query,
-    broken=("pride-over-round",),
+    broken=(Broken.PRIDE_OVER_ROUND,),
     span=0,
     search_bit_blast=False,
 )

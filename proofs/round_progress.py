@@ -2,34 +2,41 @@
 
 from __future__ import annotations
 
-from z3 import And, If, Implies, Sum
+from z3 import And, Implies, Not
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel, disjoint
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m: SymbolicModel) -> Query:
-    _, end = m.require_round()
-    mid = Sum(*[m.mid_size(s) for s in m.seats])
-    after = Sum(*[end.sizes[s] for s in m.seats])
-    in_play = m.count(m.present(i) for i in m.slots)
-    fewer = after <= mid + in_play - 1
+def query(m: StepModel, i: int) -> Query:
+    del i
+    o, end = m.o, m.end
+    assert end is not None
+    before = m.union(end.mid_hands) | end.in_play
+    held = m.union(end.final_hands)
+    # the players hold at least one card fewer in total: the hands after the bout share no
+    # card and hold only cards held or in play before, not all of them (the hands and the
+    # cards in play before share none, every state of a bout being well formed)
+    fewer = And(disjoint(end.final_hands), held & ~before == 0, held != before)
     # if the round goes on, every player holds at least 2 cards for the next bout
     going_on = Implies(
-        ~end.round_over, And(*[Implies(m.seated(s), end.sizes[s] >= 2) for s in m.seats])
+        end.round_winner == 0,
+        And(
+            *[
+                Implies(m.seated(s), And(h != 0, Not(o.single(h))))
+                for s, h in enumerate(end.final_hands)
+            ]
+        ),
     )
     # what one-card-before-each establishes for the engine: every player still holds a
-    # card when the last card of the bout is placed
-    holds = [Implies(m.seated(s), m.mid_size(s) >= 1) for s in m.seats]
-    # the steps: each card ends in at most one hand, and only if it was held or came back;
-    # at least one card in play does not come back
-    one_place = And(*[m.count(list(item.at)) <= If(item.present, 1, 0) for item in end.items])
-    lemmas = [one_place, m.count(end.returned) <= in_play - 1]
-    return Query(And(fewer, going_on), holds, lemmas)
+    # card when the last card of the bout is placed (so a card was placed)
+    holds = [Implies(m.seated(s), end.mid_hands[s] != 0) for s in m.seats]
+    return Query(And(fewer, going_on), [*holds, end.in_play != 0])
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="round-progress",
     title="Every bout removes a card; a round that goes on leaves everyone 2 cards",
     statement="If every player still holds a card when the last card of the bout is placed "
@@ -44,5 +51,6 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.FEAR_KEPT_WHEN_WINNING, Broken.WINNER_KEPT),
-    hands=True,
+    span=0,
+    exchange_lemma=True,
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies, Not, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -54,7 +55,7 @@ THEOREM = BoutTheorem(
         rule("000", "Goal of the Game ('The first team to win 2 rounds wins the game')"),
     ),
     query=query,
-    broken=("game-after-one-round", "round-for-winner-only"),
+    broken=(Broken.GAME_AFTER_ONE_ROUND, Broken.ROUND_FOR_WINNER_ONLY),
     span=0,
     game=True,
     search_bit_blast=False,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, Implies
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -15,7 +16,7 @@ def query(m: StepModel, i: int) -> Query:
     # in exactly one hand or in front of exactly one player, placed by one player; Law's
     # constraint only while Law lies in play; a pending placement names a player holding
     # the card it needs
-    after = m.machine.well_formed(m.states[i + 1])
+    after = m.bout.well_formed(m.states[i + 1])
     return Query(Implies(m.steps[i].active, And(*after)))
 
 
@@ -34,5 +35,5 @@ THEOREM = BoutTheorem(
         rule("000", "Game Sequence"),
     ),
     query=query,
-    broken=("wrath-loses-the-card", "law-survives-wrath"),
+    broken=(Broken.WRATH_LOSES_THE_CARD, Broken.LAW_SURVIVES_WRATH),
 )

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-from z3 import Implies
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
 
-
-def query(m: SymbolicModel) -> Query:
+def query(m: StepModel, i: int) -> Query:
+    del i
+    end = m.end
+    assert end is not None
     # Every yellow card in play (Malice counts as yellow) is discarded, except Fear, which
     # is discarded only if it wins.
-    claim = m.all_of(
-        Implies(m.colour(i, "yellow"), m.end.discarded[i] == (~m.has(i, "fear") | m.end.wins[i]))
-        for i in m.slots
-    )
-    return Query(claim, [m.name_in_play("Winter")])
+    yellow = end.in_play & m.colour("yellow")
+    fear = m.cards("fear")
+    claim = end.discarded & yellow == (yellow & ~fear) | (end.win & fear)
+    return Query(claim, [end.in_play & m.named("Winter") != 0])
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="winter-spares-fear",
     title="Winter discards every yellow card but Fear",
     statement="With Winter in play, every yellow card in play is discarded (Malice, which "
@@ -31,4 +32,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.FEAR_ONLY_VS_EXTREMES, Broken.MALICE_NO_COLOUR),
+    span=0,
 )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from z3 import Or
+from z3 import And, Or
 
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.model import SymbolicModel
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 NAMED = ("Secret", "Day", "Calm", "Death", "Summer")
 SIXTH = (5, 6, 7, 19, 20, 21, 22, 23, 26)
@@ -21,27 +22,36 @@ the book's reasons: Summer is then not the only yellow card; Lie (the highest ye
 Truth (the lowest) discards it instead."""
 
 
-def query(m: SymbolicModel) -> Query:
-    secret, day, calm, death, summer, sixth = range(6)
-    cards = [m.named(slot, name) for slot, name in enumerate(NAMED)]
-    shape = [m.bout.players == 6, m.count(m.present(i) for i in m.slots) == 6, *cards]
-    d = m.end.discarded
-    outcome = m.all_of(
-        [m.end.wins[secret], d[secret], d[calm], d[summer], ~d[day], ~d[death], ~d[sixth]]
+def query(m: StepModel, i: int) -> Query:
+    del i
+    o, end = m.o, m.end
+    assert end is not None
+    secret, day, calm, death, summer = (m.named(name) for name in NAMED)
+    five = secret | day | calm | death | summer
+    sixth = end.in_play & ~five
+    # six players, and in play the five cards of the book and one more
+    shape = [m.inputs.table == 0b111111, end.in_play & five == five, o.single(sixth)]
+    gone = end.discarded
+    outcome = And(
+        end.win == secret,
+        gone & (secret | calm | summer) == secret | calm | summer,
+        gone & (day | death | sixth) == 0,
     )
     # the reasons the book gives: Day discards Secret (highest red), Death discards Calm
     # (lowest green) as Calm discards itself (a red card is in play), Summer is the only yellow
-    hits = m.end.hits
-    reasons = m.all_of(
-        [hits[day, secret], hits[death, calm], hits[calm, calm], hits[summer, summer]]
+    reasons = And(
+        m.pick("Day") & secret != 0,
+        m.pick("Death") & calm != 0,
+        m.pick("Calm") & calm != 0,
+        m.pick("Summer") & summer != 0,
     )
-    listed = Or(*[m.value(sixth) == value for value in SIXTH])
-    same = Or(*[m.value(sixth) == value for value in SAME_OUTCOME])
-    claim = m.all_of([(outcome & reasons) == listed, outcome == same])
+    listed = Or(*[sixth == o.card(1 << value) for value in SIXTH])
+    same = Or(*[sixth == o.card(1 << value) for value in SAME_OUTCOME])
+    claim = And(And(outcome, reasons) == listed, outcome == same)
     return Query(claim, shape)
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="worked-example",
     title="The rulebook's worked example holds, and for exactly which sixth cards",
     statement="In the rulebook's example (Secret, Day, Calm, Death, Summer and a sixth card in "
@@ -57,4 +67,5 @@ THEOREM = SmtTheorem(
     ),
     query=query,
     broken=(Broken.SADNESS_IGNORED, Broken.MALICE_NO_COLOUR, Broken.DISCARDED_LOSE_EFFECT),
+    span=0,
 )

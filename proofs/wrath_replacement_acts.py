@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from z3 import And, If, Implies, Not, Or
 
-from omen_solver.omens.proofs.bout_theorem import BoutTheorem
-from omen_solver.omens.proofs.steps import StepModel
-from omen_solver.omens.proofs.theorem import Query, rule
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.symbolic import StepModel
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
 def query(m: StepModel, i: int) -> Query:
@@ -19,12 +20,15 @@ def query(m: StepModel, i: int) -> Query:
         # the returned card goes back to the hand of the player it lay in front of, and
         # nothing else moves: an exchange or a swap it made is not undone
         *[
-            wrath.hands_after[s] == (wrath.hands[s] & ~wrath.card)
-            | If(victim == (1 << s), wrath.x, o.card(0))
+            wrath.hands_after[s]
+            == (wrath.hands[s] & ~wrath.card) | If(victim == (1 << s), wrath.x, o.card(0))
             for s in m.seats
         ],
-        *[after.front[s] == (before.front[s] | If(wrath.lies == (1 << s), wrath.card,
-                                                  o.card(0))) & ~wrath.x for s in m.seats],
+        *[
+            after.front[s]
+            == (before.front[s] | If(wrath.lies == (1 << s), wrath.card, o.card(0))) & ~wrath.x
+            for s in m.seats
+        ],
         # Law's constraint ends exactly when the returned card is Law
         after.law == If(wrath.x == before.law, o.card(0), before.law),
     )
@@ -58,11 +62,14 @@ THEOREM = BoutTheorem(
     "its immediate effect acts at once: a replacement Law sets its constraint before anyone "
     "else plays, a replacement Absolute makes its exchange.",
     rests_on=(
-        rule("000", "Special Card Effects: Wrath ('If the new card played has an effect, it "
-             "applies immediately')"),
+        rule(
+            "000",
+            "Special Card Effects: Wrath ('If the new card played has an effect, it "
+            "applies immediately')",
+        ),
         rule("cards", "What the printed clarifications settle (Wrath)"),
     ),
     query=query,
-    broken=("replacement-no-effect", "law-survives-wrath"),
+    broken=(Broken.REPLACEMENT_NO_EFFECT, Broken.LAW_SURVIVES_WRATH),
     span=2,
 )

@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
+import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from omen_solver import __version__
+from omen_solver.cli.signals import Stop, stop_on_signals
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OmenSolverError, OptionError, one_line
 
 __all__ = [
+    "COMMANDS",
+    "COMMAND_MODULES",
     "EXIT_BAD_INPUT",
     "EXIT_CODES",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_TERMINATED",
+    "Command",
     "build_parser",
     "main",
     "report_error",
@@ -37,41 +46,112 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 """Interrupted (Ctrl-C): nothing is reported as a result."""
 
+EXIT_TERMINATED = 143
+"""Terminated (SIGTERM, as ``kill`` sends): stopped as on Ctrl-C; nothing is reported as a
+result."""
+
 EXIT_CODES = (
     (EXIT_OK, "success"),
     (EXIT_FAILED, "a negative or unknown answer (a check failed, a budget ran out)"),
     (EXIT_BAD_INPUT, "bad input: one line on stderr names the file, key or move"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+    (EXIT_TERMINATED, "terminated (SIGTERM)"),
 )
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "omen_solver.cli.omens",
-    "omen_solver.cli.perft",
-    "omen_solver.cli.graph",
-    "omen_solver.cli.solve",
-    "omen_solver.cli.puzzles",
-    "omen_solver.cli.omen",
-    "omen_solver.cli.prove",
-    "omen_solver.cli.survey",
-    "omen_solver.cli.advise",
-    "omen_solver.cli.vectors",
-    "omen_solver.cli.serve",
+@dataclass(frozen=True)
+class Command:
+    """A top-level command: its name, the module that registers it, its line in ``--help``."""
+
+    name: str
+    module: str
+    help: str
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("omens", "omen_solver.cli.omens",
+            "Omens (Présages): legal actions, explained play, rule options, catalogues"),
+    Command("perft", "omen_solver.cli.perft",
+            "count the legal action sequences from a position (any game)"),
+    Command("graph", "omen_solver.cli.graph",
+            "export the action tree or state graph (GraphML, DOT, SVG, PNG)"),
+    Command("solve", "omen_solver.cli.solve",
+            "solve a position or puzzle exactly, every hand open (any game)"),
+    Command("puzzles", "omen_solver.cli.puzzles", "best-play puzzles: check, generate"),
+    Command("omen", "omen_solver.cli.omen", "Omen: legal actions, explained play, profiles, cards"),
+    Command("prove", "omen_solver.cli.prove",
+            "prove the rule theorems of proofs/ (z3 and bounded enumeration)"),
+    Command("witnesses", "omen_solver.cli.prove",
+            "find where each rule option's settings play differently (position files)"),
+    Command("survey", "omen_solver.cli.survey",
+            "solve many seeded random Omens deals exactly and aggregate (on Dask)"),
+    Command("advise", "omen_solver.cli.advise",
+            "what to play when only your own hand is known (Monte Carlo over deals)"),
+    Command("vectors", "omen_solver.cli.vectors",
+            "conformance vectors for other engines: export them, check an engine"),
+    Command("serve", "omen_solver.cli.serve",
+            "the analysis board in the browser: play, edit, solve and puzzle (docs/web.md)"),
 )
-"""One module per command group, each with a ``register(subparsers)`` that adds its commands
-and nothing else's; ``--help`` lists the commands in this order."""
+"""Every top-level command, in the order of ``--help``. Each module is one command group with
+a ``register(subparsers)`` that adds its commands and nothing else's; it is imported only
+when one of its commands runs (or for the full parser), so ``--help`` and ``--version`` start
+without loading the engines."""
+
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(command.module for command in COMMANDS))
+"""The command modules, each once (:data:`COMMANDS` says which commands each one adds)."""
 
 Handler = Callable[[argparse.Namespace], int]
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$")
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one line on stderr for a usage error, like every other bad input."""
+    """argparse with one line on stderr for a usage error, like every other bad input, and the
+    closest known names for a misspelt command, choice or option."""
 
     def error(self, message: str) -> NoReturn:
-        report_error(f"{message} (see '{self.prog} --help')", prog=self.prog)
+        report_error(f"{_with_suggestion(message)} (see '{self.prog} --help')", prog=self.prog)
         self.exit(EXIT_BAD_INPUT)
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            leaf: argparse.ArgumentParser = getattr(parsed, "command_parser", self)
+            flags = [f for a in leaf._actions for f in a.option_strings if f.startswith("--")]
+            unknown = next((word for word in extras if word.startswith("-")), "")
+            hint = did_you_mean(unknown.partition("=")[0], flags) if unknown else ""
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {hint}" if hint
+                                                                           else ""))
+        return parsed
 
-def build_parser() -> argparse.ArgumentParser:
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice" with the closest choices."""
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return message
+    choices = [choice.strip().strip("'") for choice in found.group(2).split(",")]
+    hint = did_you_mean(found.group(1), choices)
+    return f"{message}; {hint}" if hint else message
+
+
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The top-level sub-commands: each must be listed in :data:`COMMANDS`, whose line it
+    takes for ``--help``."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        listed = {command.name: command for command in COMMANDS}.get(name)
+        if listed is None:
+            raise LookupError(f"command {name!r} is not listed in omen_solver.cli.COMMANDS")
+        kwargs.setdefault("help", listed.help)
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
+
+
+def build_parser(command: str | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
+    """The parser of every command; or, ``lazy``, of ``command``'s group alone (of none if it
+    is None), the other commands listed by name and help line only."""
     parser = _Parser(
         prog="omen-solver",
         description=(
@@ -84,12 +164,30 @@ def build_parser() -> argparse.ArgumentParser:
         + ".",
     )
     parser.add_argument("--version", action="version", version=f"omen-solver {__version__}")
+    parser.register("action", "parsers", _Commands)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
-        module.register(subparsers)
+    wanted = {c.module for c in COMMANDS if not lazy or c.name == command}
+    loaded = set()
+    for listed in COMMANDS:
+        if listed.module in wanted and listed.module in COMMAND_MODULES:
+            if listed.module not in loaded:
+                importlib.import_module(listed.module).register(subparsers)
+                loaded.add(listed.module)
+        else:
+            subparsers.add_parser(listed.name, add_help=False)
     _add_epilog(parser, parser.epilog or "")
+    _mark_leaves(parser)
     return parser
+
+
+def _mark_leaves(parser: argparse.ArgumentParser) -> None:
+    """Each command's parser is in its namespace (``command_parser``), so that an unknown
+    option is compared with that command's options."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.set_defaults(command_parser=command)
+                _mark_leaves(command)
 
 
 def _add_epilog(parser: argparse.ArgumentParser, epilog: str) -> None:
@@ -102,22 +200,65 @@ def _add_epilog(parser: argparse.ArgumentParser, epilog: str) -> None:
                 _add_epilog(command, epilog)
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command named on a command line (the first word that is not an option)."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_in(words), lazy=True)
+    if not words:
+        parser.print_help()
+        return EXIT_OK
+    args = parser.parse_args(words)
     handler: Handler = args.handler
+    stop = Stop()
+    raised = False
     try:
-        return handler(args)
-    except (OmenSolverError, OptionError) as error:
-        report_error(error)
-        return EXIT_BAD_INPUT
-    except OSError as error:
-        where = f"{error.filename}: " if error.filename else ""
-        report_error(f"{where}{error.strerror or error}")
-        return EXIT_BAD_INPUT
+        with stop_on_signals() as stop:
+            status = handler(args)
     except KeyboardInterrupt:
-        print("omen-solver: interrupted", file=sys.stderr)
+        raised = True
+    except (OmenSolverError, OptionError, OSError) as error:
+        if stop.signal is None:
+            report_error(_where(error) if isinstance(error, OSError) else error)
+            return EXIT_BAD_INPUT
+        raised = True
+    except Exception:
+        if stop.signal is None:
+            raise
+        raised = True  # raised by the interrupt on its way out (see signals.py)
+    if raised:
+        _forget_interrupt()
+    if stop.signal == signal.SIGTERM:
+        print("omen-solver: terminated (SIGTERM)", file=sys.stderr)
+        return EXIT_TERMINATED
+    if raised or stop.signal is not None:
+        if raised:  # else the command said itself what it kept (the survey)
+            print("omen-solver: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    return status
+
+
+def _forget_interrupt() -> None:
+    """Let the interpreter exit with our status after an interrupt it saw pass.
+
+    CPython notes a :class:`KeyboardInterrupt` that leaves code run by ``exec`` of a string
+    (dataclasses and named tuples are made that way while modules load) and, at exit, kills
+    itself with SIGINT (status -2) even though the interrupt was caught; running such code
+    once more, without an interrupt, clears that note."""
+    exec("None")
+
+
+def _where(error: OSError) -> str:
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{error.strerror or error}"
 
 
 def report_error(error: object, prog: str = "omen-solver") -> None:

@@ -5,13 +5,14 @@ read by :func:`omen_solver.survey.advice_file.load_view`)."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from omen_solver.cli.args import budget_json, refuse_given
+from omen_solver.cli.output import print_json
 from omen_solver.core.budget import Budget
 from omen_solver.errors import PositionError
 from omen_solver.survey.advice import (
@@ -28,21 +29,21 @@ __all__ = ["register"]
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "advise", help="what to play when only your own hand is known (Monte Carlo over deals)",
+        "advise",
         description="Perfect-information Monte Carlo: solve every deal consistent with what the "
                     "seat knows (or a uniform sample of them) exactly, and give each legal "
-                    "action's win probability with a 95 %% interval. With few consistent deals "
+                    "action's win probability with a 95 % interval. With few consistent deals "
                     "every one is solved and the answer is exact over deals. Exit 0: answered; "
                     "1: some search unknown; 2: bad input.",
     )
     parser.add_argument("file", type=Path, help="advice file (TOML; docs/advice.md)")
     parser.add_argument("--seat", type=int, help="the seat to advise (default: the file's seat)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+    parser.add_argument("--samples", type=int, metavar="N",
                         help=f"deals to sample when there are many (default {DEFAULT_SAMPLES})")
-    parser.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, metavar="N",
+    parser.add_argument("--exact-limit", type=int, metavar="N",
                         help="enumerate every deal when the hidden cards can be placed in at "
                              f"most N ways (default {DEFAULT_EXACT_LIMIT})")
-    parser.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    parser.add_argument("--seed", type=int, help="sampling seed (default 0)")
     parser.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
                         help="time limit of the searches of one deal, every action (default 30)")
     parser.add_argument("--max-nodes", type=int, metavar="N",
@@ -50,22 +51,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--imperfect", action="store_true",
                         help="also solve the game of imperfect information exactly (OpenSpiel's "
                              "sequence form; tiny positions, the partners' hands known) and show "
-                             "where PIMC over-values an action (strategy fusion)")
+                             "where PIMC over-values an action (strategy fusion); every deal "
+                             "is solved, so --samples, --exact-limit and --seed do not apply")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=_advise)
 
 
 def _advise(args: argparse.Namespace) -> int:
-    if args.samples < 1 or args.exact_limit < 0:
+    if args.imperfect:
+        refuse_given(args, ("samples", "exact_limit", "seed"),
+                     "does not apply with --imperfect, which solves every consistent deal")
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    exact_limit = DEFAULT_EXACT_LIMIT if args.exact_limit is None else args.exact_limit
+    if samples < 1 or exact_limit < 0:
         raise PositionError("--samples must be at least 1 and --exact-limit 0 or more")
     view = load_view(args.file, args.seat)
     budget = Budget(args.max_nodes, args.max_seconds)
     if args.imperfect:
         return _imperfect(args, view, budget)
-    advice = advise(view, samples=args.samples, exact_limit=args.exact_limit, seed=args.seed,
+    advice = advise(view, samples=samples, exact_limit=exact_limit, seed=args.seed or 0,
                     budget=budget)
     if args.json:
-        print(json.dumps({"file": str(args.file), **advice.to_json()}, indent=2))
+        print_json({"file": str(args.file), **advice.to_json(), "budget": budget_json(budget)})
     else:
         _show(args.file, advice)
     return 1 if advice.unknown else 0
@@ -77,8 +84,8 @@ def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
 
     check = check_against_imperfect(view, budget)
     if args.json:
-        print(json.dumps({"file": str(args.file), **check.advice.to_json(),
-                          "imperfect": check.to_json()}, indent=2))
+        print_json({"file": str(args.file), **check.advice.to_json(),
+                    "imperfect": check.to_json(), "budget": budget_json(budget)})
         return 0
     out = _console()
     out.print(f"{escape(str(args.file))}: seat {check.seat + 1} to play; {check.deals} "

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Iterable
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.search import Concept, SimultaneousMode
-from omen_solver.errors import shown
+from omen_solver.errors import OptionError, shown
 
 __all__ = [
     "MAX_DIGITS",
     "add_budget",
     "add_solve_options",
     "add_stop",
+    "budget_json",
     "budget_of",
+    "describe_stop",
+    "refuse_given",
     "seats",
     "seconds",
     "whole_number",
@@ -75,6 +79,11 @@ def budget_of(args: argparse.Namespace, fallback: Budget | None = None) -> Budge
     return Budget(nodes, limit)
 
 
+def budget_json(budget: Budget) -> dict[str, object]:
+    """The budget a search ran under, for the JSON of its answer."""
+    return {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+
+
 def add_stop(parser: argparse.ArgumentParser) -> None:
     """``--depth`` and ``--to``: where a walk of the tree stops."""
     parser.add_argument("--depth", type=whole_number, metavar="N", help="cut after N plies")
@@ -82,6 +91,20 @@ def add_stop(parser: argparse.ArgumentParser) -> None:
         "--to", metavar="POINT",
         help="cut at a stopping point the game names, e.g. bout or round",
     )
+
+
+def refuse_given(args: argparse.Namespace, dests: Iterable[str], reason: str) -> None:
+    """Refuse the options among ``dests`` that were given (not left at ``None``, ``False`` or
+    empty), naming the first: ``--seed does not apply with --imperfect``."""
+    for dest in dests:
+        if getattr(args, dest, None) not in (None, False, [], ()):
+            raise OptionError(f"--{dest.replace('_', '-')} {reason}")
+
+
+def describe_stop(depth: int | None, to: str | None) -> str:
+    """``depth 2 and to bout``, or ``to the end``: where a walk stops."""
+    parts = [f"depth {depth}" if depth is not None else "", f"to {to}" if to else ""]
+    return " and ".join(part for part in parts if part) or "to the end"
 
 
 def add_solve_options(parser: argparse.ArgumentParser) -> None:

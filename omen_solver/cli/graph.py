@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from omen_solver.cli.args import add_stop, whole_number
-from omen_solver.cli.output import console
+from omen_solver.cli.args import add_stop, describe_stop, whole_number
+from omen_solver.cli.output import console, print_json
 from omen_solver.core.graph import (
     DEFAULT_MAX_NODES,
     FORMATS,
@@ -26,7 +26,7 @@ EXIT_OK = 0
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "graph", help="export the action tree or state graph (GraphML, DOT, SVG, PNG)",
+        "graph",
         description="Write the action tree below a position (or, with --merge, the state "
                     "graph with transpositions merged) as GraphML, DOT, or a picture.",
     )
@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--merge", action="store_true", help="one node per distinct state")
     parser.add_argument("--max-nodes", type=whole_number, metavar="N", default=DEFAULT_MAX_NODES,
                         help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
+    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     parser.set_defaults(handler=_graph)
 
 
@@ -47,6 +48,14 @@ def _graph(args: argparse.Namespace) -> int:
                         max_nodes=args.max_nodes)
     written = write_graph(graph, args.out, args.format)
     kind = "state graph" if args.merge else "action tree"
+    cut = describe_stop(args.depth, args.to)
+    if args.json:
+        print_json({"file": str(args.file), "out": str(args.out), "format": written,
+                    "kind": kind, "depth": args.depth, "to": args.to,
+                    "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
+                    "max_nodes": args.max_nodes})
+        return EXIT_OK
     console().print(f"{escape(str(args.out))}: {kind} as {written}, {graph.number_of_nodes():,} "
-                f"nodes, {graph.number_of_edges():,} edges")
+                    f"nodes, {graph.number_of_edges():,} edges ({escape(str(args.file))} {cut}; "
+                    f"at most {args.max_nodes:,} nodes)")
     return EXIT_OK

@@ -4,16 +4,16 @@ trace that names the rule behind every step."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.args import whole_number
+from omen_solver.cli.args import budget_json, seconds, whole_number
+from omen_solver.cli.output import print_json
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
 from omen_solver.core.positions import read_toml
-from omen_solver.errors import CatalogueError, OmenSolverError, PositionError
+from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.arithmetic import ask, cross_check
 from omen_solver.omen.cards import default_catalogue, load_catalogue
 from omen_solver.omen.endgame import (
@@ -22,12 +22,15 @@ from omen_solver.omen.endgame import (
     Reduction,
     solve_endgame,
 )
-from omen_solver.omen.position import state_from_data
+from omen_solver.omen.position import game_is_not_omen, state_from_data
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.summary import legal_strings, state_summary
 
 __all__ = ["register"]
+
+STATS_DEFAULT = "strength-red"
+"""How ``omen cards`` reads colour-keyed stats unless told (rule option stat_colours)."""
 
 DEFAULT_SECONDS = 600.0
 """The time limit of ``endgame`` and ``ask --check`` unless one is given."""
@@ -36,7 +39,6 @@ DEFAULT_SECONDS = 600.0
 def register(subparsers: Any) -> None:
     """Add ``omen legal``, ``play``, ``endgame``, ``ask``, ``profiles`` and ``cards``."""
     omen = subparsers.add_parser("omen",
-                                 help="Omen: legal actions, explained play, profiles, cards",
                                  description="Omen (A Reign of War, Fires in the East) positions.")
     commands = omen.add_subparsers(dest="omen_command", metavar="COMMAND", required=True)
 
@@ -63,7 +65,7 @@ def register(subparsers: Any) -> None:
     cards = commands.add_parser("cards", help="list the cards; check your own card files")
     cards.add_argument("files", nargs="*", type=Path, help="card files added to the shipped ones")
     cards.add_argument("--only", action="store_true", help="the given files without the shipped")
-    cards.add_argument("--stats", default="strength-red",
+    cards.add_argument("--stats", default=STATS_DEFAULT,
                        choices=["offering-red", "strength-red", "names-only"],
                        help="how colour-keyed stats are read (rule option stat_colours, R14)")
     cards.add_argument("--json", action="store_true", help="print JSON")
@@ -73,9 +75,7 @@ def register(subparsers: Any) -> None:
 def _load(path: Path) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
     """The position before its ``moves``, those moves, and the trace of setting it up."""
     data = read_toml(path)
-    if data.get("game") != "omen":
-        raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
-                            f"{data.get('game')!r}")
+    game_is_not_omen(path, data)
     moves = data.pop("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise PositionError(f"{path}: key 'moves': must be a list of actions (strings)")
@@ -125,7 +125,7 @@ _count = whole_number
 def _add_budget(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=_count, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
-    parser.add_argument("--max-seconds", type=float, metavar="S",
+    parser.add_argument("--max-seconds", type=seconds, metavar="S",
                         help="stop after S seconds and answer 'unknown' (default: 600)")
 
 
@@ -199,7 +199,8 @@ def _endgame(args: argparse.Namespace) -> int:
                            margin=not args.no_margin, reductions=reductions,
                            budget=_budget(args))
     if args.json:
-        print(json.dumps({"file": str(args.file), **result.to_json()}, indent=1))
+        print_json({"file": str(args.file), **result.to_json(),
+                    "budget": budget_json(_budget(args))})
     else:
         print(args.file)
         for line in result.extra["details"]:
@@ -217,6 +218,12 @@ def _endgame(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if not args.check:
+        for flag in ("max_nodes", "max_seconds"):
+            if getattr(args, flag) is not None:
+                raise OptionError(f"--{flag.replace('_', '-')} is the budget of the search "
+                                  "that --check runs (z3 answers the question itself): give "
+                                  "--check with it")
     state = _load_played(args.file)
     answer = ask(state, args.question, args.city - 1)
     check = cross_check(state, answer, _budget(args)) if args.check else None
@@ -224,7 +231,7 @@ def _ask(args: argparse.Namespace) -> int:
         data = answer.to_json()
         if check is not None:
             data["check"] = {"agrees": check.agrees, "detail": check.detail}
-        print(json.dumps(data, indent=1))
+        print_json(data)
     else:
         for line in answer.lines():
             print(line)
@@ -239,7 +246,7 @@ def _legal(args: argparse.Namespace) -> int:
     state = _play_moves(state, [(f"{args.file}: key 'moves[{i}]'", m)
                                 for i, m in enumerate(moves)], [])
     if args.json:
-        print(json.dumps(legal_strings(state)))
+        print_json(legal_strings(state))
         return 0
     if state.over:
         print("the game is over")
@@ -267,7 +274,7 @@ def _play(args: argparse.Namespace) -> int:
     summary = state_summary(state)
     summary["trace"] = trace
     if args.json:
-        print(json.dumps(summary, indent=1))
+        print_json(summary)
         return 0
     _print_text(state, summary)
     return 0
@@ -325,14 +332,14 @@ def _profiles(args: argparse.Namespace) -> int:
     table = {spec.name: {name: getattr(make_rules(name), spec.name) for name in names}
              for spec in describe(OmenRules)}
     if args.json:
-        print(json.dumps({
+        print_json({
             "profiles": {name: {"book": p.book, "summary": p.summary, "sets": list(p.sets),
                                 "rewards_per_city": p.rewards_per_city}
                          for name, p in PROFILES.items()},
             "options": [{"name": spec.name, "question": spec.question, "summary": spec.summary,
                          "settings": dict(spec.settings), "source": spec.source,
                          "profiles": table[spec.name]} for spec in describe(OmenRules)],
-        }, indent=1))
+        })
         return 0
     for name, profile in PROFILES.items():
         print(f"{name} ({profile.book}): {profile.summary}")
@@ -345,18 +352,21 @@ def _profiles(args: argparse.Namespace) -> int:
 
 
 def _cards(args: argparse.Namespace) -> int:
+    if not args.files and args.stats != STATS_DEFAULT:
+        raise OptionError("--stats says how the colour-keyed stats of the card files given are "
+                          "read; give the files (the shipped cards name their stats)")
     base = None if args.only else default_catalogue()
     own = load_catalogue(args.files)
     catalogue = (own if base is None else base.overridden_by(own)).resolve(args.stats)
     replaced = sorted(set(own.cards) & set(base.cards)) if base is not None else []
     cards = [catalogue[card_id] for card_id in sorted(catalogue.cards)]
     if args.json:
-        print(json.dumps([{
+        print_json([{
             "id": c.id, "name": c.name, "kind": c.kind, "set": c.set, "origin": c.origin,
             "type": c.unit_type, "copies": c.copies, "cost": c.cost if c.is_unit else None,
             "offering": c.offering, "strength": c.strength, "keywords": list(c.keywords()),
             "text": c.text, "source": c.source,
-        } for c in cards], indent=1))
+        } for c in cards])
         return 0
     for c in cards:
         stats = f" {c.cost}/{c.offering}/{c.strength}" if c.is_unit else ""

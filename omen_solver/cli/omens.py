@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from omen_solver.cli.output import print_json
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
 from omen_solver.omens.report import legal_moves, play_report, to_act
@@ -19,7 +19,6 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "omens",
-        help="Omens (Présages): legal actions, explained play, rule options, catalogues",
         description="Work with Omens positions (docs/omens-positions.md).",
     )
     commands = parser.add_subparsers(dest="omens_command", metavar="COMMAND", required=True)
@@ -68,7 +67,7 @@ def _legal(args: argparse.Namespace) -> int:
     state = position.state
     moves = legal_moves(state)
     if args.json:
-        print(json.dumps(moves))
+        print_json(moves)
         return 0
     who = to_act(state)
     if who is None:
@@ -85,7 +84,7 @@ def _play(args: argparse.Namespace) -> int:
     position = load_position(args.file)
     _, report = play_report(position, list(args.moves))
     if args.json:
-        print(json.dumps(report, indent=2))
+        print_json(report)
         return 0
     current = None
     for step in report["trace"]:
@@ -118,23 +117,20 @@ def _play(args: argparse.Namespace) -> int:
 def _options(args: argparse.Namespace) -> int:
     specs = option_specs()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "name": s.name,
-                        "question": s.question,
-                        "summary": s.summary,
-                        "settings": dict(s.settings),
-                        "default": s.default,
-                        "reason": s.reason,
-                        "source": s.source,
-                        "presets": {p: over.get(s.name, s.default) for p, over in PRESETS.items()},
-                    }
-                    for s in specs
-                ],
-                indent=2,
-            )
+        print_json(
+            [
+                {
+                    "name": s.name,
+                    "question": s.question,
+                    "summary": s.summary,
+                    "settings": dict(s.settings),
+                    "default": s.default,
+                    "reason": s.reason,
+                    "source": s.source,
+                    "presets": {p: over.get(s.name, s.default) for p, over in PRESETS.items()},
+                }
+                for s in specs
+            ]
         )
         return 0
     for spec in specs:
@@ -152,23 +148,20 @@ def _options(args: argparse.Namespace) -> int:
 def _cards(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(args.catalogue) if args.catalogue else default_catalogue()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "value": c.value,
-                        "name": c.name,
-                        "french": c.french,
-                        "colours": sorted(c.colours),
-                        "timing": c.timing,
-                        "effect": c.effect,
-                        "params": dict(c.params),
-                        "text": c.text,
-                    }
-                    for c in catalogue.values()
-                ],
-                indent=2,
-            )
+        print_json(
+            [
+                {
+                    "value": c.value,
+                    "name": c.name,
+                    "french": c.french,
+                    "colours": sorted(c.colours),
+                    "timing": c.timing,
+                    "effect": c.effect,
+                    "params": dict(c.params),
+                    "text": c.text,
+                }
+                for c in catalogue.values()
+            ]
         )
         return 0
     print(f"{len(catalogue)} cards from {catalogue.source}")
@@ -180,14 +173,8 @@ def _cards(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {"id": r.id, "statement": r.statement, "source": r.source}
-                    for r in RULES.values()
-                ],
-                indent=2,
-            )
+        print_json(
+            [{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()]
         )
         return 0
     for rule in RULES.values():

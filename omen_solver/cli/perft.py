@@ -14,7 +14,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from omen_solver.cli.args import add_budget, add_stop, budget_of
+from omen_solver.cli.args import add_budget, add_stop, budget_json, budget_of, describe_stop
 from omen_solver.cli.output import console, print_json, progress
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.positions import load_state
@@ -30,7 +30,7 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "perft", help="count the legal action sequences from a position (any game)",
+        "perft",
         description="Count the legal action sequences from a position to a depth, to a "
                     "stopping point, or to the end, with the distinct states reached.",
     )
@@ -47,12 +47,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
+    budget = budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS))
     with progress(f"perft {args.file}") as report:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
-                       budget=budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS)),
-                       progress=report)
+                       budget=budget, progress=report)
     if args.json:
-        data = {"file": str(args.file), **result.to_json()}
+        data = {"file": str(args.file), **result.to_json(), "merged": not args.no_merge,
+                "budget": budget_json(budget)}
         if not args.divide:
             data.pop("divide")
         print_json(data)
@@ -63,12 +64,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _show_perft(args: argparse.Namespace, result: Any) -> None:
     out = console()
-    cut = " and ".join(
-        part for part in (
-            f"depth {args.depth}" if args.depth is not None else "",
-            f"to {args.to}" if args.to else "",
-        ) if part
-    ) or "to the end"
+    cut = describe_stop(args.depth, args.to)
     if result.total is None:
         out.print(f"{escape(str(args.file))} ({cut}): unknown: {result.reason} "
                       f"after {result.visited:,} nodes")
@@ -77,8 +73,9 @@ def _show_perft(args: argparse.Namespace, result: Any) -> None:
     out.print(f"{escape(str(args.file))} ({cut})")
     out.print(f"sequences: {total.sequences:,} ({total.at_depth:,} of full depth, "
                   f"{total.ended:,} ended earlier)")
+    walked = "  (every sequence walked: --no-merge)" if args.no_merge else ""
     out.print(f"nodes: {total.nodes:,}  distinct states: {result.states:,}  "
-                  f"visited: {result.visited:,}  seconds: {result.seconds:.3f}")
+              f"visited: {result.visited:,}  seconds: {result.seconds:.3f}{walked}")
     if args.divide:
         table = Table("action", "sequences", "nodes")
         for text, count in result.divide:

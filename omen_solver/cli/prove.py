@@ -9,7 +9,6 @@ when every theorem is proved and every broken variant refuted; 1 otherwise; 2 on
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,10 +21,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from omen_solver.cli.output import print_json
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
-from omen_solver.omens.proofs.library import load_theorems, select
-from omen_solver.omens.proofs.theorem import Finding, Report, Theorem, VariantReport, run
+from omen_solver.omens.proofs.theorems.library import load_theorems, select
+from omen_solver.omens.proofs.theorems.runner import Report, VariantReport, run
+from omen_solver.omens.proofs.theorems.theorem import Finding, Theorem
 from omen_solver.vectors.witness import (
     SEARCHES,
     Witness,
@@ -46,7 +47,6 @@ _STYLE = {Outcome.PROVED: "green", Outcome.REFUTED: "bold red", Outcome.UNKNOWN:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "prove",
-        help="prove the rule theorems of proofs/ (z3 and bounded enumeration)",
         description="Check every theorem (or the ones named): proved, refuted with a "
         "counterexample position file, or unknown with z3's reason. Every broken variant (a "
         "deliberately wrong rule) must be refuted. Exit 0: all proved and all broken variants "
@@ -104,7 +104,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "witnesses",
-        help="find where each rule option's settings play differently (position files)",
         description="For every Omens rule option (or the ones named), search small deals for "
         "the first position and moves where two of its settings differ (every pair of "
         "settings); write one position file per setting, a summary and the table of "
@@ -157,7 +156,7 @@ def _witnesses(args: argparse.Namespace) -> int:
         results.sort(key=lambda w: order[w.option])
     written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
     if args.json:
-        print(json.dumps([w.to_json() for w in results], indent=2, ensure_ascii=False))
+        print_json([w.to_json() for w in results])
         return EXIT_OK
     out = Console(highlight=False, soft_wrap=True)
     for witness in results:
@@ -223,7 +222,7 @@ def _prove(args: argparse.Namespace) -> int:
     reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
     total = time.perf_counter() - started
     if args.json:
-        print(json.dumps([report.to_json() for report in reports], indent=2, ensure_ascii=False))
+        print_json([report.to_json() for report in reports])
     else:
         _show(reports, total, settings, folder)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
@@ -303,7 +302,7 @@ def _list(theorems: list[Theorem], as_json: bool) -> int:
             }
             for t in theorems
         ]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print_json(data)
         return EXIT_OK
     out = Console(highlight=False, soft_wrap=True)
     for theorem in theorems:

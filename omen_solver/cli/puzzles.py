@@ -5,7 +5,6 @@ cards, or deep ones from real deals played forward; docs/puzzles.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,12 +17,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omen_solver.cli.args import add_budget, add_solve_options
+from omen_solver.cli.args import add_budget
 from omen_solver.cli.output import console, print_json
 from omen_solver.cli.solve import Solved, describe_answer, solve_file
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError, one_line
-from omen_solver.omens.playout import DealKind
+from omen_solver.omens.deals import DealKind
 from omen_solver.puzzles.constraint import KINDS, Recipe, generate, write_puzzle
 from omen_solver.puzzles.deep import (
     DEFAULT_MAX_CARDS,
@@ -62,7 +61,7 @@ DEFAULT_MAX_DEALS: Final = 200
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("puzzles", help="best-play puzzles: check, generate")
+    parser = subparsers.add_parser("puzzles")
     commands = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
     check = commands.add_parser(
         "check", help="solve every puzzle under a folder and compare with its stated answer",
@@ -73,7 +72,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("dir", nargs="?", type=Path, default=Path("puzzles"),
                        help="folder of puzzles (default: puzzles)")
     check.add_argument("--json", action="store_true", help="print JSON")
-    add_solve_options(check)
     add_budget(check, f"per puzzle; default: the puzzle's, else {DEFAULT_CHECK_SECONDS:g}")
     check.set_defaults(handler=_check)
     _register_generate(commands)
@@ -272,8 +270,8 @@ def _generate(args: argparse.Namespace) -> int:
         paths.append(path)
     reason = None if paths else _why_none(recipe, tried)
     if args.json:
-        print(json.dumps({"written": [str(p) for p in paths], "candidates": tried,
-                          "reason": reason}, indent=2))
+        print_json({"written": [str(p) for p in paths], "candidates": tried,
+                    "reason": reason})
     else:
         out = Console(highlight=False, soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
@@ -415,13 +413,13 @@ def _run_deep(args: argparse.Namespace) -> int:
     rejected = {reason: count for reason, count in tally.items()
                 if reason not in ("deals", "positions")}
     if args.json:
-        print(json.dumps({
+        print_json({
             "written": [str(path) for path in paths],
             "ratings": [_rating(puzzle) for puzzle in found],
             "deals": tally["deals"],
             "positions": tally["positions"],
             "not_kept": rejected,
-        }, indent=2))
+        })
     else:
         out = Console(highlight=False, soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):

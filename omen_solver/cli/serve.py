@@ -30,7 +30,6 @@ LOCAL_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="the analysis board in the browser: play, edit, solve and puzzle (docs/web.md)",
         description="Serve the analysis board: an Omens board with every rule explained, a "
         "position editor, the solver's value of each move, the puzzles, and an Omen board. "
         "Needs the web extra: pip install 'omen-solver[web]'. Binds to localhost unless "

@@ -13,6 +13,7 @@ interrupted.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,14 +24,21 @@ from rich.markup import escape
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
 from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
 from omen_solver.cli.output import console, print_json
+from omen_solver.cli.overrides import (
+    Override,
+    add_rule_options,
+    check_rules,
+    describe_overrides,
+    load_with_rules,
+    rule_set,
+)
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.files import atomic_write
 from omen_solver.core.game import GameState, TraceStep, game_of
-from omen_solver.core.positions import load_state, read_toml
 from omen_solver.core.search import Concept, SimultaneousMode, SolveResult, solve
 from omen_solver.core.search.moves import MoveAnswer, MovesReport
 from omen_solver.core.search.solver import Engine
-from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import OmenSolverError, OptionError, PositionError
 from omen_solver.errors import shown as shown_text
 from omen_solver.puzzles.format import Puzzle, check_actions, compare, read_puzzle, team_index
 
@@ -43,6 +51,14 @@ reports move by move."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
+QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
+                 "puzzle.simultaneous")
+"""File keys that make the question: a puzzle's stated answer is not compared with the
+answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
+changes only how long the search may take)."""
+
+DEAL_ONLY = ("players", "round", "cards")
+"""Options that describe a random deal: a file fixes all three, so they are refused with one."""
 
 
 @dataclass
@@ -57,10 +73,18 @@ class Solved:
     """The ``--moves`` applied before the solve."""
     warning: str | None = None
     """Why the value is not expected within the budget (said before the search)."""
+    overrides: list[Override] = field(default_factory=list)
+    """What the command line replaced of the file's settings (or set of a deal's rules)."""
+    simultaneous: SimultaneousMode = SimultaneousMode.MIXED
+
+    @property
+    def changed_question(self) -> list[str]:
+        """The file keys of the question that the command line changed."""
+        return [o.key for o in self.overrides if o.changed and o.key.startswith(QUESTION_KEYS)]
 
     @property
     def agrees(self) -> bool | None:
-        if self.puzzle is None or not self.result.solved:
+        if self.puzzle is None or not self.result.solved or self.changed_question:
             return None
         return not self.problems
 
@@ -68,6 +92,8 @@ class Solved:
         data: dict[str, Any] = {
             "file": str(self.path),
             "question": None if self.puzzle is None else self.puzzle.question,
+            "overrides": [override.to_json() for override in self.overrides],
+            "simultaneous": self.simultaneous.value,
         }
         data["budget"] = {"max_nodes": self.budget.max_nodes,
                           "max_seconds": self.budget.max_seconds}
@@ -80,12 +106,13 @@ class Solved:
             data["stated"] = self.puzzle.answer
             data["agrees"] = self.agrees
             data["contradictions"] = self.problems
+            data["compared"] = not self.changed_question
         return data
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "solve", help="solve a position or puzzle exactly, every hand open (any game)",
+        "solve",
         description="Solve a position exactly under a stated solution concept; with a "
                     "[puzzle] table, answer its question and compare with its stated answer. "
                     "Omens positions are searched by the fast kernel (compiled when a C "
@@ -98,18 +125,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     deal.add_argument("--deal", type=whole_number, metavar="SEED",
                       help="solve the round of a seeded random deal (with --players)")
     deal.add_argument("--players", type=int, choices=(4, 5, 6), help="players of the deal")
-    deal.add_argument("--round", choices=("first", "later"), default="first",
+    deal.add_argument("--round", choices=("first", "later"),
                       help="first: one Absolute each, teams from them (default); later: every "
                            "card shuffled, so several Absolutes or none")
     deal.add_argument("--cards", type=whole_number, metavar="K",
                       help="deal K cards to each hand instead of the full deal (a smaller "
                            "position; at a first round the Absolute and K-1 others)")
-    deal.add_argument("--preset", default="rulebook", help="rule preset (default: rulebook)")
-    deal.add_argument("--rule", action="append", default=[], metavar="OPTION=SETTING",
-                      help="override one rule option (repeatable)")
     deal.add_argument("--write", type=Path, metavar="FILE",
                       help="write the deal (and --moves) as a position file that 'solve FILE' "
                            "reads back with the same answer")
+    rules = parser.add_argument_group(
+        "rules", "over a file's own (reported as overrides) or of the deal (default: the "
+                 "rulebook preset)")
+    add_rule_options(rules, "the file's")
     parser.add_argument("--moves", nargs="+", default=[], metavar="MOVE",
                         help="solve the position after these actions, in the notation of "
                              "'omens play' (e.g. '2:18' '3:15 lower'; joint: '1:gives 9 & "
@@ -164,21 +192,21 @@ class _Deal:
 
         if args.players is None:
             raise OmenSolverError("--deal: say how many players with --players 4, 5 or 6")
-        overrides = {}
-        for text in args.rule:
-            name, sep, setting = text.partition("=")
-            if not sep:
-                raise OmenSolverError(
-                    f"--rule {text!r}: write OPTION=SETTING, e.g. luck_chooser=random"
-                )
-            overrides[name.strip()] = setting.strip()
-        self.preset: str = args.preset
-        self.overrides = overrides
-        self.table = OmensTable(args.players, make_rules(args.preset, overrides))
-        self.deal = random_deal(self.table, args.deal, args.round, args.cards)
+        rules = rule_set("omens")
+        assert rules is not None
+        check_rules(rules, args.preset, args.rule)
+        self.preset: str = args.preset or rules.default_preset
+        self.overrides = dict(args.rule)
+        self.table = OmensTable(args.players, make_rules(self.preset, self.overrides))
+        kind = args.round or "first"
+        self.deal = random_deal(self.table, args.deal, kind, args.cards)
         self.state = deal_position(self.table, self.deal)
         size = "" if args.cards is None else f", {args.cards} cards a hand"
-        self.name = f"deal {args.deal} ({args.players} players, {args.round} round{size})"
+        self.name = f"deal {args.deal} ({args.players} players, {kind} round{size})"
+        self.reported = [Override("--preset", "preset", args.preset, None)] if args.preset else []
+        self.reported += [Override("--rule", f"rules.{option}", setting, None)
+                          for option, setting in self.overrides.items()]
+        """The rules the command line set, as the answer reports them."""
 
     def to_json(self) -> dict[str, Any]:
         deal = self.deal
@@ -240,14 +268,56 @@ def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
 
 
 def solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> Solved:
-    if getattr(args, "deal", None) is not None:
-        dealt = _Deal(args)
-        return _solve_state(Path(dealt.name), dealt.state, None, args, default_seconds)
-    state = load_state(path)
-    puzzle = read_puzzle(path, read_toml(path))
+    """Solve a file (``puzzles check``: each puzzle) under the command line's options."""
+    state, puzzle, overrides = _read(path, args)
+    return _solve_state(path, state, puzzle, args, default_seconds, overrides=overrides)
+
+
+def _read(path: Path, args: argparse.Namespace
+          ) -> tuple[GameState[Any], Puzzle | None, list[Override]]:
+    """A position file's state and puzzle under ``--preset`` and ``--rule``, and what they
+    replaced; the options of a random deal are refused with a file."""
+    for name in DEAL_ONLY:
+        if getattr(args, name, None) is not None:
+            raise OptionError(f"--{name} describes a random deal (with --deal SEED); {path} "
+                              f"is a position file, which fixes the {name} itself")
+    state, data, overrides = load_with_rules(
+        path, getattr(args, "preset", None), getattr(args, "rule", ()))
+    puzzle = read_puzzle(path, data)
     if puzzle is not None:
         check_actions(puzzle, state)
-    return _solve_state(path, state, puzzle, args, default_seconds)
+    return state, puzzle, overrides
+
+
+def _question(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, str | None, str | None]:
+    """``--team``, ``--concept`` and ``--simultaneous`` (``puzzles check`` asks each puzzle's
+    own question and has none of them)."""
+    return (getattr(args, "team", None), getattr(args, "concept", None),
+            getattr(args, "simultaneous", None))
+
+
+def puzzle_overrides(puzzle: Puzzle | None, args: argparse.Namespace) -> list[Override]:
+    """Where the command line's question or budget replaces a ``[puzzle]`` table's."""
+    if puzzle is None:
+        return []
+    found = []
+    team, concept, mode = _question(args)
+    if concept is not None:
+        stated = None if puzzle.concept is None else puzzle.concept.value
+        found.append(Override("--concept", "puzzle.concept", concept, stated))
+    if team is not None:
+        stated_team = None if puzzle.team is None else list(puzzle.team)
+        found.append(Override("--team", "puzzle.team", sorted(team), stated_team))
+    if mode is not None:
+        found.append(Override("--simultaneous", "puzzle.simultaneous", mode,
+                              puzzle.simultaneous.value))
+    if args.max_nodes is not None:
+        found.append(Override("--max-nodes", "puzzle.max_nodes", args.max_nodes,
+                              puzzle.budget.max_nodes))
+    if args.max_seconds is not None:
+        found.append(Override("--max-seconds", "puzzle.max_seconds", args.max_seconds,
+                              puzzle.budget.max_seconds))
+    return found
 
 
 def _budget(args: argparse.Namespace, puzzle: Puzzle | None, default_seconds: float) -> Budget:
@@ -262,13 +332,16 @@ def _solve_state(
     args: argparse.Namespace,
     default_seconds: float,
     shown: tuple[LiveMoves, Progress | None] | None = None,
+    overrides: Sequence[Override] = (),
 ) -> Solved:
-    seats = args.team if args.team is not None else (puzzle.team if puzzle else None)
+    overrides = [*overrides, *puzzle_overrides(puzzle, args)]
+    asked_team, asked_concept, asked_mode = _question(args)
+    seats = asked_team if asked_team is not None else (puzzle.team if puzzle else None)
     if seats is not None:
         # Checked here so that the message names the option or the file's key.
-        team_index(state, seats, "--team" if args.team is not None else f"{path}: puzzle.team")
-    concept = args.concept or (puzzle.concept if puzzle else None)
-    mode = SimultaneousMode(args.simultaneous) if args.simultaneous else (
+        team_index(state, seats, "--team" if asked_team is not None else f"{path}: puzzle.team")
+    concept = asked_concept or (puzzle.concept if puzzle else None)
+    mode = SimultaneousMode(asked_mode) if asked_mode else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
     budget = _budget(args, puzzle, default_seconds)
@@ -285,8 +358,11 @@ def _solve_state(
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             raise PositionError(f"{path}: {error}") from None
-    problems = compare(puzzle, state, result) if puzzle and result.solved else []
-    return Solved(path, state, puzzle, result, problems, budget)
+    solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
+                    simultaneous=mode)
+    if puzzle and result.solved and not solved.changed_question:
+        solved.problems = compare(puzzle, state, result)
+    return solved
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -299,13 +375,10 @@ def _solve(args: argparse.Namespace) -> int:
     state: GameState[Any]
     if args.deal is not None:
         dealt = _Deal(args)
-        path, state = Path(dealt.name), dealt.state
+        path, state, overrides = Path(dealt.name), dealt.state, dealt.reported
     else:
         path = args.file
-        state = load_state(path)
-        puzzle = read_puzzle(path, read_toml(path))
-        if puzzle is not None:
-            check_actions(puzzle, state)
+        state, puzzle, overrides = _read(path, args)
     if args.moves:
         if puzzle is not None:
             raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
@@ -318,6 +391,8 @@ def _solve(args: argparse.Namespace) -> int:
     if not args.json:
         out = console()
         out.print(escape(_heading(path, args, budget, puzzle)))
+        if overrides:
+            out.print(escape(describe_overrides(overrides)))
         if dealt is not None:
             for line in dealt.lines():
                 out.print(escape(line))
@@ -329,7 +404,8 @@ def _solve(args: argparse.Namespace) -> int:
         Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
     with live_moves(f"solving {path}", budget.max_seconds) as live:
         try:
-            solved = _solve_state(path, state, puzzle, args, DEFAULT_SOLVE_SECONDS, live)
+            solved = _solve_state(path, state, puzzle, args, DEFAULT_SOLVE_SECONDS, live,
+                                  overrides)
         except KeyboardInterrupt:
             _show_interrupted(live[0].last, args.json)
             raise
@@ -476,6 +552,8 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
     result = solved.result
     if heading:
         out.print(escape(str(solved.path)))
+        if solved.overrides:
+            out.print(escape(describe_overrides(solved.overrides)))
     if solved.puzzle is not None:
         out.print(f"question: {escape(solved.puzzle.question)}")
     out.print(f"answer: {escape(describe_answer(result))}")
@@ -509,7 +587,10 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
     refused = result.extra.get("kernel_refused")
     if refused:
         out.print(f"(the search kernel was not used: {escape(str(refused))})")
-    if solved.agrees is True:
+    if solved.puzzle is not None and solved.changed_question:
+        out.print("stated answer: not compared: the command line changes the question ("
+                  f"{escape(', '.join(solved.changed_question))})")
+    elif solved.agrees is True:
         out.print("stated answer: agrees")
     elif solved.agrees is False:
         out.print("stated answer: [bold red]CONTRADICTED[/]")

@@ -8,7 +8,6 @@ command again to resume).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from omen_solver.cli.args import whole_number
+from omen_solver.cli.output import print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
@@ -94,7 +94,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "survey", help="solve many seeded random Omens deals exactly and aggregate (on Dask)",
+        "survey",
         description="Solve seeded random deals exactly (every hand open) and aggregate: the "
                     "leading team's value by player count, the value of holding each card, the "
                     "immediate cards in every optimal line, and each rule option's impact. Runs "
@@ -185,7 +185,7 @@ def _survey(args: argparse.Namespace) -> int:
     summary = summarise(config, records)
     written = write_outputs(summary, out, plots=not args.no_plots)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=2))
+        print_json(summary.to_json())
     else:
         _show(summary, written)
     unknown = any_unknown(records)

@@ -34,6 +34,7 @@ its search kernel, how it explains a move and how the vectors see it. Each game 
 from __future__ import annotations
 
 import enum
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -63,6 +64,7 @@ __all__ = [
     "game_of",
     "games",
     "openspiel_argument",
+    "play_chance",
     "register",
     "registered",
 ]
@@ -178,7 +180,6 @@ class GameState(ABC, Generic[ActionT]):
 
     # -- who acts -------------------------------------------------------------------------
 
-    @property
     @abstractmethod
     def num_players(self) -> int:
         """The number of players (numbered ``0 .. num_players - 1``)."""
@@ -219,8 +220,10 @@ class GameState(ABC, Generic[ActionT]):
         """The legal actions, in a stable order.
 
         At a decision node ``player`` may be omitted. At a simultaneous node it names one of
-        :meth:`acting_players`. At a chance node the outcomes of :meth:`chance_outcomes` are
-        returned. At a terminal node the result is empty.
+        :meth:`acting_players`; a game whose ``child`` takes joint actions may list them when
+        it is omitted (Omens does), so that ``child(legal_actions()[0])`` works everywhere. At a
+        chance node the outcomes of :meth:`chance_outcomes` are returned. At a terminal node
+        the result is empty.
         """
 
     @abstractmethod
@@ -308,6 +311,19 @@ class GameState(ABC, Generic[ActionT]):
         Raises a :class:`ValueError` subclass naming the text and what is wrong with it.
         """
 
+    def move_to_string(self, move: ActionT | Sequence[ActionT]) -> str:
+        """The canonical text of what :meth:`child` or :meth:`joint_child` takes: an action,
+        or the actions of a joint action."""
+        if isinstance(move, Sequence) and not isinstance(move, str):
+            return self.joint_to_string(move)
+        return self.action_to_string(move)
+
+    def to_text(self) -> str:
+        """The whole state as text that the game's loader reads back to an equal state (both
+        games write TOML that :func:`omen_solver.load` reads); a game without one raises
+        :class:`NotImplementedError`."""
+        raise NotImplementedError(f"{type(self).__name__} has no text form")
+
     def joint_to_string(self, actions: Sequence[ActionT]) -> str:
         """The canonical text of a joint action at a simultaneous node."""
         return " & ".join(self.action_to_string(action) for action in actions)
@@ -348,6 +364,27 @@ class GameState(ABC, Generic[ActionT]):
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+
+StateU = TypeVar("StateU", bound=GameState[Any])
+
+
+def play_chance(state: StateU, seed: int) -> StateU:
+    """``state`` after its chance nodes, each outcome drawn with its exact probability by a
+    generator seeded with ``seed``, up to the first node that is not chance (the same seed
+    gives the same play on every machine)."""
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        draw = Fraction(rng.getrandbits(53), 1 << 53)
+        outcomes = state.chance_outcomes()
+        chosen = outcomes[-1][0]
+        for outcome, probability in outcomes:
+            if draw < probability:
+                chosen = outcome
+                break
+            draw -= probability
+        state = state.child(chosen)
+    return state
 
 
 # -- the game descriptor ---------------------------------------------------------------------

@@ -11,10 +11,11 @@ input.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OptionError
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "RuleOptions",
     "build",
     "describe",
+    "hint",
     "option",
 ]
 
@@ -96,15 +98,22 @@ class RuleOptions:
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
 
+_DESCRIBED: dict[type[RuleOptions], tuple[OptionSpec, ...]] = {}
+
+
 def describe(cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
-    """The documented options of an option class, in declaration order."""
-    specs = []
-    for field in dataclasses.fields(cls):
-        meta = field.metadata.get(_META)
-        if meta is None:
-            continue
-        specs.append(OptionSpec(name=field.name, default=str(field.default), **meta))
-    return tuple(specs)
+    """The documented options of an option class, in declaration order (computed once per
+    class: every rule set built validates itself against it)."""
+    found = _DESCRIBED.get(cls)
+    if found is None:
+        specs = []
+        for field in dataclasses.fields(cls):
+            meta = field.metadata.get(_META)
+            if meta is None:
+                continue
+            specs.append(OptionSpec(name=field.name, default=str(field.default), **meta))
+        found = _DESCRIBED[cls] = tuple(specs)
+    return found
 
 
 def build(
@@ -124,20 +133,26 @@ def build(
     if preset is not None:
         if not isinstance(preset, str) or preset not in presets:
             raise OptionError(
-                f"unknown preset {preset!r}; choose one of {', '.join(map(repr, presets))}"
+                f"unknown preset {preset!r}; {hint(str(preset), presets, 'choose one of')}"
             )
         values.update(presets[preset])
     specs = {spec.name: spec for spec in describe(cls)}
     for name, value in (overrides or {}).items():
         spec = specs.get(name)
         if spec is None:
-            raise OptionError(
-                f"{where}.{name}: unknown rule option; known options: {', '.join(sorted(specs))}"
-            )
+            known = hint(name, sorted(specs), "known options:")
+            raise OptionError(f"{where}.{name}: unknown rule option; {known}")
         if not isinstance(value, str) or value not in spec.settings:
             raise OptionError(
                 f"{where}.{name}: unknown setting {value!r}; "
-                f"choose one of {', '.join(repr(s) for s in spec.settings)}"
+                f"{hint(str(value), spec.settings, 'choose one of')}"
             )
         values[name] = value
     return cls(**values)
+
+
+def hint(word: str, known: Iterable[str], listing: str) -> str:
+    """``did you mean 'x'?`` when a known name is close to ``word``, else every known name
+    after ``listing`` (e.g. ``choose one of 'a', 'b'``)."""
+    names = list(known)
+    return did_you_mean(word, names) or f"{listing} {', '.join(map(repr, names))}"

@@ -377,7 +377,7 @@ def _json_vector(path: Path) -> str | None:
 def _differential(bouts: int) -> str | None:
     from omen_solver.omens.cards import default_catalogue
     from omen_solver.omens.proofs.agreement import check_bout
-    from omen_solver.omens.proofs.deck import Deck
+    from omen_solver.omens.proofs.model.deck import Deck
 
     deck = Deck(default_catalogue())
     for seed in range(bouts):
@@ -393,8 +393,8 @@ def _theorems(*, enumerate_too: bool = True) -> str | None:
     are still proved."""
     from omen_solver.core.smt import Outcome, SolverSettings
     from omen_solver.omens.position import load_position
-    from omen_solver.omens.proofs.enumeration import EnumerationTheorem
-    from omen_solver.omens.proofs.library import load_theorems
+    from omen_solver.omens.proofs.enumeration.walk import EnumerationTheorem
+    from omen_solver.omens.proofs.theorems.library import load_theorems
 
     for path in sorted((DATA / "proofs/counterexamples").glob("*.toml")):
         position = load_position(path)

@@ -141,7 +141,7 @@ def scan(root: GameState[Any], max_states: int = MAX_STATES) -> GameFacts:
             f"the OpenSpiel adapter needs two teams (two OpenSpiel players); this position "
             f"has {len(root.teams())}"
         )
-    scanner = _Scanner(max_states, tuple(root.team_of(p) for p in range(root.num_players)))
+    scanner = _Scanner(max_states, tuple(root.team_of(p) for p in range(root.num_players())))
     try:
         with deep_recursion():
             length = scanner.walk(root)
@@ -216,7 +216,7 @@ def _classes() -> tuple[type[Any], type[Any]]:
             super().__init__(_game_type(facts.has_chance), info, params)
             self.root = root
             self.facts = facts
-            self.team_of = tuple(root.team_of(p) for p in range(root.num_players))
+            self.team_of = tuple(root.team_of(p) for p in range(root.num_players()))
 
         def new_initial_state(self) -> Any:
             return PositionState(self, self.root)

@@ -240,7 +240,7 @@ def _classes() -> tuple[type[Any], type[Any]]:
                 raise ConceptError(
                     f"the OpenSpiel adapter needs two teams; these deals have {len(first.teams())}"
                 )
-            self.team_of = tuple(first.team_of(p) for p in range(first.num_players))
+            self.team_of = tuple(first.team_of(p) for p in range(first.num_players()))
             self.children: Children = {}
             facts = _scan(deals, self.team_of, max_states, self.children)
             half = facts.total / 2

@@ -16,7 +16,7 @@ Everything here is imported on first use, so that ``import omen_solver.omen`` st
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from omen_solver.omen.endgame import Draws, Reduction
     from omen_solver.omen.state import OmenState
 
-__all__ = ["load", "load_position", "solve_endgame"]
+__all__ = ["load", "new_game", "solve_endgame"]
 
 
 def load(source: Source) -> OmenState:
@@ -35,19 +35,33 @@ def load(source: Source) -> OmenState:
     ``str`` holding a line break or ``=``) or an open file. Card files named in ``cards`` are
     looked up next to the position file (in the current folder for text and open files)."""
     from omen_solver.core.files import read_source
-    from omen_solver.errors import PositionError
-    from omen_solver.omen.position import load_state
+    from omen_solver.omen.position import game_is_not_omen, load_state
 
     data, name, _ = read_source(source)
-    if data.get("game") != "omen":
-        raise PositionError(f"{name}: key 'game': must be \"omen\" for an Omen position, got "
-                            f"{data.get('game')!r}")
+    game_is_not_omen(Path(name), data)
     return load_state(Path(name), data)
 
 
-def load_position(path: Path | str) -> OmenState:
-    """Read an Omen position file (the same as :func:`load` with a path)."""
-    return load(Path(path))
+def new_game(
+    players: int = 2,
+    preset: str | None = None,
+    *,
+    rules: Mapping[str, object] | None = None,
+    seed: int | None = None,
+) -> OmenState:
+    """A new game of Omen (two players) under a rulebook profile (``preset``; by default
+    :data:`omen_solver.omen.rules.DEFAULT_PROFILE`, see docs/omen-profiles.md) with option
+    overrides ``rules``: without ``seed`` the state before the deal (chance nodes deal the
+    cards), with ``seed`` the state after a deal drawn by that seed."""
+    from omen_solver.core.game import play_chance
+    from omen_solver.errors import OptionError
+    from omen_solver.omen.rules import DEFAULT_PROFILE
+    from omen_solver.omen.setup import new_game as start_of_game
+
+    if players != 2:
+        raise OptionError(f"players {players!r}: Omen is played by 2 players")
+    start = start_of_game(preset or DEFAULT_PROFILE, rules)
+    return start if seed is None else play_chance(start, seed)
 
 
 def solve_endgame(

@@ -443,8 +443,8 @@ def restricted(city: int, attacker: int, passive: int | None = None) -> Restrict
         step = state.turn.step
         if step == "surge":
             return tuple(a for a in actions if a.verb == "done" or (
-                a.verb == "play" and a.args[1] == str(city + 1)
-                and plain_unit(state, a.args[0])))
+                a.verb == "play" and a.city(1) == city
+                and plain_unit(state, a.card())))
         if step == "wealth":
             return tuple(a for a in actions if a.verb == "wealth")
         return actions

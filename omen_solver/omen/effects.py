@@ -20,14 +20,14 @@ Rules implemented here:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from omen_solver.omen.cards import Step
 from omen_solver.omen.conditions import count, holds
 from omen_solver.omen.draws import Draw, RevealReward
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import unit_strength
-from omen_solver.omen.notation import Action, UnitRef, parse_unit_ref
+from omen_solver.omen.notation import Action, UnitRef
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import CAPACITY, HIDDEN, Prompt, Unit, add_card, remove_card
 
@@ -229,7 +229,7 @@ class Effect(Frame):
             cities = [c for c in range(3) if step.op != "remove_top_reward"
                       or state.cities[c].rewards]
             if cities:
-                return decide(self.controller, [Action("city", (str(c + 1),)) for c in cities])
+                return decide(self.controller, [Action.at_city("city", c) for c in cities])
         return None
 
     def run(self, state: OmenState) -> OmenState:
@@ -261,7 +261,7 @@ class Effect(Frame):
         if action.verb == "no":
             return state.log("effect.may", f"{self.source}: {step.op} not used").swap(
                 self.advanced())
-        city = int(action.args[0]) - 1
+        city = action.city()
         return _execute(state.swap(self.advanced(chosen=city)), self, step, city)
 
 
@@ -338,8 +338,14 @@ def _next(state: OmenState, frame: Any, remaining: int) -> OmenState:
 
 
 @dataclass(frozen=True, slots=True)
-class Destroy(Frame):
-    """Destroy ``remaining`` units of the controller's choice among the step's targets."""
+class _UnitsChosen(Frame):
+    """``remaining`` units of the controller's choice among the step's targets, each chosen
+    with the action ``VERB UNIT`` and then handled by :meth:`_take`; with no target left the
+    frame ends, logging ``NONE_LEFT``."""
+
+    VERB: ClassVar[str]
+    RULE: ClassVar[str]
+    NONE_LEFT: ClassVar[str]
 
     controller: int
     step: Step
@@ -351,16 +357,29 @@ class Destroy(Frame):
         if not targets:
             return None
         return decide(self.controller,
-                      [Action("destroy", (str(state.ref(o, c, u)),)) for o, c, u in targets])
+                      [Action.on(self.VERB, state.ref(o, c, u)) for o, c, u in targets])
 
     def run(self, state: OmenState) -> OmenState:
-        return state.log("effect.destroy", "no unit to destroy").pop()
+        return state.log(self.RULE, self.NONE_LEFT).pop()
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        ref = parse_unit_ref(action.args[0])
-        unit = state.find_unit(ref)
-        return destroy_unit(_next(state, self, self.remaining), ref.owner, ref.city, unit,
-                            "ability")
+        ref = action.unit()
+        return self._take(_next(state, self, self.remaining), ref, state.find_unit(ref))
+
+    def _take(self, state: OmenState, ref: UnitRef, unit: Unit) -> OmenState:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy(_UnitsChosen):
+    """Destroy ``remaining`` units of the controller's choice among the step's targets."""
+
+    VERB: ClassVar[str] = "destroy"
+    RULE: ClassVar[str] = "effect.destroy"
+    NONE_LEFT: ClassVar[str] = "no unit to destroy"
+
+    def _take(self, state: OmenState, ref: UnitRef, unit: Unit) -> OmenState:
+        return destroy_unit(state, ref.owner, ref.city, unit, "ability")
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,10 +399,10 @@ class Move(Frame):
             if not targets:
                 return None
             return decide(self.controller,
-                          [Action("move", (str(state.ref(o, c, u)),)) for o, c, u in targets])
+                          [Action.on("move", state.ref(o, c, u)) for o, c, u in targets])
         ref = self.unit
         unit = state.find_unit(ref)
-        return decide(self.controller, [Action("to", (str(c + 1),))
+        return decide(self.controller, [Action.at_city("to", c)
                                         for c in _movable(state, ref.owner, ref.city, unit)])
 
     def run(self, state: OmenState) -> OmenState:
@@ -391,9 +410,9 @@ class Move(Frame):
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "move":
-            return state.swap(replace(self, unit=parse_unit_ref(action.args[0])))
+            return state.swap(replace(self, unit=action.unit()))
         assert self.unit is not None
-        ref, city = self.unit, int(action.args[0]) - 1
+        ref, city = self.unit, action.city()
         unit = state.find_unit(ref)
         state = state.remove_unit(ref.city, ref.owner, unit).pop()
         return place_unit(state, ref.owner, city, unit, "moves")
@@ -415,13 +434,13 @@ class Enrage(Frame):
         if not targets:
             return None
         return decide(self.controller,
-                      [Action("enrage", (str(state.ref(o, c, u)),)) for o, c, u in targets])
+                      [Action.on("enrage", state.ref(o, c, u)) for o, c, u in targets])
 
     def run(self, state: OmenState) -> OmenState:
         return state.log("effect.enrage", "no unit can be Enraged").pop()
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        ref = parse_unit_ref(action.args[0])
+        ref = action.unit()
         unit = state.find_unit(ref)
         state = _next(state, self, self.remaining).remove_unit(ref.city, ref.owner, unit)
         state = state.add_unit(ref.city, ref.owner, replace(unit, enraged=True))
@@ -445,15 +464,15 @@ class Recover(Frame):
                 return None
             return decide(self.controller, [Action("return", (card,)) for card in cards])
         cities = _recover_cities(state, self.controller, self.step, self.here, self.card)
-        return decide(self.controller, [Action("to", (str(c + 1),)) for c in cities])
+        return decide(self.controller, [Action.at_city("to", c) for c in cities])
 
     def run(self, state: OmenState) -> OmenState:
         return state.log("effect.return_from_discard", "no card can be taken back").pop()
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "return" and self.step.to != "hand":
-            return state.swap(replace(self, card=action.args[0]))
-        card = action.args[0] if action.verb == "return" else self.card
+            return state.swap(replace(self, card=action.card()))
+        card = action.card() if action.verb == "return" else self.card
         assert card is not None
         state = state.but(discard=remove_card(state.discard, card))
         state = _next(state, replace(self, card=None), self.remaining)
@@ -462,7 +481,7 @@ class Recover(Frame):
             return state.update_player(self.controller, hand=hand).log(
                 "effect.return_from_discard", f"{_seat(self.controller)} takes {card} back "
                 "into hand (not a draw)")
-        return place_unit(state, self.controller, int(action.args[0]) - 1, Unit(card),
+        return place_unit(state, self.controller, action.city(), Unit(card),
                           "returns")
 
 
@@ -492,7 +511,7 @@ class ForcedDiscard(Frame):
         return self._discard(state, hand[0])
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        return self._discard(state, action.args[0])
+        return self._discard(state, action.card())
 
     def _discard(self, state: OmenState, card: str) -> OmenState:
         forced = list(state.turn.forced)
@@ -523,7 +542,7 @@ class Steal(Frame):
         return state.log("effect.take_from_hand", "no card to take").pop()
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        card, opponent = action.args[0], 1 - self.controller
+        card, opponent = action.card(), 1 - self.controller
         state = state.update_player(opponent,
                                     hand=remove_card(state.players[opponent].hand, card))
         state = state.update_player(self.controller,
@@ -566,9 +585,9 @@ class SpiritChoice(Frame):
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         card = state.card(self.card)
-        steps = card.deploy if action.args[0] == "1" else card.deploy_alt
+        steps = card.deploy if action.word() == "1" else card.deploy_alt
         state = state.log("deploy", f"{self.card} enters city {self.city + 1}: DEPLOY ability "
-                          f"{action.args[0]} resolves")
+                          f"{action.word()} resolves")
         return state.swap(Effect(self.owner, self.card, self.city, steps))
 
 
@@ -619,31 +638,18 @@ _MORE_OPS = {"reveal_hand": _reveal_hand, "cost_change": _cost_change,
 
 
 @dataclass(frozen=True, slots=True)
-class Recall(Frame):
+class Recall(_UnitsChosen):
     """Return ``remaining`` units of the controller's choice to their owners' hands."""
 
-    controller: int
-    step: Step
-    here: int | None
-    remaining: int
+    VERB: ClassVar[str] = "recall"
+    RULE: ClassVar[str] = "effect.return_to_hand"
+    NONE_LEFT: ClassVar[str] = "no unit to return to its owner's hand"
 
-    def prompt(self, state: OmenState) -> Prompt | None:
-        targets = _targets(state, self.controller, self.step, self.here)
-        if not targets:
-            return None
-        return decide(self.controller,
-                      [Action("recall", (str(state.ref(o, c, u)),)) for o, c, u in targets])
-
-    def run(self, state: OmenState) -> OmenState:
-        return state.log("effect.return_to_hand", "no unit to return to its owner's hand").pop()
-
-    def apply(self, state: OmenState, action: Action) -> OmenState:
-        ref = parse_unit_ref(action.args[0])
-        unit = state.find_unit(ref)
-        state = _next(state, self, self.remaining).remove_unit(ref.city, ref.owner, unit)
+    def _take(self, state: OmenState, ref: UnitRef, unit: Unit) -> OmenState:
+        state = state.remove_unit(ref.city, ref.owner, unit)
         hand = add_card(state.players[ref.owner].hand, unit.card)
         state = state.update_player(ref.owner, hand=hand)
-        return state.log("effect.return_to_hand", f"{ref} returns to {_seat(ref.owner)}'s hand "
+        return state.log(self.RULE, f"{ref} returns to {_seat(ref.owner)}'s hand "
                          "(not destroyed, not discarded)")
 
 
@@ -681,10 +687,10 @@ class Swap(Frame):
             if not firsts:
                 return None
             return decide(self.controller,
-                          [Action("swap", (str(state.ref(*t)),)) for t in firsts])
+                          [Action.on("swap", state.ref(*t)) for t in firsts])
         ref = self.first
         first = (ref.owner, ref.city, state.find_unit(ref))
-        return decide(self.controller, [Action("with", (str(state.ref(*t)),))
+        return decide(self.controller, [Action.on("with", state.ref(*t))
                                         for t in _partners(state, targets, first)])
 
     def run(self, state: OmenState) -> OmenState:
@@ -692,9 +698,9 @@ class Swap(Frame):
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "swap":
-            return state.swap(replace(self, first=parse_unit_ref(action.args[0])))
+            return state.swap(replace(self, first=action.unit()))
         assert self.first is not None
-        one, two = self.first, parse_unit_ref(action.args[0])
+        one, two = self.first, action.unit()
         unit1, unit2 = state.find_unit(one), state.find_unit(two)
         state = state.pop().remove_unit(one.city, one.owner, unit1)
         state = state.remove_unit(two.city, two.owner, unit2)

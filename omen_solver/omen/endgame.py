@@ -59,7 +59,7 @@ from omen_solver.core.search.star import StarSearch, ValueBounds
 from omen_solver.errors import BudgetExceeded, IllegalActionError, KernelRefused, OptionError
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
-from omen_solver.omen.notation import Action, parse_action, parse_unit_ref
+from omen_solver.omen.notation import Action, parse_action
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
 from omen_solver.omen.zones import quick_replace
@@ -189,7 +189,6 @@ class EndgameView(GameState[Action]):
 
     # -- the game protocol ------------------------------------------------------------------
 
-    @property
     def num_players(self) -> int:
         return 2
 
@@ -385,7 +384,7 @@ def _canonical_keeps(state: OmenState, actions: tuple[Action, ...]) -> tuple[Act
     result = []
     for action in actions:
         if action.verb == "keep":
-            ref = parse_unit_ref(action.args[0])
+            ref = action.unit()
             if (ref.card, ref.enraged) < floor:
                 continue
         result.append(action)
@@ -405,15 +404,15 @@ def _marker(state: OmenState, action: Action, reductions: frozenset[Reduction]) 
     if action.verb == "keep":
         return KEEP_MARKER if Reduction.KEEP_ORDERS in reductions else None
     if (Reduction.COMMUTING_PLAYS in reductions and action.verb == "play"
-            and state.turn.step == "surge" and _plain(state, action.args[0])):
-        return ("play", action.args[0], action.args[1])
+            and state.turn.step == "surge" and _plain(state, action.card())):
+        return (action.verb, *action.args)
     return None
 
 
 def _before_marker(state: OmenState, action: Action, marker: tuple[str, ...]) -> bool:
-    if action.verb != "play" or ("play", action.args[0], action.args[1]) >= marker:
+    if action.verb != "play" or (action.verb, *action.args) >= marker:
         return False
-    return _plain(state, action.args[0])
+    return _plain(state, action.card())
 
 
 def _table_key(state: OmenState, without_coins: bool) -> Hashable:

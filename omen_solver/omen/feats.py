@@ -64,7 +64,7 @@ class FeatStep(Frame):
         state = state.swap(replace(self, relic_decided=True))
         if action.verb == "done":
             return state
-        player, feat = state.active, action.args[0]
+        player, feat = state.active, action.card()
         rotated = add_card(state.players[player].feats_rotated, feat)
         state = state.update_player(player, feats_rotated=rotated)
         state = state.log("feat.relic", f"seat {player + 1} rotates the Feat {feat} (1 VP) to "
@@ -81,13 +81,13 @@ class RelicPick(Frame):
     def prompt(self, state: OmenState) -> Prompt | None:
         if self.relic is None:
             return decide(state.active, [Action("relic", (r,)) for r in state.relic_pool])
-        return decide(state.active, [Action("to", (str(c + 1),)) for c in range(3)])
+        return decide(state.active, [Action.at_city("to", c) for c in range(3)])
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "relic":
-            return state.swap(RelicPick(action.args[0]))
+            return state.swap(RelicPick(action.card()))
         assert self.relic is not None
-        player, city_index = state.active, int(action.args[0]) - 1
+        player, city_index = state.active, action.city()
         city = state.cities[city_index]
         pool = remove_card(state.relic_pool, self.relic)
         if city.relic is not None:
@@ -124,7 +124,7 @@ class ChallengeStep(Frame):
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "done":
             return state.pop()
-        player, challenge = state.active, action.args[0]
+        player, challenge = state.active, action.card()
         state = state.but(challenge_pool=remove_card(state.challenge_pool, challenge),
                           turn=replace(state.turn, challenge_done=True))
         challenges = add_card(state.players[player].challenges, challenge)

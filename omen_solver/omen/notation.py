@@ -141,6 +141,39 @@ class Action:
     def parse(text: str) -> Action:
         return parse_action(text)
 
+    # -- typed arguments: the words are the canonical text, these read and write them ----------
+
+    @staticmethod
+    def on(verb: str, unit: UnitRef) -> Action:
+        """An action whose argument is a unit (``destroy 2@1:hoplite``)."""
+        return Action(verb, (str(unit),))
+
+    @staticmethod
+    def at_city(verb: str, city: int) -> Action:
+        """An action whose argument is a city, given from 0 (``war 1`` for the first city)."""
+        return Action(verb, (str(city + 1),))
+
+    @staticmethod
+    def play(card: str, city: int) -> Action:
+        """Deploy ``card`` into ``city`` (from 0): ``play hoplite 2``."""
+        return Action("play", (card, str(city + 1)))
+
+    def unit(self, index: int = 0) -> UnitRef:
+        """The unit written as argument ``index``."""
+        return parse_unit_ref(self.args[index])
+
+    def city(self, index: int = 0) -> int:
+        """The city written as argument ``index``, from 0."""
+        return int(self.args[index]) - 1
+
+    def card(self, index: int = 0) -> str:
+        """The card id written as argument ``index``."""
+        return self.args[index]
+
+    def word(self, index: int = 0) -> str:
+        """Argument ``index`` as written: a literal choice (``card``, ``coin``, ``1``, ``2``)."""
+        return self.args[index]
+
 
 def _check_arg(text: str, kind: str, arg: str) -> None:
     ok = {

@@ -56,7 +56,7 @@ class OfferingStep(Frame):
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "done":
             return state.log("offering.none", "no Offering").swap(*_tail())
-        active, card_id = state.active, action.args[0]
+        active, card_id = state.active, action.card()
         card = state.card(card_id)
         value = (card.offering or 0) if card.is_unit else 0
         state = state.log("offering.offer", f"seat {active + 1} offers {card_id} (Offering "
@@ -83,7 +83,7 @@ class OfferingTake(Frame):
         return decide(state.active, [Action("take", ("card",)), Action("take", ("coin",))])
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        card = action.args[0] == "card"
+        card = action.word() == "card"
         following = replace(self, remaining=self.remaining - 1, cards=self.cards + card,
                             coins=self.coins + (not card))
         state = state.swap(following)
@@ -125,7 +125,7 @@ class HandLimit(Frame):
         return state.pop()
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        active, card = state.active, action.args[0]
+        active, card = state.active, action.card()
         if action.verb == "discard":
             return discard_from_hand(state, active, card, "hand-limit")
         player = state.players[active]

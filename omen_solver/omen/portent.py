@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from omen_solver.omen.effects import Effect
 from omen_solver.omen.frames import Frame, decide
-from omen_solver.omen.notation import Action, parse_unit_ref
+from omen_solver.omen.notation import Action
 from omen_solver.omen.rituals import check_rituals
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt, Unit
@@ -48,7 +48,7 @@ class Activations(Frame):
         refs = {state.ref(state.active, city, unit) for city, unit in found}
         if not refs or (len(refs) == 1 and not self.optional(state)):
             return None
-        actions = [Action("activate", (str(ref),)) for ref in refs]
+        actions = [Action.on("activate", ref) for ref in refs]
         if self.optional(state):
             actions.append(Action("done"))
         return decide(state.active, actions)
@@ -63,7 +63,7 @@ class Activations(Frame):
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "done":
             return self._finish(state.log(_RULE[self.slot], "no further activations"))
-        ref = parse_unit_ref(action.args[0])
+        ref = action.unit()
         return self._activate(state, ref.city, state.find_unit(ref, unspent=True))
 
     def _activate(self, state: OmenState, city: int, unit: Unit) -> OmenState:

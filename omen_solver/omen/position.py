@@ -8,14 +8,34 @@ so a position lists only what is visible.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core import game as game_protocol
 from omen_solver.core.game import TraceStep
-from omen_solver.core.positions import read_toml
+from omen_solver.core.values import decode
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
+from omen_solver.omen import cards as cards_module
+from omen_solver.omen import (
+    draws,
+    effects,
+    feats,
+    frames,
+    offering,
+    portent,
+    surge,
+    turn,
+    wealth,
+)
+from omen_solver.omen import endgame as endgame_module
+from omen_solver.omen import notation as notation_module
+from omen_solver.omen import rules as rules_module
+from omen_solver.omen import war as war_module
+from omen_solver.omen import zones as zones_module
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
 from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
@@ -25,7 +45,7 @@ from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import BeginTurn, steps_of
 from omen_solver.omen.zones import CAPACITY, HIDDEN, City, Player, TurnInfo, Unit
 
-__all__ = ["load_position", "load_state", "state_from_data"]
+__all__ = ["load_state", "state_from_data", "state_from_text"]
 
 _TOP_KEYS = {"game", "profile", "cards", "replace_cards", "sets", "rules", "turn", "seat",
              "city", "deck", "pool", "moves", "search", "puzzle"}
@@ -253,7 +273,10 @@ def _sets(path: Path, data: Mapping[str, Any], profile: str, catalogue: Catalogu
 
 
 def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
-    """Build the state a parsed position file describes (see ``docs/omen.md``)."""
+    """Build the state a parsed position file describes (see ``docs/omen.md``); a file with a
+    ``[state]`` table is the text form of a state (:meth:`OmenState.to_text`)."""
+    if "state" in data:
+        return state_from_text(path, data)
     for name in data:
         if name not in _TOP_KEYS:
             raise PositionError(f"{path}: key {name!r}: unknown key; expected one of "
@@ -469,11 +492,45 @@ def load_state(path: Path, data: dict[str, Any]) -> OmenState:
         raise PositionError(f"{path}: {error}") from None
 
 
-def load_position(path: Path | str) -> OmenState:
-    """Read an Omen position file."""
-    path = Path(path)
-    data = read_toml(path)
-    if data.get("game") != "omen":
+def game_is_not_omen(path: Path, data: Mapping[str, Any]) -> None:
+    """Refuse a file of another game (an Omens position said as such)."""
+    game = data.get("game")
+    if game == "omens":
+        raise PositionError(f"{path}: key 'game': this is an Omens position, not an Omen one: "
+                            "read it with 'omen-solver omens ...' or omen_solver.omens.load")
+    if game != "omen":
         raise PositionError(f"{path}: key 'game': must be \"omen\" for an Omen position, got "
-                            f"{data.get('game')!r}")
-    return load_state(path, data)
+                            f"{game!r}")
+
+
+def _value_classes() -> tuple[type, ...]:
+    """The classes the text form of a state is made of: the dataclasses (frames among them)
+    and enums of the modules whose values a state holds."""
+    modules = (zones_module, notation_module, cards_module, rules_module, endgame_module,
+               game_protocol, draws, effects, feats, frames, offering, portent, surge, turn,
+               war_module, wealth)
+    return tuple(value for module in modules for value in vars(module).values()
+                 if isinstance(value, type) and value.__module__ == module.__name__
+                 and (dataclasses.is_dataclass(value) or issubclass(value, enum.Enum)))
+
+
+def state_from_text(path: Path, data: Mapping[str, Any]) -> OmenState:
+    """The state written by :meth:`OmenState.to_text` (errors name the file and the key)."""
+    unknown = sorted(set(data) - {"game", "state"})
+    if unknown:
+        raise PositionError(f"{path}: key {unknown[0]!r}: unknown in the text form of a state; "
+                            "known keys: game, state")
+    table = data["state"]
+    if not isinstance(table, dict):
+        raise PositionError(f"{path}: key 'state': expected a table")
+    classes = _value_classes()
+    try:
+        fields = {name: decode(value, classes, f"{path}: state.{name}")
+                  for name, value in table.items()}
+        if fields.get("catalogue") is None:
+            fields["catalogue"] = default_catalogue().resolve(fields["rules"].stat_colours)
+        return OmenState(**fields)
+    except KeyError as error:
+        raise PositionError(f"{path}: key {error}: missing in the text form of a state") from None
+    except (TypeError, AttributeError) as error:
+        raise PositionError(f"{path}: not the text form of a state: {error}") from None

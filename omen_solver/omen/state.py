@@ -13,14 +13,17 @@ transpositions merge.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
+from omen_solver.core.values import encode, toml_document
 from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
-from omen_solver.omen.cards import Card, Catalogue
+from omen_solver.omen.board import describe_state
+from omen_solver.omen.cards import Card, Catalogue, default_catalogue
 from omen_solver.omen.engine import apply
 from omen_solver.omen.notation import Action, UnitRef, parse_action
 from omen_solver.omen.rules import OmenRules
@@ -82,7 +85,6 @@ class OmenState(GameState[Action]):
 
     # -- the game protocol ----------------------------------------------------------------
 
-    @property
     def num_players(self) -> int:
         return 2
 
@@ -176,8 +178,23 @@ class OmenState(GameState[Action]):
                                   or state.turn.step != step)
         raise OptionError(f"unknown stopping point {name!r}; known: step, turn")
 
+    def to_text(self) -> str:
+        """The whole state as TOML text, which :func:`omen_solver.omen.load` (and
+        :func:`omen_solver.load`) read back to an equal state: every field, as values
+        (:mod:`omen_solver.core.values`), the catalogue written out unless it is the shipped
+        one."""
+        fields = {item.name: getattr(self, item.name) for item in dataclasses.fields(self)}
+        shipped = default_catalogue().resolve(self.rules.stat_colours)
+        fields["catalogue"] = None if self.catalogue.digest == shipped.digest else self.catalogue
+        state = {name: encode(value) for name, value in fields.items()}
+        return toml_document({"game": "omen"}, {"state": state})
+
     def __repr__(self) -> str:
         return f"<OmenState turn {self.turn.number} seat {self.active + 1} {self.turn.step}>"
+
+    def __str__(self) -> str:
+        """The table, a few lines: seats, cities, deck, who acts (:mod:`.board`)."""
+        return describe_state(self)
 
     # -- reading the table ----------------------------------------------------------------
 

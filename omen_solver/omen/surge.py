@@ -79,7 +79,7 @@ class SurgeStep(Frame):
                 actions.append(Action("hero", (card_id,)))
                 continue
             size = 2 if card.colossal else 1
-            actions.extend(Action("play", (card_id, str(city + 1))) for city in range(3)
+            actions.extend(Action.play(card_id, city) for city in range(3)
                            if fits(state, city, player, size)
                            and play_cost(state, player, card_id, city) <= coins)
             if card.dirge and card.cost <= coins:
@@ -93,14 +93,14 @@ class SurgeStep(Frame):
         player, verb = state.active, action.verb
         if verb == "done":
             return state.swap(Activations("end_of_surge"))
-        card_id = action.args[0]
+        card_id = action.card()
         if verb == "reward":
             return use_reward(state, player, card_id)
         if verb == "hero":
             return use_hero(state, player, card_id)
         card = state.card(card_id)
         if verb == "play":
-            city = int(action.args[1]) - 1
+            city = action.city(1)
             cost = play_cost(state, player, card_id, city)
             state = state.pay_coins(player, cost)
             hand = remove_card(state.players[player].hand, card_id)

@@ -114,7 +114,7 @@ class HeroWindow(Frame):
     def apply(self, state: OmenState, action: Action) -> OmenState:
         if action.verb == "done":
             return state.pop()
-        return use_hero(state, self.player, action.args[0])
+        return use_hero(state, self.player, action.card())
 
 
 def end_reasons(state: OmenState) -> list[str]:

@@ -83,7 +83,7 @@ class WarStep(Frame):
         torn = self.torn(state)
         if len(torn) < 2 or state.rules.war_order != "active-chooses":
             return None
-        return decide(state.active, [Action("war", (str(c + 1),)) for c in torn])
+        return decide(state.active, [Action.at_city("war", c) for c in torn])
 
     def run(self, state: OmenState) -> OmenState:
         torn = self.torn(state)
@@ -92,7 +92,7 @@ class WarStep(Frame):
         return state.push(WarResolve(torn[0]))
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
-        return state.push(WarResolve(int(action.args[0]) - 1))
+        return state.push(WarResolve(action.city()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +181,8 @@ class Keep(Frame):
         fitting = [u for u in units if state.unit_size(u) <= room]
         if sum(state.unit_size(u) for u in units) <= room:
             fitting = []
-        refs = {str(state.ref(self.player, self.city, u)) for u in fitting}
-        return units, room, [Action("keep", (ref,)) for ref in refs]
+        refs = {state.ref(self.player, self.city, u) for u in fitting}
+        return units, room, [Action.on("keep", ref) for ref in refs]
 
     def prompt(self, state: OmenState) -> Prompt | None:
         choices = self._choices(state)[2]
@@ -206,6 +206,6 @@ class Keep(Frame):
 
     def apply(self, state: OmenState, action: Action) -> OmenState:
         units, _ = self._left(state)
-        text = action.args[0]
-        unit = next(u for u in units if str(state.ref(self.player, self.city, u)) == text)
+        ref = action.unit()
+        unit = next(u for u in units if state.ref(self.player, self.city, u) == ref)
         return state.swap(replace(self, kept=tuple(sorted((*self.kept, unit)))))

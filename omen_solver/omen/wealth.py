@@ -71,11 +71,11 @@ class WealthStep(Frame):
         assert self.total is not None
         if action.verb == "barter":
             state = state.swap(replace(self, total=self.total + 1))
-            state = state.log("wealth.barter", f"seat {player + 1} discards {action.args[0]} "
+            state = state.log("wealth.barter", f"seat {player + 1} discards {action.card()} "
                               "(BARTER) for 1 more Wealth action")
-            return discard_from_hand(state, player, action.args[0], "barter")
+            return discard_from_hand(state, player, action.card(), "barter")
         at_once = state.rules.resource_commit == "as-you-go"
-        if action.args[0] == "card":
+        if action.word() == "card":
             state = state.swap(replace(self, cards=self.cards + 1))
             state = state.log("wealth.action", f"seat {player + 1} spends a Wealth action on "
                               "a card")

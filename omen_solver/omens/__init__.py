@@ -16,11 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from omen_solver.core.files import Source
     from omen_solver.omens.position import OmensPosition
     from omen_solver.omens.state import OmensState
 
-__all__ = ["load", "load_position"]
+__all__ = ["load", "load_position", "new_game"]
 
 
 def load(source: Source) -> OmensState:
@@ -41,3 +43,32 @@ def load_position(source: Source) -> OmensPosition:
     from omen_solver.omens.position import load_position as read
 
     return read(source)
+
+
+def new_game(
+    players: int = 4,
+    preset: str | None = "rulebook",
+    *,
+    rules: Mapping[str, object] | None = None,
+    seed: int | None = None,
+    scope: str = "game",
+) -> OmensState:
+    """A new game for ``players`` (4 to 6) under a preset (docs/omens-options.md) with
+    option overrides ``rules``: without ``seed`` the state before the deal (chance nodes deal
+    the Absolutes, then the hands; rules file 000, "Setup"), with ``seed`` the state after a
+    deal drawn by that seed. ``scope`` (``bout``, ``round``, ``game``) is how far play goes
+    before the state is terminal."""
+    from omen_solver.core.game import play_chance
+    from omen_solver.errors import OptionError
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.state import OmensState
+    from omen_solver.omens.table import Scope, Table
+
+    try:
+        chosen = Scope(scope)
+    except ValueError:
+        known = ", ".join(s.value for s in Scope)
+        raise OptionError(f"scope {scope!r}: choose one of {known}") from None
+    table = Table(players, make_rules(preset, rules), scope=chosen)
+    start = OmensState.new_game(table)
+    return start if seed is None else play_chance(start, seed)

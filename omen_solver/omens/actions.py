@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from omen_solver.errors import InvalidActionError, shown
 
@@ -72,8 +73,14 @@ _CHOICE_ARGS: dict[str, tuple[str, ...]] = {
 """Each choice keyword and the words that follow it (``card``, ``seat`` or a literal)."""
 
 
-class OmensAction(NamedTuple):
-    """One Omens action. ``to`` is the seat the card is placed in front of, -1 for oneself."""
+@dataclass(frozen=True, slots=True, order=True)
+class OmensAction:
+    """One Omens action. ``to`` is the seat the card is placed in front of, -1 for oneself.
+
+    Seats are indexed from 0 here, as everywhere inside the library; ``str(action)`` is the
+    canonical text, with seats from 1 (``"2:18"``), and ``repr`` is code that makes the action
+    again from that text. An action is a value, not a sequence: ``json.dumps`` refuses it
+    (give ``default=str``, or :meth:`to_json`, for its text)."""
 
     verb: Verb
     seat: int
@@ -82,6 +89,19 @@ class OmensAction(NamedTuple):
     choice: tuple[str | int, ...] = ()
 
     def __str__(self) -> str:
+        return format_action(self)
+
+    def __repr__(self) -> str:
+        return f"OmensAction.from_text({format_action(self)!r})"
+
+    @staticmethod
+    def from_text(text: str) -> OmensAction:
+        """The action written ``text`` in canonical notation (syntax only, as
+        :func:`parse_action`)."""
+        return parse_action(text)
+
+    def to_json(self) -> str:
+        """The canonical text, which :meth:`from_text` reads back."""
         return format_action(self)
 
     def sort_key(self) -> tuple[int, int, int, int, tuple[Any, ...]]:
@@ -109,7 +129,7 @@ def _format_choice(choice: tuple[str | int, ...]) -> str:
 
 def format_action(action: OmensAction) -> str:
     """The canonical text of an action."""
-    verb, seat, card, to, choice = action
+    verb, seat, card, to, choice = action.verb, action.seat, action.card, action.to, action.choice
     if verb is Verb.DEAL:
         return f"deal {card} to {seat + 1}"
     head = f"{seat + 1}:"

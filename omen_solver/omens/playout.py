@@ -14,67 +14,22 @@ Two kinds of deal (rules file 000, "Setup" and "End of a Round"):
 :func:`play_forward` then plays the round on with random legal play (every legal move equally
 likely, Luck's random discard as the rules draw it) and gives every position on the way where
 a player is to play a card. One :class:`random.Random` draws the deal and the play, so a seed
-fixes both. (:mod:`omen_solver.omens.deals` draws a deal alone from a seed, for ``solve
---deal``; the deals here come from the stream that also drives the play, which is what makes
-a puzzle's recorded seed and deal number find it again.)
+fixes both. (The deals are :func:`omen_solver.omens.deals.deal_round`'s: they come from the
+stream that also drives the play, which is what makes a puzzle's recorded seed and deal number
+find it again.)
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from omen_solver.core.game import CHANCE
 from omen_solver.omens.actions import OmensAction
-from omen_solver.omens.state import OmensState, Phase, derive_teams
-from omen_solver.omens.table import Scope, Table, deal_sizes
+from omen_solver.omens.deals import random_move
+from omen_solver.omens.state import OmensState
 
-__all__ = ["DealKind", "Reached", "deal_round", "play_forward", "random_move"]
-
-
-class DealKind(enum.Enum):
-    """Which deal of a game a random deal imitates."""
-
-    START = "start"
-    """The first round: one Absolute per player, teams and leader from the Absolutes."""
-    LATER = "later"
-    """A later round: every card in play shuffled together, any seat leading."""
-
-
-def deal_round(table: Table, kind: DealKind, rng: random.Random) -> OmensState:
-    """A freshly dealt round, at the start of its first bout (``table.scope`` must be
-    ``round``: the position is solved for the round)."""
-    if table.scope is not Scope.ROUND:
-        raise ValueError(f"deals are made for the round scope, not {table.scope.value!r}")
-    if kind is DealKind.START:
-        state = OmensState.new_game(table)
-        while state.phase == Phase.DEAL:
-            state = state.apply_move(random_move(state, rng))
-        return state
-    absolutes = list(table.catalogue.absolutes)
-    rng.shuffle(absolutes)
-    dealt = absolutes[: table.players]
-    teams = derive_teams(dealt)
-    box = [] if table.rules.reshuffle_absolutes == "all" else absolutes[table.players :]
-    deck = sorted(set(table.catalogue) - set(box))
-    rng.shuffle(deck)
-    hands: list[list[int]] = []
-    for size in deal_sizes(table.players, teams, first_round=False):
-        hands.append(deck[:size])
-        deck = deck[size:]
-    leader = rng.randrange(table.players)
-    return OmensState.start_of_bout(table, hands, teams, leader, box=box)
-
-
-def random_move(state: OmensState, rng: random.Random) -> tuple[OmensAction, ...]:
-    """A random legal move (or chance outcome, as likely as the rules make it)."""
-    if state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
-        return (action,)
-    return rng.choice(state.moves())
+__all__ = ["Reached", "play_forward"]
 
 
 @dataclass(frozen=True)

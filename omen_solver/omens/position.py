@@ -28,6 +28,8 @@ from typing import Any, Final
 
 from omen_solver.core.files import Source, read_source
 from omen_solver.core.game import TraceStep
+from omen_solver.core.options import hint
+from omen_solver.core.values import decode
 from omen_solver.errors import (
     CatalogueError,
     OmenSolverError,
@@ -35,11 +37,12 @@ from omen_solver.errors import (
     PositionError,
     shown,
 )
-from omen_solver.omens.actions import OmensAction
-from omen_solver.omens.cards import Catalogue, default_catalogue, load_catalogue
+from omen_solver.omens.actions import OmensAction, Verb
+from omen_solver.omens.cards import Card, Catalogue, default_catalogue, load_catalogue
+from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.rules import OmensRules, make_rules
-from omen_solver.omens.state import OmensState, derive_teams
-from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Scope, Table, deal_sizes
+from omen_solver.omens.state import STATE_FIELDS, BoutSummary, OmensState, derive_teams
+from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Placement, Scope, Table, deal_sizes
 
 __all__ = ["PHASES", "OmensPosition", "load_position", "load_state", "parse_position"]
 
@@ -375,15 +378,22 @@ def _moves(
 def parse_position(
     data: Mapping[str, Any], source: str = "<position>", base: Path | None = None
 ) -> OmensPosition:
-    """Read a parsed position file; ``base`` is where relative file names are looked up."""
+    """Read a parsed position file; ``base`` is where relative file names are looked up. A
+    file with a ``[state]`` table is the text form of a state (:meth:`OmensState.to_text`)."""
+    if "state" in data:
+        state = state_from_text(data, source)
+        return OmensPosition(source, state.table, state, (), state)
     reader = _Reader(source, data)
-    for key in data:
-        if key not in _KEYS:
-            raise reader.fail(key, f"unknown key; known keys: {', '.join(sorted(_KEYS))}")
+    if data.get("game", "omens") == "omen":
+        raise reader.fail("game", "this is an Omen position, not an Omens one: read it with "
+                                  "'omen-solver omen ...' or omen_solver.omen.load")
     if data.get("game", "omens") != "omens":
         raise reader.fail(
             "game", f"this reader is for 'omens' positions, not {shown(data['game'])}"
         )
+    for key in data:
+        if key not in _KEYS:
+            raise reader.fail(key, f"unknown key; {hint(key, sorted(_KEYS), 'known keys:')}")
     players = reader.integer("players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS)
     catalogue = _catalogue(reader, base)
     rules = _rules(reader)
@@ -419,3 +429,39 @@ def parse_position(
         raise reader.fail("puzzle", "expected a table")
     title = data.get("title", "")
     return OmensPosition(source, table, start, moves, state, puzzle, str(title))
+
+
+_TEXT_KEYS: Final = frozenset({"game", "table", "state"})
+_VALUES: Final = (OmensRules, Placement, BoutOutcome, BoutSummary, Card, Verb, OmensAction)
+"""The classes the text form of a state is made of."""
+
+
+def state_from_text(data: Mapping[str, Any], source: str) -> OmensState:
+    """The state written by :meth:`OmensState.to_text` (errors name ``source`` and the key)."""
+    unknown = sorted(set(data) - _TEXT_KEYS)
+    if unknown:
+        raise PositionError(f"{source}: key {unknown[0]!r}: unknown in the text form of a state; "
+                            f"known keys: {', '.join(sorted(_TEXT_KEYS))}")
+    setup, fields = data.get("table"), data.get("state")
+    if not isinstance(setup, dict) or not isinstance(fields, dict):
+        raise PositionError(f"{source}: the text form of a state needs the tables [table] and "
+                            "[state]")
+    try:
+        cards = setup.get("catalogue")
+        catalogue = default_catalogue() if cards is None else Catalogue(
+            decode(cards, _VALUES, f"{source}: table.catalogue"),
+            str(setup.get("catalogue_source", source)),
+        )
+        table = Table(int(setup["players"]), decode(setup["rules"], _VALUES, f"{source}: rules"),
+                      catalogue, Scope(setup["scope"]),
+                      decode(setup["later_rounds"], _VALUES, f"{source}: later_rounds"),
+                      int(setup["later_from"]))
+        values = {name: decode(fields[name], _VALUES, f"{source}: state.{name}")
+                  for name in STATE_FIELDS}
+        return OmensState(table, **values)
+    except KeyError as error:
+        raise PositionError(f"{source}: key {error}: missing in the text form of a state") from None
+    except (TypeError, ValueError) as error:
+        if isinstance(error, PositionError):
+            raise
+        raise PositionError(f"{source}: not the text form of a state: {error}") from None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol, cast
 
 from omen_solver.core.game import (
     CHANCE,
@@ -27,8 +27,10 @@ from omen_solver.core.game import (
     TraceStep,
     openspiel_argument,
 )
+from omen_solver.core.values import encode, toml_document
 from omen_solver.errors import IllegalActionError, InvalidActionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
+from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
 from omen_solver.omens.table import Placement, Scope, Table, deal_sizes
 
@@ -117,7 +119,7 @@ def derive_teams(absolute_of_seat: Sequence[int]) -> tuple[tuple[int, ...], ...]
     return tuple(sorted(teams))
 
 
-_FIELDS: Final = (
+STATE_FIELDS: Final = (
     "teams",
     "phase",
     "hands",
@@ -145,7 +147,7 @@ _FIELDS: Final = (
 class _Work:
     """A mutable copy of a state's fields, used while applying an action."""
 
-    __slots__ = ("table", "log", "observer", *_FIELDS)
+    __slots__ = ("table", "log", "observer", *STATE_FIELDS)
 
     table: Table
     log: Log
@@ -378,15 +380,19 @@ def _betrayal_choices(
 Move = OmensAction | Sequence[OmensAction]
 """What a state moves by: one action, or a joint action (one action per acting seat)."""
 
+Legal = OmensAction | tuple[OmensAction, ...]
+"""What :meth:`OmensState.legal_actions` lists: actions, or at The Absolute's exchange (a
+simultaneous node) the joint actions, one action per acting seat in seat order."""
 
-class OmensState(GameState[OmensAction]):
+
+class OmensState(GameState[Legal]):
     """An Omens position: hands, cards in play, pending decisions, rounds won.
 
     Create one with :func:`omen_solver.omens.position.load_state` (from a file),
     :meth:`OmensState.start_of_bout` (from hands) or :meth:`OmensState.new_game` (a chance deal).
     """
 
-    __slots__ = ("_key", "_legal", "table", *("_" + name for name in _FIELDS))
+    __slots__ = ("_key", "_legal", "table", *("_" + name for name in STATE_FIELDS))
 
     game_name: ClassVar[str | None] = "omens"
 
@@ -437,7 +443,7 @@ class OmensState(GameState[OmensAction]):
         self._bouts = bouts
         self._last = last
         self._key: Hashable | None = None
-        self._legal: dict[int | None, tuple[OmensAction, ...]] = {}
+        self._legal: dict[int | None, tuple[Legal, ...]] = {}
 
     # -- construction --------------------------------------------------------------------
 
@@ -491,7 +497,6 @@ class OmensState(GameState[OmensAction]):
 
     # -- facts about the position --------------------------------------------------------
 
-    @property
     def num_players(self) -> int:
         return self.table.players
 
@@ -597,12 +602,28 @@ class OmensState(GameState[OmensAction]):
 
     # -- protocol: legal actions -----------------------------------------------------------
 
-    def legal_actions(self, player: int | None = None) -> tuple[OmensAction, ...]:
+    def legal_actions(self, player: int | None = None) -> tuple[Legal, ...]:
+        """The legal actions in a stable order (chance outcomes at a deal); at The Absolute's
+        exchange, a simultaneous node, the joint actions (one action per acting seat, as
+        :meth:`joint_actions`), or with ``player`` that seat's gifts. Each is what
+        :meth:`child` takes."""
         cached = self._legal.get(player)
         if cached is None:
-            cached = tuple(sorted(self._actions(player), key=OmensAction.sort_key))
+            if player is None and self.current_player() == SIMULTANEOUS:
+                cached = tuple(self.joint_actions())
+            else:
+                cached = tuple(sorted(self._actions(player), key=OmensAction.sort_key))
             self._legal[player] = cached
         return cached
+
+    def actions(self, player: int | None = None) -> tuple[OmensAction, ...]:
+        """:meth:`legal_actions` where each is one action: at a simultaneous node ``player``
+        names the seat (from 0) whose choices are listed."""
+        if player is None and self.current_player() == SIMULTANEOUS:
+            seats = " or ".join(f"actions({p}) for seat {p + 1}" for p in self.acting_players())
+            raise ValueError(f"The Absolute's exchange: seats choose at once; ask {seats} "
+                             "(players are indexed from 0), or legal_actions() for the pairs")
+        return cast(tuple[OmensAction, ...], self.legal_actions(player))
 
     def _actions(self, player: int | None) -> Iterator[OmensAction]:
         if self._phase == Phase.OVER:
@@ -730,7 +751,7 @@ class OmensState(GameState[OmensAction]):
         ``observer`` is told of every bout the action resolves (:class:`BoutObserver`)."""
         return self._apply(self._as_move(action), None, observer)
 
-    def joint_child(self, actions: Sequence[OmensAction]) -> OmensState:
+    def joint_child(self, actions: Sequence[Legal]) -> OmensState:
         return self._apply(self._as_move(tuple(actions)), None)
 
     def explain(self, move: Move | str) -> tuple[OmensState, list[TraceStep]]:
@@ -790,7 +811,7 @@ class OmensState(GameState[OmensAction]):
             return f"{text!r}: the {self.table.scope.value} is already over"
         who = self.current_player()
         lead = f"seat {who + 1} is to act" if who >= 0 else "a card is being dealt"
-        legal = [format_action(a) for a in self.legal_actions()]
+        legal = [self.move_to_string(a) for a in self.legal_actions()]
         sample = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
         return f"{text!r} is not legal here ({lead}); legal: {sample}"
 
@@ -866,22 +887,18 @@ class OmensState(GameState[OmensAction]):
         return action
 
     def _sample_joint(self) -> str:
-        return self.joint_to_string([self.legal_actions(p)[0] for p in self.acting_players()])
+        return self.joint_to_string([self.actions(p)[0] for p in self.acting_players()])
 
     def joint_actions(self) -> list[tuple[OmensAction, ...]]:
         """Every joint action at a simultaneous node, in a stable order."""
-        return list(product(*(self.legal_actions(p) for p in self.acting_players())))
+        return list(product(*(self.actions(p) for p in self.acting_players())))
 
     def moves(self) -> list[tuple[OmensAction, ...]]:
         """Every move here, each a tuple: one action, or at a simultaneous node a joint
         action. Each is what :meth:`child` and :meth:`action_to_string` take."""
         if self.current_player() == SIMULTANEOUS:
             return self.joint_actions()
-        return [(action,) for action in self.legal_actions()]
-
-    def move_to_string(self, move: Sequence[OmensAction]) -> str:
-        """The same as :meth:`action_to_string` (kept for code written against 0.1)."""
-        return " & ".join(format_action(action) for action in move)
+        return [(action,) for action in self.actions()]
 
     def parse_move(self, text: str) -> tuple[OmensAction, ...]:
         """Read one move as a tuple: an action, or a joint action (``a & b``) at a
@@ -921,6 +938,28 @@ class OmensState(GameState[OmensAction]):
                 state._phase in (Phase.OVER, Phase.DEAL) or state._rounds_won != rounds
             )
         raise ValueError(f"unknown stopping point {name!r}; known: bout, round")
+
+    def fields(self) -> dict[str, Any]:
+        """Every field of the position by name (:data:`STATE_FIELDS`): with the table, what
+        ``OmensState(table, **fields)`` makes again."""
+        return {name: getattr(self, "_" + name) for name in STATE_FIELDS}
+
+    def to_text(self) -> str:
+        """The whole state as TOML text, which :func:`omen_solver.omens.load` (and
+        :func:`omen_solver.load`) read back to an equal state: the table (players, every rule
+        setting, the scope, the catalogue unless it is the shipped one) and every field of
+        the position, as values (:mod:`omen_solver.core.values`)."""
+        table = self.table
+        setup: dict[str, Any] = {
+            "players": table.players, "scope": table.scope.value,
+            "rules": encode(table.rules), "later_rounds": encode(table.later_rounds),
+            "later_from": table.later_from,
+        }
+        if dict(table.catalogue) != dict(default_catalogue()):
+            setup["catalogue"] = encode(tuple(table.catalogue.values()))
+            setup["catalogue_source"] = table.catalogue.source
+        fields = {name: encode(value) for name, value in self.fields().items()}
+        return toml_document({"game": "omens"}, {"table": setup, "state": fields})
 
     def __repr__(self) -> str:
         hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))

@@ -35,7 +35,7 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.search import solve
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.proofs.counterexample import DEFAULT_TEAMS
+from omen_solver.omens.proofs.counterexamples import DEFAULT_TEAMS
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table

@@ -38,7 +38,8 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.search import Concept, solve
 from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
-from omen_solver.omens.playout import DealKind, Reached, deal_round, play_forward
+from omen_solver.omens.deals import DealKind, deal_round
+from omen_solver.omens.playout import Reached, play_forward
 from omen_solver.omens.position import load_position
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import BoutSummary, OmensState
@@ -286,7 +287,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
         if best in tempting or not tempting:
             return Examined(reason="natural play wins", winning=winning)
         search = BoutSearch(
-            state, Goal.team_wins(state.num_players, team), budget=recipe.depth_budget
+            state, Goal.team_wins(state.num_players(), team), budget=recipe.depth_budget
         )
         if search.won_within(recipe.min_depth - 1):
             return Examined(reason="shallow", winning=winning)
@@ -335,7 +336,7 @@ def _refute(
     if result.value != 0:
         return Tempting(text, reasons, result.value)
     search = BoutSearch(
-        child, Goal.team_fails(state.num_players, team), budget=recipe.depth_budget
+        child, Goal.team_fails(state.num_players(), team), budget=recipe.depth_budget
     )
     depth = search.depth()
     if depth is None:  # pragma: no cover - value 0: the others win within some bouts
@@ -445,7 +446,7 @@ def _situation(reached: Reached) -> str:
 def _question(puzzle: DeepPuzzle) -> str:
     seats = _seats(puzzle.team)
     against = " against both other teams together" if puzzle.concept is Concept.PARANOID else ""
-    players = _NUMBERS[puzzle.state.num_players]
+    players = _NUMBERS[puzzle.state.num_players()]
     return (
         f"{players} players; {_situation(puzzle.reached)}. Which is the only play that wins "
         f"the round for seats {seats}{against}?"
@@ -492,7 +493,7 @@ def comments(puzzle: DeepPuzzle) -> list[str]:
     plural = "s" if rating.tempting != 1 else ""
     out = [
         f"A win in {rating.depth} bouts that the obvious plays throw away.",
-        f"points: {_points(state.num_players)}",
+        f"points: {_points(state.num_players())}",
         "",
         *_wrap(setting),
         *_wrap(
@@ -554,7 +555,7 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
     """Write one puzzle file (``docs/puzzles.md``)."""
     state = puzzle.state
     start = puzzle.reached.start
-    players = state.num_players
+    players = state.num_players()
     question = _question(puzzle)
     rating = puzzle.rating
     made = [start.move_to_string(move) for move in puzzle.reached.moves]

@@ -269,26 +269,26 @@ def _random_assignment(view: View, rng: random.Random) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
-class Deal:
+class WeightedDeal:
     """One consistent deal: the current state and its weight."""
 
     state: OmensState
     weight: float
 
 
-def enumerate_deals(view: View) -> list[Deal]:
+def enumerate_deals(view: View) -> list[WeightedDeal]:
     deals = []
     for hidden in _assignments(view):
         weight = _weight(view, hidden)
         for state, p in _replay(_start(view, hidden), view.moves):
-            deals.append(Deal(state, weight * float(p)))
+            deals.append(WeightedDeal(state, weight * float(p)))
     return deals
 
 
-def sample_deals(view: View, count: int, seed: int) -> tuple[list[Deal], int]:
+def sample_deals(view: View, count: int, seed: int) -> tuple[list[WeightedDeal], int]:
     """``count`` deals drawn uniformly from the consistent ones, and how many were rejected."""
     rng = random.Random(seed)
-    deals: list[Deal] = []
+    deals: list[WeightedDeal] = []
     rejected = 0
     while len(deals) < count:
         hidden = _random_assignment(view, rng)
@@ -309,7 +309,7 @@ def sample_deals(view: View, count: int, seed: int) -> tuple[list[Deal], int]:
             if pick <= 0:
                 chosen = index
                 break
-        deals.append(Deal(replays[chosen][0], _weight(view, hidden)))
+        deals.append(WeightedDeal(replays[chosen][0], _weight(view, hidden)))
     return deals, rejected
 
 
@@ -442,7 +442,7 @@ def advise(
 
 def _bout_start(state: OmensState) -> bool:
     return (not state.is_terminal() and not state.in_play and not state.pending
-            and not any(state.played_this_bout(s) for s in range(state.num_players)))
+            and not any(state.played_this_bout(s) for s in range(state.num_players())))
 
 
 class Tracker:
@@ -456,7 +456,7 @@ class Tracker:
     """
 
     def __init__(self, state: OmensState) -> None:
-        players = state.num_players
+        players = state.num_players()
         self.players = players
         self.known: list[list[set[int]]] = [[set() for _ in range(players)]
                                             for _ in range(players)]

@@ -22,10 +22,10 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
+from omen_solver.omens.deals import Deal, check_size, draw_deal
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
-from omen_solver.survey.deals import Deal, check_size, draw_deal
 from omen_solver.survey.exact import Outcome, solve_exactly, values_of
 
 __all__ = [

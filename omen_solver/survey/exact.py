@@ -148,7 +148,7 @@ class _KernelValues:
         self.spec = compile_table(state.table, teams)
         self.convert = from_engine
         machine = Machine(self.spec)
-        players = state.num_players
+        players = state.num_players()
         count = 1 if len(teams) == 2 else len(teams)
         self.minimax = len(teams) == 2
         self.searches = [

@@ -22,10 +22,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from omen_solver.omens.deals import FIRST, Deal
 from omen_solver.omens.rules import option_specs
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig
-from omen_solver.survey.deals import Deal, position_toml, write_text
+from omen_solver.survey.deals import position_toml, write_text
 from omen_solver.survey.stats import Rate, rate
 
 __all__ = ["Summary", "summarise", "write_outputs"]
@@ -279,10 +280,9 @@ def _figure(plots: dict[str, str], name: str, caption: str) -> list[str]:
 
 def _deal(record: dict[str, Any], seed: int) -> Deal:
     return Deal(
-        seed, record["players"], record["index"],
         tuple(tuple(hand) for hand in record["hands"]),
         tuple(tuple(seat - 1 for seat in team) for team in record["teams"]),
-        record["leader"] - 1, tuple(record["box"]),
+        record["leader"] - 1, tuple(record["box"]), seed, FIRST, record["index"],
     )
 
 

@@ -31,8 +31,8 @@ from typing import Any
 
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.proofs.counterexample import Counterexample
-from omen_solver.omens.proofs.enumeration import Deal, deals
+from omen_solver.omens.proofs.counterexamples import Counterexample
+from omen_solver.omens.proofs.enumeration.walk import BoutDeal, deals
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
@@ -174,7 +174,7 @@ class Witness:
     """Deals tried (with every companion tried)."""
     companions: Mapping[str, str] = field(default_factory=dict)
     """Other options' settings the witness needs (empty: the defaults)."""
-    deal: Deal | None = None
+    deal: BoutDeal | None = None
     moves: tuple[str, ...] = ()
     difference: str = ""
     """What differs, in words."""
@@ -303,7 +303,7 @@ class _Lockstep:
         return None
 
 
-def _start(deal: Deal, rules: OmensRules, search: Search) -> OmensState:
+def _start(deal: BoutDeal, rules: OmensRules, search: Search) -> OmensState:
     table = Table(deal.players, rules, scope=search.scope)
     held = {card for hand in deal.hands for card in hand}
     out = sorted(set(table.catalogue) - held - set(search.box))
@@ -485,7 +485,7 @@ def read_summary(path: Path) -> list[Witness]:
         deal = None
         if item["found"]:
             hands = tuple(tuple(hand) for hand in item["hands"])
-            deal = Deal(len(hands), 0, hands)
+            deal = BoutDeal(len(hands), 0, hands)
         witnesses.append(
             Witness(
                 item["option"],

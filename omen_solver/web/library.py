@@ -342,7 +342,7 @@ def board_view(board: Board) -> dict[str, Any]:
             "laurels": state.rounds_won[state.team_of(seat)],
             "leader": seat == state.leader,
         }
-        for seat in range(state.num_players)
+        for seat in range(state.num_players())
     ]
     law = None
     if state.law is not None:
@@ -362,7 +362,7 @@ def board_view(board: Board) -> dict[str, Any]:
     return {
         "game": "omens",
         "title": board.position.title,
-        "players": state.num_players,
+        "players": state.num_players(),
         "teams": [[s + 1 for s in team] for team in teams],
         "rounds_won": list(state.rounds_won),
         "scope": state.table.scope.value,
@@ -398,7 +398,7 @@ def editable_tables(board: Board) -> dict[str, Any]:
     bout = dict(data.get("bout", {}))
     bout.pop("moves", None)
     under_way = bool(state.in_play or state.pending or any(
-        state.played_this_bout(s) for s in range(state.num_players)))
+        state.played_this_bout(s) for s in range(state.num_players())))
     if state.is_terminal() or under_way or not board.history:
         data["bout"] = bout
         return data

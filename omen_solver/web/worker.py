@@ -295,7 +295,7 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
 
 def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """A new deep puzzle from seeded random deals (docs/puzzles.md, "Deep puzzles")."""
-    from omen_solver.omens.playout import DealKind
+    from omen_solver.omens.deals import DealKind
     from omen_solver.puzzles.deep import DeepRecipe, generate_deep, write_deep_puzzle
 
     players = int(payload.get("players", 4))

@@ -41,8 +41,10 @@ def test_one_loader_per_game_reads_a_path_text_or_a_file() -> None:
 def test_a_loader_names_its_source_in_errors() -> None:
     with pytest.raises(PositionError, match=r"^<string>: key 'players': expected a whole"):
         omen_solver.omens.load('game = "omens"\nplayers = 9\n')
-    with pytest.raises(PositionError, match=r"^<string>: key 'game': must be \"omen\""):
+    with pytest.raises(PositionError, match=r"^<string>: key 'game': this is an Omens position"):
         omen_solver.omen.load(WORKED.read_text(encoding="utf-8"))
+    with pytest.raises(PositionError, match=r"^<string>: key 'game': this is an Omen position"):
+        omen_solver.omens.load(WAR_ORDER.read_text(encoding="utf-8"))
     with pytest.raises(PositionError, match=r"^nothing.toml: no such file"):
         omen_solver.omens.load("nothing.toml")
     with pytest.raises(PositionError, match=r"^<file>: not UTF-8 text: byte 0xff"):

@@ -81,7 +81,7 @@ def test_a_bad_move_is_named_by_its_place_and_text_once(
 
 
 def test_exit_statuses_are_in_every_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130]
+    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130, 143]
     for argv in (["--help"], ["perft", "--help"], ["omens", "play", "--help"],
                  ["puzzles", "check", "--help"], ["omen", "cards", "--help"]):
         code, out, _ = run(capsys, *argv)
@@ -89,6 +89,7 @@ def test_exit_statuses_are_in_every_help(capsys: pytest.CaptureFixture[str]) -> 
         assert code == 0
         assert "exit status: 0 success; 1 a negative or unknown answer" in text, argv
         assert "2 bad input" in text and "130 interrupted" in text, argv
+        assert "143 terminated (SIGTERM)" in text, argv
 
 
 def test_a_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,6 @@ class _Toy(GameState[int]):
     __slots__ = ()
     teams_: tuple[tuple[int, ...], ...]
 
-    @property
     def num_players(self) -> int:
         return sum(len(team) for team in self.teams_)
 
@@ -54,7 +53,7 @@ class _Toy(GameState[int]):
 
     def returns(self) -> tuple[Fraction, ...]:
         values = self.team_values()
-        result = [Fraction(0)] * self.num_players
+        result = [Fraction(0)] * self.num_players()
         for team, value in zip(self.teams_, values, strict=True):
             for player in team:
                 result[player] = value
@@ -97,7 +96,7 @@ class TeamNim(_Toy):
 
     def _apply(self, action: int) -> TeamNim:
         return type(self)(
-            self.pile - action, self.max_take, (self.player + 1) % self.num_players,
+            self.pile - action, self.max_take, (self.player + 1) % self.num_players(),
             self.teams_, self.player,
         )
 
@@ -164,7 +163,7 @@ class CoinRow(_Toy):
             coin, left, right = self.coins[self.right - 1], self.left, self.right - 1
         scores = tuple(s + coin * (i == team) for i, s in enumerate(self.scores))
         return CoinRow(
-            self.coins, left, right, (self.player + 1) % self.num_players, self.teams_, scores
+            self.coins, left, right, (self.player + 1) % self.num_players(), self.teams_, scores
         )
 
     def action_to_string(self, action: int) -> str:
@@ -216,7 +215,7 @@ class GustNim(_Toy):
                 self.pile - action, self.max_take, self.player, self.teams_, False, self.last
             )
         pile = self.pile - action
-        following = (self.player + 1) % self.num_players
+        following = (self.player + 1) % self.num_players()
         # A gust only blows when tokens remain; the last taker wins either way.
         return GustNim(pile, self.max_take, following, self.teams_, pile > 0, self.player)
 
@@ -364,13 +363,13 @@ class RandomGame(_Toy):
             return CHANCE
         if roll < self.spec.chance_percent + self.spec.simultaneous_percent:
             return SIMULTANEOUS
-        return self._hash(2) % self.num_players
+        return self._hash(2) % self.num_players()
 
     def acting_players(self) -> tuple[int, ...]:
         if self.current_player() != SIMULTANEOUS:
             return GameState.acting_players(self)
-        first = self._hash(3) % self.num_players
-        second = (first + 1 + self._hash(4) % (self.num_players - 1)) % self.num_players
+        first = self._hash(3) % self.num_players()
+        second = (first + 1 + self._hash(4) % (self.num_players() - 1)) % self.num_players()
         return tuple(sorted((first, second)))
 
     def _width(self, salt: int) -> int:

@@ -90,7 +90,6 @@ class Tree(GameState[int]):
         self.node = node
         self.path = path
 
-    @property
     def num_players(self) -> int:
         return 2
 
@@ -173,7 +172,6 @@ class Loop(GameState[int]):
         self.at = at
         self.b_stop = b_stop
 
-    @property
     def num_players(self) -> int:
         return 2
 

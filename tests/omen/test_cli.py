@@ -180,9 +180,9 @@ def test_the_json_shows_every_source_of_points(capsys: pytest.CaptureFixture[str
 
 def test_explain_gives_the_successor_and_its_rule_steps() -> None:
     """``OmenState.explain``, as for Omens: the next state and the trace of the action."""
-    from omen_solver.omen.position import load_position
+    from omen_solver.omen import load
 
-    state = load_position(PUZZLES / "war-order.toml")
+    state = load(PUZZLES / "war-order.toml")
     following, steps = state.explain("war 1")
     assert following == state.child(state.string_to_action("war 1"))
     assert steps[0].rule == "war.torn"

@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 from omen_solver.core.options import describe
+from omen_solver.omen import load
 from omen_solver.omen.cards import load_catalogue
-from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import new_game
 
@@ -90,6 +90,6 @@ def test_the_position_example_loads(tmp_path: Path) -> None:
     path = tmp_path / "example.toml"
     path.write_text(example, encoding="utf-8")
     shutil.copy(DOCS / "examples" / "omen" / "my-copy.toml", tmp_path / "my-copy.toml")
-    state = load_position(path)
+    state = load(path)
     assert state.rules.war_tiebreak == "total-cost" and state.cities[0].relic == "aegis"
     assert state.players[0].rewards == ("ambrosia",)  # seat 1 won city 1

@@ -17,8 +17,8 @@ import pytest
 
 from omen_solver.core.game import CHANCE, TERMINAL
 from omen_solver.errors import IllegalActionError, InvalidActionError
+from omen_solver.omen import load
 from omen_solver.omen.notation import VERBS, Action, parse_action
-from omen_solver.omen.position import load_position
 from omen_solver.omen.rules import PROFILES
 from omen_solver.omen.setup import new_game
 from omen_solver.omen.state import OmenState
@@ -59,7 +59,7 @@ def test_every_legal_action_round_trips(profile: str) -> None:
 
 def test_the_example_positions_round_trip() -> None:
     for path in sorted(PUZZLES.glob("*.toml")):
-        state = load_position(path)
+        state = load(path)
         for action in state.legal_actions():
             assert state.string_to_action(str(action)) == action
 
@@ -77,7 +77,7 @@ def test_text_that_does_not_parse(text: str) -> None:
 
 
 def test_parsable_but_illegal_text() -> None:
-    state = load_position(PUZZLES / "war-colossal.toml")
+    state = load(PUZZLES / "war-colossal.toml")
     with pytest.raises(IllegalActionError, match="legal: keep 2@1:augur"):
         state.string_to_action("keep 2@1:cyclops")
     with pytest.raises(IllegalActionError):
@@ -92,11 +92,11 @@ def test_every_verb_is_documented() -> None:
 
 def test_protocol_facts() -> None:
     state = new_game("reign-of-war")
-    assert state.num_players == 2 and state.teams() == ((0,), (1,))
+    assert state.num_players() == 2 and state.teams() == ((0,), (1,))
     assert state.current_player() == CHANCE and state.legal_actions(0) == ()
     assert sum(p for _, p in state.chance_outcomes()) == Fraction(1)
     assert state.returns() == (Fraction(0), Fraction(0))
-    decision = load_position(PUZZLES / "war-colossal.toml")
+    decision = load(PUZZLES / "war-colossal.toml")
     assert decision.current_player() == 1
     assert decision.legal_actions(0) == () and decision.legal_actions(1)
     assert decision.chance_outcomes() == ()
@@ -108,7 +108,7 @@ def test_play_is_deterministic_and_keys_merge_transpositions() -> None:
     final = first[-1]
     assert final.current_player() == TERMINAL and final.is_terminal()
     assert sum(final.returns()) == 1 and final.legal_actions() == ()
-    state = load_position(PUZZLES / "war-colossal.toml")
+    state = load(PUZZLES / "war-colossal.toml")
     # Keeping the Hoplite then the Augur, or the other way round, leaves the same position.
     one = state.child(parse_action("keep 2@1:hoplite")).child(parse_action("keep 2@1:augur"))
     two = state.child(parse_action("keep 2@1:augur")).child(parse_action("keep 2@1:hoplite"))

@@ -9,7 +9,7 @@ import pytest
 
 from omen_solver.core.positions import load_state
 from omen_solver.errors import PositionError
-from omen_solver.omen.position import load_position
+from omen_solver.omen import load
 from omen_solver.omen.state import OmenState
 from tests.omen.helpers import city, make
 
@@ -25,7 +25,7 @@ def test_every_example_position_loads_through_the_dispatcher() -> None:
 
 def test_unseen_cards_default_to_the_rest_of_the_profile() -> None:
     """The shuffled deck and the face-down Rewards are "the rest" of the profile's sets."""
-    state = load_position(PUZZLES / "war-colossal.toml")
+    state = load(PUZZLES / "war-colossal.toml")
     on_table = sum(len(side) for c in state.cities for side in c.sides)
     in_hands = sum(len(p.hand) for p in state.players)
     assert len(state.deck_rest) + len(state.discard) + on_table + in_hands == 48
@@ -79,9 +79,9 @@ def test_rest_cannot_have_more_copies_than_the_catalogue() -> None:
 
 
 def test_a_position_does_not_change_when_read_twice() -> None:
-    first = load_position(PUZZLES / "war-colossal.toml")
-    assert first == load_position(PUZZLES / "war-colossal.toml")
-    assert hash(first) == hash(load_position(PUZZLES / "war-colossal.toml"))
+    first = load(PUZZLES / "war-colossal.toml")
+    assert first == load(PUZZLES / "war-colossal.toml")
+    assert hash(first) == hash(load(PUZZLES / "war-colossal.toml"))
 
 
 def _toml(data: dict[str, object]) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from omen_solver.core.options import describe
 from omen_solver.errors import CatalogueError
-from omen_solver.omen.position import load_position
+from omen_solver.omen import load
 from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omen.setup import new_game
 from omen_solver.omen.war import war_torn, war_winner
@@ -188,7 +188,7 @@ def test_r9_order_of_war_torn_cities() -> None:
     (no order stated). In ``puzzles/omen/war-order.toml`` the order decides city 2: seat 1's
     Priestess lost in city 1 is SCORNED (004 Priestesses) and destroys seat 2's Immortal in city
     2 before its war."""
-    chooses = load_position(PUZZLES / "war-order.toml")
+    chooses = load(PUZZLES / "war-order.toml")
     assert chooses.rules.war_order == "active-chooses"
     assert legal(chooses) == ["war 1", "war 2"]
     second_first = play(chooses, "war 2")

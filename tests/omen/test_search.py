@@ -17,8 +17,8 @@ from omen_solver.cli import main
 from omen_solver.core.enumeration import perft
 from omen_solver.core.search import Budget, Status, naive_solve, solve
 from omen_solver.errors import OptionError
+from omen_solver.omen import load
 from omen_solver.omen.endgame import solve_endgame
-from omen_solver.omen.position import load_position
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "omen"
 SMALL = ["war-order.toml", "war-colossal.toml", "endgame-ishtar-gate-draw.toml",
@@ -33,7 +33,7 @@ def test_every_omen_puzzle_agrees_with_the_solver(capsys: pytest.CaptureFixture[
 
 
 def _agree(name: str) -> None:
-    state = load_position(PUZZLES / name)
+    state = load(PUZZLES / name)
     fast = solve(state)
     slow = naive_solve(state, budget=Budget(max_nodes=3_000_000))
     endgame = solve_endgame(state, margin=False)
@@ -56,7 +56,7 @@ def test_the_naive_solver_agrees_on_every_puzzle(name: str) -> None:
 
 
 def test_perft_to_the_end_of_the_turn() -> None:
-    state = load_position(PUZZLES / "war-colossal.toml")
+    state = load(PUZZLES / "war-colossal.toml")
     turn = perft(state, stop="turn").total
     assert turn is not None and turn.sequences > 0
     assert perft(state, stop="turn").total == turn  # deterministic

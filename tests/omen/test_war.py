@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from omen_solver.errors import PositionError
-from omen_solver.omen.position import load_position
+from omen_solver.omen import load
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import war_torn
 from omen_solver.omen.zones import CAPACITY
@@ -36,7 +36,7 @@ def test_the_winner_keeps_one_unit_never_a_beast() -> None:
     """003 Special Rules: "Winning player in War may never leave a Beast in a City (since they
     keep only 1, and Beast = 2)"; 001 Phase 5 Note: Beasts "must therefore be discarded by the
     winning player"."""
-    state = load_position(PUZZLES / "war-colossal.toml")
+    state = load(PUZZLES / "war-colossal.toml")
     assert side(state, 0, 1) == ["hoplite"]
     assert "cyclops" in state.discard
     assert state.players[0].rewards == ("ambrosia",)

@@ -17,7 +17,8 @@ from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
 from omen_solver.core.positions import load_state
 from omen_solver.errors import BudgetExceeded
-from omen_solver.omens.playout import DealKind, deal_round, play_forward
+from omen_solver.omens.deals import DealKind, deal_round
+from omen_solver.omens.playout import play_forward
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table

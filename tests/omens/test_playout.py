@@ -8,7 +8,8 @@ import random
 import pytest
 
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.playout import DealKind, deal_round, play_forward
+from omen_solver.omens.deals import DealKind, deal_round
+from omen_solver.omens.playout import play_forward
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import derive_teams
 from omen_solver.omens.table import Scope, Table, deal_sizes

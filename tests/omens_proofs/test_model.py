@@ -1,22 +1,16 @@
-"""The symbolic model's vocabulary: card facts read from the catalogue, rule options as
-parameters, and the card data checked against the card list (omens-cards.md)."""
+"""The whole-bout model's vocabulary: card facts as masks read from the catalogue (checked
+against the card list, omens-cards.md), rule options as z3 booleans, every option read."""
 
 from __future__ import annotations
 
 import pytest
-import z3
 
-from omen_solver.core.smt import evaluate, make_context
+from omen_solver.core.smt import make_context
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.proofs.model import build_model
-from omen_solver.omens.proofs.symbols import (
-    CHOICE_OPTIONS,
-    MODEL_OPTIONS,
-    PLAY_OPTIONS,
-    SymbolicDeck,
-    SymbolicRules,
-    intervals,
-)
+from omen_solver.omens.proofs.model.deck import Deck, cards_of
+from omen_solver.omens.proofs.model.ops import Symbolic
+from omen_solver.omens.proofs.model.runs import UNMODELLED_OPTIONS
+from omen_solver.omens.proofs.model.symbolic import SymbolicOptions, build_steps
 from omen_solver.omens.rules import option_specs
 
 G, Y, R, B = "green", "yellow", "red", "blue"
@@ -69,31 +63,34 @@ def test_the_catalogue_matches_the_card_list() -> None:
         ), card.label()
 
 
-def test_card_facts_are_predicates_over_a_symbolic_value() -> None:
-    ctx = make_context()
-    deck = SymbolicDeck(default_catalogue(), ctx)
-    v = z3.Int("v", ctx)
-    terms = [deck.colour(v, G), deck.colour(v, Y), deck.effect(v, "fear"), deck.in_deck(v)]
-    for value, (colours, _, effect, _) in CARD_LIST.items():
-        got = evaluate(terms, [(v, z3.IntVal(value, ctx))], ctx)
-        assert got == [G in colours, Y in colours, effect == "fear", True], value
-    assert evaluate([deck.in_deck(v)], [(v, z3.IntVal(36, ctx))], ctx) == [False]
-    assert intervals([17, 1, 2, 3, 8, 4, 5, 6, 7]) == [(1, 8), (17, 17)]
+def test_card_facts_are_the_masks_of_the_card_list() -> None:
+    """Each colour, effect and 'immediate' mask of the model holds exactly the cards the card
+    list gives it (Malice, 17, in every colour: omens-cards.md)."""
+    deck = Deck(default_catalogue())
+    for colour in (G, Y, R, B):
+        assert cards_of(deck.colour(colour)) == [v for v, c in CARD_LIST.items() if colour in c[0]]
+    for effect in ("fear", "luck", "dream", "absolute", "discard_extreme"):
+        assert cards_of(deck.effect(effect)) == [v for v, c in CARD_LIST.items() if c[2] == effect]
+    assert cards_of(deck.now) == [v for v, c in CARD_LIST.items() if c[1] == "now"]
+    assert [cards_of(e.card)[0] for e in deck.end_effects] == [
+        v
+        for v, c in CARD_LIST.items()
+        if c[2] in ("discard_extreme", "discard_all", "discard_self_if")
+    ]
 
 
-def test_every_option_is_accounted_for() -> None:
-    """Each rule option is read by the model, left open as a symbolic choice, or acts while
-    cards are placed (checked by enumeration and by the option witnesses)."""
-    names = [spec.name for spec in option_specs()]
-    groups = [*MODEL_OPTIONS, *CHOICE_OPTIONS, *PLAY_OPTIONS]
-    assert sorted(groups) == sorted(names)
-    model = build_model(hands=True)
-    assert model.rules.used == set(MODEL_OPTIONS)
+def test_every_option_is_read_by_the_model_or_said_why_not() -> None:
+    """Every rule option (docs/omens-options.md) is a z3 boolean the bout reads, or is listed
+    with what it decides that the model does not compare (who acts, the next deal)."""
+    names = {spec.name for spec in option_specs()}
+    m = build_steps(2, end=True)
+    assert m.options.used | set(UNMODELLED_OPTIONS) == names
+    assert not m.options.used & set(UNMODELLED_OPTIONS)
 
 
 def test_referring_to_an_unknown_option_fails_at_definition() -> None:
-    rules = SymbolicRules(make_context())
+    options = SymbolicOptions(Symbolic(make_context()))
     with pytest.raises(KeyError, match="unknown rule option 'no_such'"):
-        rules.is_("no_such", "x")
+        options.is_("no_such", "x")
     with pytest.raises(KeyError, match="setting 'maybe' of rule option 'fear_pass_on'"):
-        rules.is_("fear_pass_on", "maybe")
+        options.is_("fear_pass_on", "maybe")

@@ -16,42 +16,46 @@ PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 
 HIGHEST_ALWAYS_WINS = '''
 """A false theorem: the highest card always wins (Mirror and Sadness say otherwise)."""
-from z3 import Implies
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m):
-    return Query(m.all_of(Implies(m.highest(i), m.end.wins[i]) for i in m.slots))
+def query(m, i):
+    return Query(m.end.win == m.o.highest(m.end.in_play))
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="highest-always-wins",
     title="The highest card always wins",
     statement="The highest card in play always wins the bout.",
     rests_on=(rule("000", "How a Bout Is Resolved"),),
     query=query,
     broken=(Broken.MIRROR_IGNORED,),
+    span=0,
 )
 '''
 
 VACUOUS_VARIANT = '''
 """A true theorem whose broken variant does not break it: the suite must fail."""
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from z3 import Implies
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m):
-    return Query(m.count(m.end.discarded) >= 1)
+def query(m, i):
+    return Query(Implies(m.end.in_play != 0, m.end.discarded != 0))
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="discards-with-useless-variant",
     title="A discard every bout",
     statement="Every bout discards a card.",
     rests_on=(rule("000", "How a Bout Is Resolved"),),
     query=query,
-    broken=(Broken.PRIDE_IGNORED,),
+    broken=(Broken.PRIDE_OVER_ROUND,),
+    span=0,
 )
 '''
 
@@ -141,7 +145,7 @@ def test_unknown_is_reported_with_z3s_reason_and_fails(
     assert status == 1
     (report,) = json.loads(out)
     assert report["status"] == "unknown"
-    assert "asserted" in report["reason"] and "assumed" in report["reason"]
+    assert report["reason"].startswith("bit-blasted: ")
 
 
 def test_readable_output_names_every_theorem(
@@ -203,11 +207,12 @@ def test_bad_theorem_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: 
 HARD = '''
 """A query that takes z3 a long time (pigeons in too few holes), to interrupt."""
 import z3
-from omen_solver.omens.proofs.broken import Broken
-from omen_solver.omens.proofs.theorem import Query, SmtTheorem, rule
+from omen_solver.omens.proofs.theorems.bout_theorem import BoutTheorem
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.theorems.theorem import Query, rule
 
 
-def query(m):
+def query(m, i):
     n = 14
     p = [[z3.Bool(f"p{i}_{j}", m.ctx) for j in range(n - 1)] for i in range(n)]
     facts = [z3.Or(*row) for row in p]
@@ -218,13 +223,14 @@ def query(m):
     return Query(z3.Not(z3.And(*facts)))
 
 
-THEOREM = SmtTheorem(
+THEOREM = BoutTheorem(
     name="pigeons",
     title="Pigeons",
     statement="No 14 pigeons fit 13 holes.",
     rests_on=(rule("000", "Components"),),
     query=query,
-    broken=(Broken.PRIDE_IGNORED,),
+    broken=(Broken.PRIDE_OVER_ROUND,),
+    span=0,
 )
 '''
 

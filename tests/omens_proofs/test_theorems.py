@@ -11,8 +11,8 @@ import pytest
 
 from omen_solver.core.smt import Outcome
 from omen_solver.omens.position import load_position
-from omen_solver.omens.proofs.library import load_theorems
-from omen_solver.omens.proofs.theorem import run
+from omen_solver.omens.proofs.theorems.library import load_theorems
+from omen_solver.omens.proofs.theorems.runner import run
 
 PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 GOLDEN = PROOFS / "counterexamples"

@@ -14,10 +14,10 @@ import pytest
 from omen_solver.cli import main
 from omen_solver.errors import SurveyFileError
 from omen_solver.omens.cards import default_catalogue
+from omen_solver.omens.deals import draw_deal
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import Scope
 from omen_solver.survey.analysis import SurveyConfig, analyse_deal
-from omen_solver.survey.deals import draw_deal
 from omen_solver.survey.exact import solve_exactly, values_of
 from omen_solver.survey.report import summarise
 from omen_solver.survey.runner import RESULTS_FILE, run_survey

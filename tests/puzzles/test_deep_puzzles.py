@@ -55,7 +55,7 @@ def _bout_only(path: Path) -> OmensState:
     """The position of the file played only to the end of the bout in progress."""
     position = load_position(path)
     start = position.start
-    table = Table(start.num_players, start.table.rules, start.table.catalogue, Scope.BOUT)
+    table = Table(start.num_players(), start.table.rules, start.table.catalogue, Scope.BOUT)
     state = OmensState.start_of_bout(
         table, start.hands, start.teams(), start.leader, out=start.discard_pile, box=start.box
     )
@@ -89,10 +89,10 @@ def facts(path: Path) -> Facts:
         assert after.solved, (path.name, text)
         if after.value == 1:
             tempting.add(text)
-    search = BoutSearch(state, Goal.team_wins(state.num_players, team))
+    search = BoutSearch(state, Goal.team_wins(state.num_players(), team))
     won_in_two = search.won_within(MIN_DEPTH - 1)
     return Facts(
-        players=state.num_players,
+        players=state.num_players(),
         concept=concept,
         value=result.value,
         best=tuple(result.best_actions),

@@ -92,7 +92,7 @@ class TwoSidedSearch(NodeMeter):
     ) -> None:
         super().__init__(budget, progress)
         teams = root.teams()
-        self.maximising = [False] * root.num_players
+        self.maximising = [False] * root.num_players()
         for player in maximisers:
             self.maximising[player] = True
         self.representative = maximisers[0]

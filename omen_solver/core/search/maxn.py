@@ -99,7 +99,7 @@ class MaxnSearch(NodeMeter):
         tie_break: TieBreak = TieBreak.FIRST,
     ) -> None:
         super().__init__(budget, progress)
-        self.team_of = [root.team_of(player) for player in range(root.num_players)]
+        self.team_of = [root.team_of(player) for player in range(root.num_players())]
         self.transpositions = transpositions
         self.tie_break = tie_break
         self.table: dict[Hashable, Vector] = {}

@@ -65,8 +65,8 @@ class _Walker(NodeMeter):
         self.team = team
         self.mode = mode
         self.teams = root.teams()
-        self.team_of = [root.team_of(p) for p in range(root.num_players)]
-        self.maximising = [self.team_of[p] == team for p in range(root.num_players)]
+        self.team_of = [root.team_of(p) for p in range(root.num_players())]
+        self.maximising = [self.team_of[p] == team for p in range(root.num_players())]
         self.seen: set[Hashable] = set()
         self.total: Fraction | None = None
 

@@ -86,9 +86,9 @@ def resolve_concept(
     concept and the index in ``state.teams()`` of the team asked about."""
     teams = state.teams()
     players = sorted(p for t in teams for p in t)
-    if players != list(range(state.num_players)):
+    if players != list(range(state.num_players())):
         raise ConceptError(
-            f"teams {teams} do not split players 0..{state.num_players - 1} exactly once"
+            f"teams {teams} do not split players 0..{state.num_players() - 1} exactly once"
         )
     chosen = _as_concept(concept)
     if chosen is None:

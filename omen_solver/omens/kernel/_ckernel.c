@@ -6,7 +6,7 @@
  *   child(spec, state, action) -> state
  *   joint_child(spec, state, a, b) -> state
  *   Search(spec, maximising, constant_sum, mode, max_nodes, max_seconds, table_limit,
- *          progress, matrix_value, payoff)
+ *          progress, matrix_value, payoff, tuning)
  *     .search(state, alpha, beta) -> int | Fraction      (fail-soft alpha-beta)
  *     .entry(state) -> (low, high, best) | None           (the transposition table)
  *     .nodes, .states, .table_bytes, .gap_seen, .stopped
@@ -514,6 +514,9 @@ enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY
 #define MAX_DEPTH 1000 /* search.py: MAX_DEPTH */
 enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define CHECK_INTERVAL 4096
+#define TUNE_MOBILITY 1 /* params.py: Tuning.mobility */
+#define TUNE_DISTANCE(t) ((t) >> 1 & 7) /* params.py: Tuning.distance */
+#define SEED_MAX (((int64_t)1) << 30)
 #define NO_MOVE (-1)
 
 typedef struct {
@@ -526,6 +529,7 @@ typedef struct {
     uint64_t *keys;   /* KEYWORDS words per child */
     int *keylen;
     uint64_t *hashes;
+    int64_t *seed_pn, *seed_dn; /* df-pn: the numbers of children not searched yet */
     int cap;
 } Frame;
 
@@ -553,6 +557,7 @@ typedef struct {
     int nframes, depth;
     /* df-pn (kernel/dfpn.py): the question's target value and the seats that prove it */
     int target, attacker[MAXP], mixed_seen;
+    int tuning; /* params.py: Tuning.mask() */
     uint64_t path_hash[MAX_DEPTH + 1];
     const uint64_t *path_key[MAX_DEPTH + 1];
     int path_len[MAX_DEPTH + 1];
@@ -663,6 +668,12 @@ static Frame *frame_at(Search *S, int depth, int need) {
         uint64_t *hashes = realloc(f->hashes, cap * sizeof(uint64_t));
         if (!hashes) return NULL;
         f->hashes = hashes;
+        int64_t *seed_pn = realloc(f->seed_pn, cap * sizeof(int64_t));
+        if (!seed_pn) return NULL;
+        f->seed_pn = seed_pn;
+        int64_t *seed_dn = realloc(f->seed_dn, cap * sizeof(int64_t));
+        if (!seed_dn) return NULL;
+        f->seed_dn = seed_dn;
         f->cap = cap;
     }
     return f;
@@ -712,9 +723,10 @@ static void skip_shows(Search *S, KS *k) {
 }
 
 /* A static guess for move ordering (omen_solver/omens/kernel/search.py: evaluate). */
-static int evaluate(Search *S, const KS *k) {
+/* How many cards the nearest player of ``side`` and the nearest of the others must still lose to
+ * hold 1, as if the bout ended now (search.py: distances). */
+static void distances(Search *S, const KS *k, const int *side, int *mine_out, int *theirs_out) {
     const Spec *s = &S->spec;
-    if (k->phase == OVER) return (k->winner >= 0 && S->maximising[k->winner]) ? 1000 : -1000;
     uint64_t hands[MAXP];
     memcpy(hands, k->hands, sizeof hands);
     if (k->nfront) {
@@ -731,9 +743,17 @@ static int evaluate(Search *S, const KS *k) {
     for (int seat = 0; seat < s->players; seat++) {
         if (!hands[seat]) continue;
         int distance = popcount(hands[seat]) - 1;
-        if (S->maximising[seat]) { if (distance < mine) mine = distance; }
+        if (side[seat]) { if (distance < mine) mine = distance; }
         else if (distance < theirs) theirs = distance;
     }
+    *mine_out = mine;
+    *theirs_out = theirs;
+}
+
+static int evaluate(Search *S, const KS *k) {
+    if (k->phase == OVER) return (k->winner >= 0 && S->maximising[k->winner]) ? 1000 : -1000;
+    int mine, theirs;
+    distances(S, k, S->maximising, &mine, &theirs);
     return theirs - mine;
 }
 
@@ -1295,7 +1315,7 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
 
 /* Proof and disproof numbers live in a table entry's low and high numerators. */
 static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
-                        int64_t *pn, int64_t *dn) {
+                        int64_t seed_pn, int64_t seed_dn, int64_t *pn, int64_t *dn) {
     if (row < 0 && kid->phase == OVER) {
         if (check_total(S, kid) < 0) return -1;
         int winner = kid->winner;
@@ -1310,8 +1330,55 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
         *dn = p.high.n;
         return 0;
     }
-    *pn = 1; *dn = 1;
+    *pn = seed_pn; *dn = seed_dn;
     return 0;
+}
+
+/* The numbers of a node with ``choices`` choices (dfpn.py: _mobility). */
+static void dfpn_mobility(int choices, int is_or, int64_t *pn, int64_t *dn) {
+    int64_t count = choices > 1 ? choices : 1;
+    *pn = is_or ? 1 : count;
+    *dn = is_or ? count : 1;
+}
+
+/* The numbers of a node by its mobility (dfpn.py: _choices). */
+static void dfpn_choices(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn) {
+    const Spec *s = &S->spec;
+    int moves[MAXMOVES];
+    if (row >= 0) {
+        const Pending *top = &k->pending[k->npending - 1];
+        int player = top->seat, target = top->a;
+        int n = legal(s, k, S->attacker[player] ? target : player, moves);
+        *pn = n > 1 ? n : 1;
+        *dn = 1;
+        return;
+    }
+    int player = current_player(s, k);
+    if (player >= 0) { dfpn_mobility(legal(s, k, player, moves), S->attacker[player], pn, dn); return; }
+    if (player == CHANCE) { dfpn_mobility(legal(s, k, -1, moves), 0, pn, dn); return; }
+    const Pending *top = &k->pending[k->npending - 1];
+    int first = top->seat, second = top->a;
+    int nm = legal(s, k, first, moves), nt = legal(s, k, second, moves);
+    if (S->attacker[first] == S->attacker[second]) dfpn_mobility(nm * nt, S->attacker[first], pn, dn);
+    else dfpn_mobility(S->attacker[first] ? nm : nt, 1, pn, dn);
+}
+
+/* The numbers of a node not searched yet (dfpn.py: _seed). */
+static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn) {
+    *pn = 1; *dn = 1;
+    if (k->phase == OVER) return;
+    if (S->tuning & TUNE_MOBILITY) dfpn_choices(S, k, row, pn, dn);
+    int power = TUNE_DISTANCE(S->tuning);
+    if (power) {
+        int mine, theirs;
+        distances(S, k, S->attacker, &mine, &theirs);
+        int64_t p = 1, d = 1;
+        for (int i = 0; i < power; i++) { p *= 1 + (mine < 9 ? mine : 9); d *= 1 + (theirs < 9 ? theirs : 9); }
+        *pn *= p;
+        *dn *= d;
+    }
+    if (*pn > SEED_MAX) *pn = SEED_MAX;
+    if (*dn > SEED_MAX) *dn = SEED_MAX;
 }
 
 /* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
@@ -1407,14 +1474,20 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
         }
     }
     int child_row[MAXMOVES];
-    for (int i = 0; i < count; i++) child_row[i] = rows_made ? f->moves[i] : -1;
+    for (int i = 0; i < count; i++) {
+        child_row[i] = rows_made ? f->moves[i] : -1;
+        Probe known;
+        f->seed_pn[i] = f->seed_dn[i] = 1;
+        if (!tt_probe(S, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &known))
+            dfpn_seed(S, &f->kids[i], child_row[i], &f->seed_pn[i], &f->seed_dn[i]);
+    }
     for (;;) {
         int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
         int best = -1;
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
             if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
-                             f->keylen[i], f->hashes[i], &pn, &dn) < 0)
+                             f->keylen[i], f->hashes[i], f->seed_pn[i], f->seed_dn[i], &pn, &dn) < 0)
                 return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
@@ -1457,7 +1530,7 @@ static void Search_dealloc(Search *S) {
         Frame *f = S->frames[i];
         if (!f) continue;
         free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
-        free(f->keylen); free(f->hashes); free(f);
+        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f);
     }
     free(S->frames);
     Py_XDECREF(S->progress);
@@ -1483,17 +1556,18 @@ static int use_tables(Search *S, PyObject *table, PyObject *shared) {
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"spec", "maximising", "constant_sum", "mode", "max_nodes",
                              "max_seconds", "table_limit", "progress", "matrix_value", "payoff",
-                             "pool", "table", "shared", "memo_slots", NULL};
+                             "tuning", "pool", "table", "shared", "memo_slots", NULL};
     PyObject *spec_o, *maximising, *progress, *matrix, *payoff;
     PyObject *pool = Py_None, *table = Py_None, *shared = Py_None;
-    int constant_sum, mode;
+    int constant_sum, mode, tuning;
     long long max_nodes, table_limit, memo_slots = 0;
     double max_seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOO|OOOL", kwlist, &spec_o, &maximising,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOOL", kwlist, &spec_o, &maximising,
                                      &constant_sum, &mode, &max_nodes, &max_seconds, &table_limit,
-                                     &progress, &matrix, &payoff, &pool, &table, &shared,
+                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared,
                                      &memo_slots))
         return -1;
+    S->tuning = tuning;
     if (pool != Py_None && !PyObject_TypeCheck(pool, &PoolType)) {
         PyErr_SetString(PyExc_TypeError, "pool must be _ckernel.Pool or None");
         return -1;

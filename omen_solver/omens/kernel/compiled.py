@@ -121,6 +121,7 @@ def _made(
         params.progress,
         _matrix_value,
         params.payoff,
+        params.tuning.mask(),
         pool=params.pool,
         table=params.table,
         shared=params.shared,
@@ -212,6 +213,10 @@ class CompiledDfpn(_Compiled):
     @mixed_seen.setter
     def mixed_seen(self, value: bool) -> None:
         self._search.mixed_seen = value
+
+    def numbers(self, state: KState) -> tuple[int, int] | None:
+        found = self._search.entry(state.key())
+        return None if found is None else (int(found[0]), int(found[1]))
 
     def prove(self, state: KState) -> bool:
         try:

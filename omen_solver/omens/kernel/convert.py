@@ -167,7 +167,7 @@ def to_action(spec: Spec, move: int) -> OmensAction:
 
 def from_action(spec: Spec, action: OmensAction) -> int:
     """The kernel action of an engine action (cards must be in the catalogue)."""
-    verb, seat, card, to, choice = action
+    verb, seat, card, to, choice = action.verb, action.seat, action.card, action.to, action.choice
     ck = c1 = c2 = 0
     if choice:
         ck = _CHOICE_CODE[str(choice[0])]

@@ -38,6 +38,7 @@ from omen_solver.omens.kernel.search import (
     DEPTH_REASON,
     MAX_DEPTH,
     checked_total,
+    distances,
     skip_shows,
 )
 from omen_solver.omens.kernel.tables import Table
@@ -46,6 +47,9 @@ __all__ = ["DfpnSearch", "Prover", "settled_by"]
 
 INFINITE: Final = 1 << 40
 """A proof or disproof number that stands for "proved impossible"."""
+
+SEED_MAX: Final = 1 << 30
+"""The largest number a node not searched yet starts with."""
 
 EPSILON_SHARE: Final = 4
 """The 1+epsilon trick with epsilon = 1/4: a child is searched until its number passes the
@@ -74,6 +78,8 @@ class Prover(Protocol):
     def elapsed(self) -> float: ...
 
     def prove(self, state: KState) -> bool: ...
+
+    def numbers(self, state: KState) -> tuple[int, int] | None: ...
 
 Node = tuple[Key, KState, int]
 """A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
@@ -118,6 +124,8 @@ class DfpnSearch(NodeMeter):
         self.table: Table[tuple[int, int]] = Table.of(params)
         """Proof and disproof numbers; full, it replaces what cost least (:mod:`.tables`)."""
         self.table_limit = params.table_limit
+        self.mobility = params.tuning.mobility
+        self.distance = params.tuning.distance
         self._path: set[Key] = set()
         self.mixed_seen = False
         """Whether a chance node or an exchange between teams was expanded: a disproof then
@@ -126,6 +134,11 @@ class DfpnSearch(NodeMeter):
     @property
     def states(self) -> int:
         return len(self.table)
+
+    def numbers(self, state: KState) -> tuple[int, int] | None:
+        """The table's proof and disproof numbers of ``state`` (0 and 0: proved or disproved
+        for the target), or None."""
+        return self.table.get(state.key())
 
     def prove(self, state: KState) -> bool:
         """True if the value of ``state`` is the target, False if it is not. Raises
@@ -195,11 +208,49 @@ class DfpnSearch(NodeMeter):
                 out.append((key, state, -1))
         return out
 
-    def _numbers(self, node: Node) -> tuple[int, int]:
+    def _numbers(self, node: Node, seed: tuple[int, int]) -> tuple[int, int]:
         leaf = self._leaf(node[1]) if node[2] < 0 else None
         if leaf is not None:
             return leaf
-        return self.table.get(node[0], (1, 1))
+        return self.table.get(node[0], seed)
+
+    def _seed(self, node: Node) -> tuple[int, int]:
+        """The numbers of a node not searched yet: 1 and 1; with ``tuning.mobility`` its
+        mobility (:meth:`_choices`); with ``tuning.distance`` the proof number multiplied by
+        ``(1 + a) ** distance`` and the disproof number by ``(1 + d) ** distance``, ``a`` and
+        ``d`` the cards the nearest attacker and the nearest defender must still lose to hold
+        1 (:func:`~omen_solver.omens.kernel.search.distances`, at most 9 counted)."""
+        state = node[1]
+        if state.phase == m.OVER:
+            return (1, 1)
+        pn, dn = self._choices(node) if self.mobility else (1, 1)
+        if self.distance:
+            mine, theirs = distances(self.machine, self.attacker, state)
+            pn *= (1 + min(mine, 9)) ** self.distance
+            dn *= (1 + min(theirs, 9)) ** self.distance
+        return (min(pn, SEED_MAX), min(dn, SEED_MAX))
+
+    def _choices(self, node: Node) -> tuple[int, int]:
+        """A node's numbers by its mobility: the number of choices of the side to move (both
+        cards of every pair at an exchange between teammates, the attacker's cards at one
+        between the teams, the defender's answers to a row), which an AND node needs as many
+        proofs of and an OR node as many disproofs of."""
+        _, state, row = node
+        machine = self.machine
+        if row >= 0:
+            player, target = machine.acting_players(state)
+            answers = machine.legal(state, target if self.attacker[player] else player)
+            return (max(len(answers), 1), 1)
+        player = machine.current_player(state)
+        if player >= 0:
+            return _mobility(len(machine.legal(state)), self.attacker[player])
+        if player == m.CHANCE:
+            return _mobility(len(machine.chance_outcomes(state)), False)
+        player, target = machine.acting_players(state)
+        mine, theirs = machine.legal(state, player), machine.legal(state, target)
+        if self.attacker[player] == self.attacker[target]:
+            return _mobility(len(mine) * len(theirs), self.attacker[player])
+        return _mobility(len(mine) if self.attacker[player] else len(theirs), True)
 
     def _store(self, key: Key, pn: int, dn: int, spent: int) -> None:
         self.table.store(key, (pn, dn), spent)
@@ -222,8 +273,10 @@ class DfpnSearch(NodeMeter):
             for kid in kids:
                 if kid[0] in self._path:
                     raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
+            table = self.table
+            seeds = [(1, 1) if kid[0] in table else self._seed(kid) for kid in kids]
             while True:
-                numbers = [self._numbers(kid) for kid in kids]
+                numbers = [self._numbers(kid, seed) for kid, seed in zip(kids, seeds, strict=True)]
                 # phi: the number this node's side minimises; delta: the one it sums
                 if is_or:
                     phis = [pn for pn, _ in numbers]
@@ -258,3 +311,11 @@ class DfpnSearch(NodeMeter):
         finally:
             self._path.discard(key)
 
+
+
+def _mobility(choices: int, is_or: bool) -> tuple[int, int]:
+    """The numbers of a node with ``choices`` choices (at least 1: a node without any is
+    searched, which settles it): an OR node is disproved only when every choice is, an AND
+    node proved only when every choice is."""
+    count = max(choices, 1)
+    return (1, count) if is_or else (count, 1)

@@ -12,20 +12,53 @@ than ignoring it (:meth:`SearchParams.refuse`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import SimultaneousMode
 
-__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "SearchParams", "Value"]
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "SearchParams", "Tuning", "Value"]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
 
 DEFAULT_TABLE_LIMIT: Final = 8_000_000
 """Entries the transposition table keeps at most (about 2 GB in pure Python)."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """How the searches look for a proof: each one a way of ordering or seeding the search
+    that changes the nodes it visits, never its answers (the tests compare the answers with
+    every setting, and the two kernels' node counts setting by setting). The defaults are the
+    ones the proof-size benchmark (``benchmarks/proof_size.py``) kept; ``docs/kernel.md``
+    gives the figures of each, kept or not."""
+
+    mobility: bool = False
+    """df-pn: a node not searched yet starts with the numbers of its mobility (the side to
+    move's number of choices: an AND node needs that many proofs, an OR node that many
+    disproofs) instead of 1 and 1."""
+
+    distance: int = 0
+    """df-pn: a node not searched yet has its proof number multiplied by ``(1 + a) **
+    distance`` and its disproof number by ``(1 + d) ** distance``, where ``a`` and ``d`` are
+    the cards the nearest player of the side that proves and of the other side must still lose
+    to hold 1, as if the bout ended now (0: not at all; at most 7)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.distance <= 7:
+            raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
+
+    @classmethod
+    def off(cls) -> Tuning:
+        """Every setting off: the searches as they were before any of them."""
+        return cls(**{f.name: type(getattr(cls(), f.name))() for f in fields(cls)})
+
+    def mask(self) -> int:
+        """The settings as bits, for the compiled kernel (``_ckernel.c``: ``TUNE_*``)."""
+        return int(self.mobility) | self.distance << 1
 
 
 @dataclass(frozen=True)
@@ -45,6 +78,8 @@ class SearchParams:
     payoff: Sequence[Sequence[Value]] | None = None
     """A game analysed round by round (:mod:`.game`): the maximising side's return by
     ``[winner + 1][next round's leader]``; None: 1 for a round won, 0 otherwise."""
+    tuning: Tuning = field(default_factory=Tuning)
+    """How the search orders and seeds its nodes (the answers are the same)."""
     table: Any = None
     """The table the search stores in (:class:`.tables.Table`, or ``_ckernel.Table`` for the
     compiled kernel); None: a table of its own of ``table_limit`` entries."""

@@ -47,6 +47,7 @@ __all__ = [
     "SearchParams",
     "Value",
     "checked_total",
+    "distances",
     "leaf_value",
     "skip_shows",
 ]
@@ -251,29 +252,9 @@ class KernelSearch(NodeMeter):
     def evaluate(self, state: KState) -> int:
         """A static guess of how good ``state`` is for the maximising side, for move ordering
         only: how close each side's nearest player is to 1 card, as if the bout ended now."""
-        machine = self.machine
-        spec = machine.spec
-        hands = list(state.hands)
         if state.phase == m.OVER:
             return 1000 if state.winner >= 0 and self.maximising[state.winner] else -1000
-        if state.front:
-            discarded = machine.resolve(tuple(state.front), state.leader)[2]
-            for placement in state.front:
-                card = placement & 63
-                if not discarded >> card & 1:
-                    seat = placement >> 9 & 7 if spec.return_placer else placement >> 6 & 7
-                    hands[seat] |= 1 << card
-        mine = theirs = 99
-        maximising = self.maximising
-        for seat, hand in enumerate(hands):
-            if not hand:
-                continue
-            distance = hand.bit_count() - 1
-            if maximising[seat]:
-                if distance < mine:
-                    mine = distance
-            elif distance < theirs:
-                theirs = distance
+        mine, theirs = distances(self.machine, self.maximising, state)
         return theirs - mine
 
     # -- chance and simultaneous nodes ---------------------------------------------------------
@@ -417,6 +398,32 @@ class KernelSearch(NodeMeter):
         self.gap_seen = True
         solution = solve_matrix_game([[Fraction(x) for x in row] for row in entries])
         return _lean(solution.value)
+
+
+def distances(machine: Machine, side: Sequence[bool], state: KState) -> tuple[int, int]:
+    """How many cards the nearest player of ``side`` and the nearest of the others must still
+    lose to hold 1, as if the bout ended now (the cards in play resolved, the others back in
+    hand); 99 for a side whose hands are all empty. A guess for ordering and seeding only."""
+    hands = list(state.hands)
+    if state.front:
+        return_placer = machine.spec.return_placer
+        discarded = machine.resolve(tuple(state.front), state.leader)[2]
+        for placement in state.front:
+            card = placement & 63
+            if not discarded >> card & 1:
+                seat = placement >> 9 & 7 if return_placer else placement >> 6 & 7
+                hands[seat] |= 1 << card
+    mine = theirs = 99
+    for seat, hand in enumerate(hands):
+        if not hand:
+            continue
+        distance = hand.bit_count() - 1
+        if side[seat]:
+            if distance < mine:
+                mine = distance
+        elif distance < theirs:
+            theirs = distance
+    return mine, theirs
 
 
 def skip_shows(machine: Machine, state: KState) -> KState:

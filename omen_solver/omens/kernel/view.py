@@ -40,7 +40,6 @@ class KernelView(GameState[int]):
         self.machine = machine
         self.k = k
 
-    @property
     def num_players(self) -> int:
         return self.machine.players
 
@@ -73,11 +72,11 @@ class KernelView(GameState[int]):
     def returns(self) -> tuple[Fraction, ...]:
         winner = self.k.winner
         if winner < 0:
-            return (_ZERO,) * self.num_players
+            return (_ZERO,) * self.num_players()
         team = self.machine.spec.team_of[winner]
         return tuple(
             _ONE if self.machine.spec.team_of[seat] == team else _ZERO
-            for seat in range(self.num_players)
+            for seat in range(self.num_players())
         )
 
     def key(self) -> Hashable:

@@ -1,28 +1,34 @@
-"""The whole-bout model against the engine on random bouts (the differential tests and the
-mutation run use this).
+"""The whole-bout model against the engine (the differential tests and the mutation run use
+this).
 
 :func:`random_bout` deals random hands to 4-6 players, sets every rule option at random and
 plays the engine's bout with random legal moves; :func:`check_bout` observes it
 (:mod:`~omen_solver.omens.proofs.observe`), plays the model with the same choices and returns
-every disagreement. Deterministic: the same seed gives the same bout.
+every disagreement. Deterministic: the same seed gives the same bout. :func:`end_agreement`
+compares the end of a bout alone, for given cards in play (the exhaustive small sets).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.proofs.deck import Deck, bits, mask_of
+from omen_solver.omens.proofs.model.broken import Broken
+from omen_solver.omens.proofs.model.deck import Deck, bits, mask_of
+from omen_solver.omens.proofs.model.ops import Concrete
+from omen_solver.omens.proofs.model.play import BoutMachine
+from omen_solver.omens.proofs.model.records import Inputs
+from omen_solver.omens.proofs.model.runs import GivenChoices, RuleSettings, run_concrete
 from omen_solver.omens.proofs.observe import Move, Observed, disagreements, observe_bout
-from omen_solver.omens.proofs.whole import run_concrete
+from omen_solver.omens.resolve import resolve_bout
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState, Phase
-from omen_solver.omens.table import Scope, Table
+from omen_solver.omens.table import Placement, Scope, Table
 
-__all__ = ["Bout", "check_bout", "random_bout"]
+__all__ = ["Bout", "check_bout", "end_agreement", "random_bout"]
 
 TEAMS: Final = {4: [[0, 2], [1, 3]], 5: [[0, 2], [1, 3, 4]], 6: [[0, 3], [1, 4], [2, 5]]}
 MAX_MOVES: Final = 200
@@ -76,12 +82,14 @@ def random_bout(
     return Bout(seed, rules, start, tuple(moves), state)
 
 
-def model_of(bout: Bout, observed: Observed, deck: Deck, broken: Iterable[str] = ()) -> object:
+def model_of(
+    bout: Bout, observed: Observed, deck: Deck, broken: Iterable[Broken] = ()
+) -> object:
     start = bout.start
     return run_concrete(
         deck,
         bout.rules,
-        start.num_players,
+        start.num_players(),
         start.leader,
         [mask_of(hand) for hand in start.hands],
         observed.choices,
@@ -137,7 +145,7 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
             found.append(f"next bout: model leader {leader}, engine {state.leader}")
         if state.in_play or state.law is not None or state.pending:
             found.append("next bout: the engine starts it with cards in play, Law or a decision")
-        if any(state.played_this_bout(s) for s in range(state.num_players)):
+        if any(state.played_this_bout(s) for s in range(state.num_players())):
             found.append("next bout: the engine starts it with players marked as played")
         if state.rounds_won != start.rounds_won:
             found.append("a round that goes on changed the rounds won")
@@ -156,3 +164,40 @@ def after_the_bout(bout: Bout, trace: Any) -> list[str]:
     elif state.phase != Phase.DEAL or [state.leader] != leader or any(state.hands):
         found.append(f"the next round: model leader {leader}, engine {state.leader}")
     return found
+
+
+def end_agreement(
+    deck: Deck,
+    rules: OmensRules,
+    players: int,
+    leader: int,
+    cards: Sequence[tuple[int, int, int]],
+) -> list[str]:
+    """The model's end of a bout once everyone has played, with ``cards`` in play (``(card,
+    lies before, placed by)``, 0-based seats), against the engine's
+    :func:`~omen_solver.omens.resolve.resolve_bout`: the winning card, the winner, the
+    discards, Luck's seat, Pride and the next leader. The disagreements."""
+    table = Table(players, rules, deck.catalogue, Scope.ROUND)
+    outcome = resolve_bout([Placement(*card) for card in cards], leader, table)
+    seats = (1 << players) - 1
+    front, placed = [0] * 6, [0] * 6
+    for card, before, by in cards:
+        front[before] |= 1 << card
+        placed[by] |= 1 << card
+    inputs = Inputs(seats, 1 << leader, (0,) * 6, (0,) * 6, 0)
+    program = BoutMachine(Concrete(), deck, RuleSettings(rules), inputs, GivenChoices({}))
+    state = replace(program.start(), front=tuple(front), placed=tuple(placed), played=seats)
+    end = program.finish(state)
+    engine = {
+        "win": 0 if outcome.winning_card is None else 1 << outcome.winning_card,
+        "winner": 0 if outcome.winner is None else 1 << outcome.winner,
+        "discarded": mask_of(outcome.discarded),
+        "luck_seat": 0 if outcome.luck_seat is None else 1 << outcome.luck_seat,
+        "pride": outcome.pride,
+        "next_leader": 1 << outcome.next_leader,
+    }
+    return [
+        f"{name}: model {getattr(end, name)!r}, engine {value!r}"
+        for name, value in engine.items()
+        if getattr(end, name) != value
+    ]

@@ -7,7 +7,7 @@ Law's constraint, where every card lies; and at the end of the bout the winner, 
 Luck's discard, the hands and the round winner. Two uses:
 
 * the differential tests compare this record with the model's
-  (:mod:`~omen_solver.omens.proofs.play`) played with the same choices;
+  (:mod:`~omen_solver.omens.proofs.model.play`) played with the same choices;
 * the theorems' claims are evaluated on it, so every theorem is also checked on the engine.
 
 Only the engine's public state and legal moves are read, plus the cards in play and the hands
@@ -97,7 +97,7 @@ def _law(state: OmensState) -> tuple[int, bool]:
 
 
 def _played(state: OmensState) -> int:
-    return _seats(s for s in range(state.num_players) if state.played_this_bout(s))
+    return _seats(s for s in range(state.num_players()) if state.played_this_bout(s))
 
 
 _NO_CHOICES: dict[str, Any] = {
@@ -130,7 +130,7 @@ class _Observer:
         self.table = start.table
         self.effect = start.table.effect
         self.now = start.table.now
-        self.record = Observed(start.num_players, 1 << start.leader, _hands(start))
+        self.record = Observed(start.num_players(), 1 << start.leader, _hands(start))
         self.current: dict[str, Any] | None = None
 
     # -- steps -----------------------------------------------------------------------------
@@ -231,7 +231,7 @@ class _Observer:
         kind = None if top is None else top[0]
         if kind in (None, "dream", "replay"):
             self.close(state)
-            legal = state.legal_actions()
+            legal = state.actions()
             label = {None: "turn", "dream": "dream", "replay": "replay"}[kind]
             self.open(state, label, action.seat, legal)
             card = action.card
@@ -250,7 +250,7 @@ class _Observer:
                     self.gift(state, action, legal)
         elif kind == "resolve":
             assert top is not None
-            legal = state.legal_actions()
+            legal = state.actions()
             card = top[2]
             self.effect_options(card, top[1], legal)
             self.effect_choice(state, action, card)
@@ -434,8 +434,8 @@ END_FIELDS: tuple[str, ...] = (
 
 def disagreements(observed: Observed, trace: Any) -> list[str]:
     """Where the model's record of a bout (``trace``, a concrete
-    :class:`~omen_solver.omens.proofs.play.BoutTrace` played with ``observed.choices``) differs
-    from the engine's: one line per field, naming the step."""
+    :class:`~omen_solver.omens.proofs.model.records.BoutTrace` played with
+    ``observed.choices``) differs from the engine's: one line per field, naming the step."""
     found = []
     if not all(trace.legal):
         found.append("the model finds a choice the engine made illegal")

@@ -1,0 +1,413 @@
+"""Benchmark: how many nodes a search visits against the size of the proof it found.
+
+A round whose value is 0 or 1 has a proof: a sub-graph of the game in which the side that wins
+for sure makes one choice at each of its decisions and every choice of the others is answered.
+After a search has solved a position, :func:`smallest_proof` builds the smallest proof its
+tables can certify: from the root, at a node where the winning side chooses (an OR node) one
+child the tables prove, at a node of the other side (an AND node) every child; at The
+Absolute's secret exchange between two teams, one card of the winning side answered by every
+card of the other (a row of the matrix that wins whatever is given); at Luck's random discard,
+every outcome. Among the children the tables prove it keeps the one whose proof tree is
+smallest (a tree measure: the graph's own minimum is a harder problem) and counts the distinct
+states of the graph so chosen, leaves included. The extraction proves what it keeps: a node
+enters the proof only with its whole sub-proof, down to leaves the rules score, so a table
+entry is only a hint of where to look.
+
+The ratio *nodes searched / proof size* says how much of the search was spent away from the
+proof: 1 for a search that only ever looked at the proof (the proof's nodes must all be
+visited by any search that proves the value), more for one that explores moves that do not
+win or refutations that are not needed.
+
+``python benchmarks/proof_size.py [--deals 30] [--nodes 3000000] [--searches ...]`` runs the
+searches on seeded 4-player deals with 3 cards a hand (one Absolute each, as in
+``benchmarks/omens_search.py``, whose table shows the default search's ratio), side by side,
+and prints one line per deal and the median and worst ratio of each search on the deals every
+search solved. Node budgets, not seconds, so the figures repeat from run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
+from omen_solver.omens.kernel import machine as m
+from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.search import skip_shows
+
+__all__ = ["Proof", "check_proof", "smallest_proof", "table_proves"]
+
+SEED = 20261130
+"""The seeds of ``benchmarks/omens_search.py``: deal ``i`` is ``random_deal(table, SEED + i)``."""
+
+Key = tuple[object, ...]
+Proves = Callable[[KState, int], bool]
+"""Whether a search's tables prove that ``state`` is worth ``value`` (0 or 1)."""
+
+
+# -- what a solved search's tables prove ----------------------------------------------------------
+
+
+def table_proves(search: Any) -> Proves:
+    """What the tables of a solved kernel search prove: alpha-beta's proven bounds (a lower
+    bound of 1, an upper bound of 0), df-pn's proof numbers of 0 for its question (a disproof
+    says only "not that value"), and both for the searches by turns."""
+    from omen_solver.omens.kernel.portfolio import Portfolio
+
+    if isinstance(search, Portfolio):
+        parts = [table_proves(search.alpha_beta)]
+        parts += [table_proves(proof) for proof in search.proofs.values()]
+        return lambda state, value: any(part(state, value) for part in parts)
+    if hasattr(search, "numbers"):
+        target = search.target
+
+        def proved(state: KState, value: int) -> bool:
+            found = search.numbers(state)
+            return value == target and found is not None and found[0] == 0
+
+        return proved
+
+    def bounded(state: KState, value: int) -> bool:
+        found = search.entry(state)
+        if found is None:
+            return False
+        return bool(found[0] >= 1) if value == 1 else bool(found[1] <= 0)
+
+    return bounded
+
+
+# -- the proof ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A proof graph: per state (key), the children its proof keeps."""
+
+    root: Key
+    children: dict[Key, tuple[Key, ...]]
+    tree: int
+    """The size of the proof as a tree (a state counted once per path to it): the measure the
+    extractor minimises."""
+
+    @property
+    def size(self) -> int:
+        """Distinct states of the proof, leaves included."""
+        return len(self.children)
+
+    @property
+    def leaves(self) -> int:
+        return sum(1 for kept in self.children.values() if not kept)
+
+
+class _Extractor:
+    def __init__(self, machine: Machine, maximising: Sequence[bool], value: int,
+                 proves: Proves) -> None:
+        self.machine = machine
+        self.value = value
+        self.winning = [flag == (value == 1) for flag in maximising]
+        """The seats whose choices the proof makes."""
+        self.maximising = list(maximising)
+        self.proves = proves
+        self.memo: dict[Key, tuple[int, tuple[KState, ...]] | None] = {}
+        self.path: set[Key] = set()
+
+    def leaf_value(self, state: KState) -> int:
+        return 1 if state.winner >= 0 and self.maximising[state.winner] else 0
+
+    def distinct(self, states: Sequence[KState]) -> list[KState]:
+        seen: set[Key] = set()
+        out = []
+        for state in states:
+            state = skip_shows(self.machine, state)
+            key = state.key()
+            if key not in seen:
+                seen.add(key)
+                out.append(state)
+        return out
+
+    def alternatives(self, state: KState) -> list[list[KState]]:
+        """The ways to prove ``state``: one alternative must be proved whole."""
+        machine = self.machine
+        player = machine.current_player(state)
+        if player >= 0:
+            kids = self.distinct([machine.child(state, a) for a in machine.legal(state)])
+            return [[kid] for kid in kids] if self.winning[player] else [kids]
+        if player == m.CHANCE:
+            return [self.distinct([machine.child(state, o)
+                                   for o in machine.chance_outcomes(state)])]
+        first, second = machine.acting_players(state)
+        mine, theirs = machine.legal(state, first), machine.legal(state, second)
+        if self.winning[first] == self.winning[second]:
+            kids = self.distinct([machine.joint_child(state, (a, b))
+                                  for a in mine for b in theirs])
+            return [[kid] for kid in kids] if self.winning[first] else [kids]
+        if self.winning[first]:
+            return [self.distinct([machine.joint_child(state, (a, b)) for b in theirs])
+                    for a in mine]
+        return [self.distinct([machine.joint_child(state, (a, b)) for a in mine])
+                for b in theirs]
+
+    def hinted(self, state: KState) -> bool:
+        if state.phase == m.OVER:
+            return self.leaf_value(state) == self.value
+        return self.proves(state, self.value)
+
+    def tree(self, state: KState) -> tuple[int, tuple[KState, ...]] | None:
+        """The smallest proof tree of ``state`` the tables lead to (its size, the children
+        kept), or None."""
+        key = state.key()
+        if key in self.memo:
+            return self.memo[key]
+        if state.phase == m.OVER:
+            found: tuple[int, tuple[KState, ...]] | None = (
+                (1, ()) if self.leaf_value(state) == self.value else None
+            )
+            self.memo[key] = found
+            return found
+        if key in self.path:
+            return None
+        self.path.add(key)
+        found = None
+        options = self.alternatives(state)
+        for option in options:
+            if len(options) > 1 and not all(self.hinted(kid) for kid in option):
+                continue
+            total = 1
+            for kid in option:
+                sub = self.tree(kid)
+                if sub is None:
+                    break
+                total += sub[0]
+            else:
+                if found is None or total < found[0]:
+                    found = (total, tuple(option))
+        self.path.discard(key)
+        self.memo[key] = found
+        return found
+
+    def graph(self, root: KState) -> Proof | None:
+        """The proof graph of the smallest tree; at a choice of the winning side, a child the
+        graph already holds is kept rather than the smallest tree's (it costs no new
+        state)."""
+        top = self.tree(root)
+        if top is None:
+            return None
+        children: dict[Key, tuple[Key, ...]] = {}
+        stack = [root]
+        while stack:
+            state = stack.pop()
+            key = state.key()
+            if key in children:
+                continue
+            found = self.memo[key]
+            assert found is not None
+            kept = found[1]
+            if len(kept) == 1 and kept[0].key() not in children:
+                for option in self.alternatives(state):
+                    other = self.memo.get(option[0].key()) if len(option) == 1 else None
+                    # a smaller tree: not an ancestor, so no cycle
+                    if other is not None and option[0].key() in children and other[0] < found[0]:
+                        kept = (option[0],)
+                        break
+            children[key] = tuple(kid.key() for kid in kept)
+            stack.extend(kept)
+        return Proof(root.key(), children, top[0])
+
+
+def smallest_proof(machine: Machine, maximising: Sequence[bool], root: KState, value: int,
+                   proves: Proves) -> Proof | None:
+    """The smallest proof that ``root`` is worth ``value`` (0 or 1) for the ``maximising``
+    seats that the tables (``proves``) lead to, or None if they hold none."""
+    with deep_recursion():
+        return _Extractor(machine, maximising, value, proves).graph(
+            skip_shows(machine, root))
+
+
+def check_proof(machine: Machine, maximising: Sequence[bool], root: KState, value: int,
+                proof: Proof) -> None:
+    """Raise :class:`AssertionError` unless ``proof`` proves that ``root`` is worth ``value``:
+    every leaf a round won by the right side, one kept child at an OR node, every child at an
+    AND node, one whole row of an exchange between the teams, every outcome of chance."""
+    extractor = _Extractor(machine, maximising, value, lambda state, value: False)
+    start = skip_shows(machine, root)
+    assert proof.root == start.key()
+    stack, seen = [start], set()
+    while stack:
+        state = stack.pop()
+        key = state.key()
+        if key in seen:
+            continue
+        seen.add(key)
+        kept = proof.children[key]
+        if state.phase == m.OVER:
+            assert not kept and extractor.leaf_value(state) == value, key
+            continue
+        by_key = {}
+        for option in extractor.alternatives(state):
+            keys = tuple(kid.key() for kid in option)
+            if set(keys) == set(kept) and len(keys) == len(kept):
+                by_key = {kid.key(): kid for kid in option}
+                break
+        assert by_key, f"{key}: the children kept are not one way to prove it"
+        stack.extend(by_key.values())
+    assert seen == set(proof.children), "the proof holds states it does not reach"
+
+
+# -- the benchmark -----------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One search on one deal."""
+
+    value: object
+    nodes: int
+    seconds: float
+    proof: int | None
+
+    @property
+    def ratio(self) -> float | None:
+        return None if not self.proof else self.nodes / self.proof
+
+
+ALGORITHMS = ("portfolio", "alphabeta", "dfpn")
+
+
+def parse_search(text: str) -> tuple[str, Any]:
+    """``ALGORITHM[+SETTING...]``: a search of ``solve --search`` with the settings of
+    :class:`~omen_solver.omens.kernel.params.Tuning` named on (``mobility``; ``distance=3``
+    for a number), the others off (the search as it was before them); ``ALGORITHM+defaults``
+    for the kernel's defaults."""
+    from dataclasses import fields
+
+    from omen_solver.omens.kernel.params import Tuning
+
+    algorithm, *settings = text.split("+")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{text!r}: the search must be one of {', '.join(ALGORITHMS)}")
+    if settings == ["defaults"]:
+        return algorithm, Tuning()
+    off = Tuning.off()
+    chosen = {f.name: getattr(off, f.name) for f in fields(Tuning)}
+    for setting in settings:
+        name, _, number = setting.partition("=")
+        if name not in chosen:
+            raise ValueError(f"{text!r}: {name!r} is not a setting ({', '.join(sorted(chosen))})")
+        chosen[name] = int(number) if isinstance(chosen[name], int) and not isinstance(
+            chosen[name], bool) else True
+    return algorithm, Tuning(**chosen)
+
+
+def run_search(machine: Machine, maximising: Sequence[bool], root: KState, search: str,
+               nodes: int, pure_python: bool = False) -> Run:
+    """Solve ``root`` with one kernel search (:func:`parse_search`) within ``nodes`` nodes
+    and extract its proof."""
+    from omen_solver.omens.kernel.params import SearchParams
+    from omen_solver.omens.kernel.solve import make_search
+
+    algorithm, tuning = parse_search(search)
+    params = SearchParams(constant_sum=len(machine.spec.teams) == 2,
+                          budget=Budget(max_nodes=nodes), tuning=tuning)
+    made = make_search(machine, maximising, params, pure_python=pure_python,
+                       algorithm=algorithm)
+    began = time.perf_counter()
+    try:
+        with deep_recursion():
+            value: object = made.search(root, 0, 1)
+    except BudgetExceeded:
+        return Run("unknown", made.nodes, time.perf_counter() - began, None)
+    seconds = time.perf_counter() - began
+    if value not in (0, 1):
+        return Run(value, made.nodes, seconds, None)
+    proof = smallest_proof(machine, maximising, root, int(value),  # type: ignore[call-overload]
+                           table_proves(made))
+    return Run(value, made.nodes, seconds, None if proof is None else proof.size)
+
+
+def deals(count: int, players: int = 4, cards: int = 3, preset: str = "rulebook",
+          seed: int = SEED) -> list[tuple[Machine, list[bool], KState]]:
+    """The seeded deals: each as its machine, the leader's team (asked) and the start."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.kernel.convert import from_engine
+    from omen_solver.omens.kernel.spec import compile_table
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(players, make_rules(preset))
+    out = []
+    for index in range(count):
+        state = deal_position(table, random_deal(table, seed + index, cards=cards))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == spec.team_of[start.leader]
+                      for seat in range(players)]
+        out.append((Machine(spec), maximising, start))
+    return out
+
+
+def summary(ratios: Sequence[float]) -> str:
+    if not ratios:
+        return "no deal"
+    return f"median {statistics.median(ratios):,.1f}x, worst {max(ratios):,.1f}x"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--cards", type=int, default=3)
+    parser.add_argument("--players", type=int, default=4, choices=(4, 5))
+    parser.add_argument("--nodes", type=int, default=3_000_000, help="node budget per search")
+    parser.add_argument("--searches", default="portfolio,alphabeta,dfpn",
+                        help="comma-separated ALGORITHM[+SETTING...] (see parse_search)")
+    parser.add_argument("--pure-python", action="store_true")
+    args = parser.parse_args(argv)
+    names = [name for name in args.searches.split(",") if name]
+    for name in names:
+        try:
+            parse_search(name)
+        except ValueError as error:
+            parser.error(f"--searches: {error}")
+    print(f"{args.deals} seeded deals, {args.players} players, {args.cards} cards a hand, "
+          f"{args.nodes:,} nodes per search")
+    results: dict[str, list[Run]] = {name: [] for name in names}
+    disagreements = 0
+    for index, (machine, maximising, root) in enumerate(deals(args.deals, args.players,
+                                                              args.cards)):
+        values = set()
+        print(f"deal {index:3}:", flush=True)
+        for name in names:
+            run = run_search(machine, maximising, root, name, args.nodes, args.pure_python)
+            results[name].append(run)
+            if run.value != "unknown":
+                values.add(str(run.value))
+            ratio = "-" if run.ratio is None else f"{run.ratio:,.1f}x"
+            print(f"    {name:>24} {run.value!s:>7} {run.nodes:>10,} nodes {run.seconds:6.2f} s"
+                  f"  proof {run.proof or '-':>7}  {ratio:>9}", flush=True)
+        disagreements += len(values) > 1
+    solved = [i for i in range(args.deals) if all(results[n][i].ratio for n in names)]
+    print(f"on the {len(solved)} deals every search solved with a proof "
+          "(against its own proof; against the smallest proof of the run):")
+    for name in names:
+        runs = [results[name][i] for i in solved]
+        smallest = [min(results[n][i].proof or 0 for n in names) for i in solved]
+        own = [run.ratio or 0.0 for run in runs]
+        best = [run.nodes / size for run, size in zip(runs, smallest, strict=True)]
+        count = sum(1 for r in results[name] if r.value != "unknown")
+        nodes = statistics.median([run.nodes for run in runs]) if runs else 0
+        seconds = statistics.median([run.seconds for run in runs]) if runs else 0
+        print(f"  {name:>24}: solved {count}/{args.deals}; median {nodes:,.0f} nodes, "
+              f"{seconds:.2f} s; nodes / own proof {summary(own)}; "
+              f"nodes / smallest proof {summary(best)}")
+    if disagreements:
+        print(f"DISAGREEMENT on {disagreements} deals", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

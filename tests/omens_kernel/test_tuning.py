@@ -1,0 +1,132 @@
+"""How the searches look for a proof (``kernel/params.py``: ``Tuning``) changes the nodes they
+visit, never their answers: every setting gives the value of the alpha-beta search as it was
+before any of them, and the compiled kernel visits the same nodes as the Python one setting
+by setting. The values are the rounds' (rules file 000, "Goal of the Game", "End of a Round":
+``round.end.one_card``); the positions are random bout starts and seeded deals."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from omen_solver.core.budget import Budget, deep_recursion
+from omen_solver.errors import BudgetExceeded
+from omen_solver.omens.deals import deal_position, random_deal
+from omen_solver.omens.kernel import compiled
+from omen_solver.omens.kernel.convert import from_engine
+from omen_solver.omens.kernel.dfpn import DfpnSearch
+from omen_solver.omens.kernel.machine import KState, Machine
+from omen_solver.omens.kernel.params import SearchParams, Tuning
+from omen_solver.omens.kernel.solve import dfpn_value, make_search
+from omen_solver.omens.kernel.spec import compile_table
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.table import Table
+from tests.omens_kernel.helpers import random_small
+
+SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4), Tuning()]
+"""Each setting alone, together, and the defaults."""
+
+Position = tuple[Machine, list[bool], KState]
+
+
+def _random_positions(seed: int, count: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    for index in range(count):
+        players = (4, 5, 6)[index % 3]
+        state = random_small(rng, players, rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        team = rng.randrange(len(spec.teams))
+        maximising = [spec.team_of[seat] == team for seat in range(players)]
+        out.append((Machine(spec), maximising, from_engine(spec, state)))
+    return out
+
+
+def _seeded_deals(count: int, cards: int) -> list[Position]:
+    table = Table(4, make_rules("rulebook"))
+    out = []
+    for index in range(count):
+        state = deal_position(table, random_deal(table, 20261130 + index, cards=cards))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == spec.team_of[start.leader] for seat in range(4)]
+        out.append((Machine(spec), maximising, start))
+    return out
+
+
+def _value(search: object, root: KState) -> object:
+    try:
+        with deep_recursion():
+            return search.search(root, 0, 1)  # type: ignore[attr-defined]
+    except BudgetExceeded:
+        return None
+
+
+def _agree(positions: list[Position], nodes: int, algorithms: tuple[str, ...]) -> int:
+    """How many positions every tuned search and today's alpha-beta both solved; fails on any
+    disagreement."""
+    compared = 0
+    for machine, maximising, root in positions:
+        budget = Budget(max_nodes=nodes)
+        today = make_search(machine, maximising, SearchParams(budget=budget, tuning=Tuning.off()))
+        value = _value(today, root)
+        if value is None:
+            continue
+        for tuning in SETTINGS:
+            params = SearchParams(budget=budget, tuning=tuning)
+            try:
+                proved, _, _ = dfpn_value(machine, maximising, root, params)
+            except BudgetExceeded:
+                proved = -1
+            if proved is None:
+                assert isinstance(value, Fraction) and 0 < value < 1, (root.key(), tuning)
+            elif proved >= 0:
+                assert proved == value, (root.key(), tuning)
+            for algorithm in algorithms:
+                found = _value(make_search(machine, maximising, params, algorithm=algorithm),
+                               root)
+                assert found is None or found == value, (root.key(), tuning, algorithm)
+        compared += 1
+    return compared
+
+
+def test_every_setting_gives_the_values_of_todays_alpha_beta() -> None:
+    assert _agree(_random_positions(21, 45), 5_000, ("portfolio",)) >= 30
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_every_setting_gives_the_values_of_todays_alpha_beta_on_two_card_deals() -> None:
+    """Seeded deals as at a game start (one Absolute each), cut to 2 cards a hand."""
+    assert _agree(_seeded_deals(12, 2), 50_000, ("portfolio",)) == 12
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals() -> None:
+    """The proof-size benchmark's deals (``benchmarks/proof_size.py``): 3 cards a hand."""
+    assert _agree(_seeded_deals(12, 3), 3_000_000, ("portfolio", "dfpn")) >= 10
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2]], ids=repr)
+def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
+    """The same answers, node counts, table entries and stops, setting by setting."""
+    for machine, maximising, root in _random_positions(22, 15):
+        for target in (0, 1):
+            seen = []
+            for kind in (DfpnSearch, compiled.CompiledDfpn):
+                params = SearchParams(budget=Budget(max_nodes=1_500), tuning=tuning)
+                search = kind(machine, maximising, target, params)
+                try:
+                    answer: object = search.prove(root)
+                except BudgetExceeded as stopped:
+                    answer = stopped.reason
+                seen.append((answer, search.nodes, search.states, search.mixed_seen))
+            assert seen[0] == seen[1], (root.key(), target)
+
+
+def test_a_setting_out_of_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="distance"):
+        Tuning(distance=8)
