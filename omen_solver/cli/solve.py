@@ -345,6 +345,7 @@ def _solve_state(
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
     budget = _budget(args, puzzle, default_seconds)
+    _check_kernel_options(state, args)
     with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
         view, progress = shown or own
         try:
@@ -357,7 +358,11 @@ def _solve_state(
                            max_memory=getattr(args, "max_memory", None))
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
-            raise PositionError(f"{path}: {error}") from None
+            text = str(error)
+            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory")):
+                if text.startswith(f"{name}:"):
+                    text = f"{flag}{text.removeprefix(name)}"
+            raise PositionError(f"{path}: {text}") from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
     if puzzle and result.solved and not solved.changed_question:
@@ -445,6 +450,22 @@ def _heading(path: Path, args: argparse.Namespace, budget: Budget,
     else:
         how = " (the default; --max-seconds S or --max-nodes N to change)"
     return f"{path}: solving within {budget.describe()}{how}"
+
+
+def _check_kernel_options(state: GameState[Any], args: argparse.Namespace) -> None:
+    """--threads and --max-memory are the Omens kernel's: refused where it does not search."""
+    from omen_solver.omens.state import OmensState
+
+    given = [flag for flag, dest in (("--threads", "threads"), ("--max-memory", "max_memory"))
+             if getattr(args, dest, None) is not None]
+    if not given:
+        return
+    if not isinstance(state, OmensState):
+        raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; this is a "
+                              f"{type(state).__name__.removesuffix('State')} position")
+    if getattr(args, "engine", "auto") == "reference":
+        raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; --engine "
+                              "reference does not use the kernel")
 
 
 def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:

@@ -127,6 +127,8 @@ SAMPLES: dict[str, list[str]] = {
     "profile": ["--profile", "omega"],
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
+    "threads": ["--threads", "1"],
+    "max_memory": ["--max-memory", "1G"],
 }
 """A sample value per option destination (the generic fallbacks: a flag without a value
 alone; a choice other than the default; a number)."""
