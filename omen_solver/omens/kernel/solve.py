@@ -33,7 +33,7 @@ from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.rounds import Job, RoundDriver
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import compile_table
-from omen_solver.omens.kernel.tables import MemoryPlan, TableSet
+from omen_solver.omens.kernel.tables import MemoryPlan, Table, TableSet
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -232,7 +232,8 @@ class Factory:
             # the caller's limit for every table: the same in both kernels
             made = _own_tables(self.compiled, self.table_limit, self.pool, shared)
         else:
-            made = self.plan.tables(self.compiled, self.pool, scale=scale, shared=shared)
+            made = self.plan.tables(self.compiled, _maker(self.compiled, self.pool),
+                                    scale=scale, shared=shared)
         self.all_tables.append(made)
         return made
 
@@ -270,16 +271,22 @@ class Factory:
                    tables, turns)
 
 
+def _maker(compiled_kernel: bool, pool: Any) -> Callable[[int, Any], Any]:
+    """How a table of a given limit over a base table is made: the compiled kernel's in the
+    solve's pool (its searches are told their base), or a pure-Python one over its base."""
+
+    def make(limit: int, base: Any) -> Any:
+        return compiled.new_table(limit, pool) if compiled_kernel else Table(limit, shared=base)
+
+    return make
+
+
 def _own_tables(compiled_kernel: bool, limit: int, pool: Any,
                 shared: TableSet | None = None) -> TableSet:
     """Tables of ``limit`` entries each (a limit asked for by the caller), over ``shared``."""
-    from omen_solver.omens.kernel.tables import Table
-
-    def one(base: Any) -> Any:
-        return compiled.new_table(limit, pool) if compiled_kernel else Table(limit, shared=base)
-
-    return TableSet(one(shared and shared.alpha_beta),
-                    {q: one(shared and shared.proofs[q]) for q in (1, 0)})
+    make = _maker(compiled_kernel, pool)
+    return TableSet(make(limit, shared and shared.alpha_beta),
+                    {q: make(limit, shared and shared.proofs[q]) for q in (1, 0)})
 
 
 def _budget_of(search: Any) -> Budget:
@@ -330,7 +337,7 @@ def solve_with_kernel(
     plan = MemoryPlan() if max_memory is None else MemoryPlan(max_memory)
     factories: list[Factory] = []
     threads = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
-    pool = plan.pool(_use_compiled())
+    pool = compiled.new_pool(plan.table_bytes) if _use_compiled() else None
     with deep_recursion():
         if game:
             chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,

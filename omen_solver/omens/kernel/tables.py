@@ -26,7 +26,7 @@ This module is the pure-Python table; the compiled kernel's is ``_ckernel.Table`
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, TypeVar, overload
 
@@ -234,27 +234,14 @@ class MemoryPlan:
         return 1 << (entries.bit_length() - 1)
 
 
-    def pool(self, compiled_kernel: bool) -> Any:
-        """The compiled kernel's count of bytes (``_ckernel.Pool``) for the tables' share;
-        ``None`` for the pure-Python kernel."""
-        if not compiled_kernel:
-            return None
-        from omen_solver.omens.kernel.compiled import new_pool
-
-        return new_pool(self.table_bytes)
-
-    def tables(self, compiled_kernel: bool, pool: Any, *, scale: float = 1.0,
-               shared: TableSet | None = None) -> TableSet:
-        """A side's tables of :data:`SHARES` (times ``scale``); pure-Python ones read
-        ``shared`` after their own (the compiled searches are told their shared tables)."""
+    def tables(self, compiled_kernel: bool, make: Callable[[int, Any], Any], *,
+               scale: float = 1.0, shared: TableSet | None = None) -> TableSet:
+        """A side's tables of :data:`SHARES` (times ``scale``), each made by
+        ``make(limit, base)`` where ``base`` is the table of ``shared`` it reads after its own
+        (or None)."""
 
         def one(share: float, base: Any) -> Any:
-            limit = self.limit(share * scale, compiled_kernel)
-            if compiled_kernel:
-                from omen_solver.omens.kernel.compiled import new_table
-
-                return new_table(limit, pool)
-            return Table(limit, shared=base)
+            return make(self.limit(share * scale, compiled_kernel), base)
 
         return TableSet(
             one(self.SHARES["alpha_beta"], shared and shared.alpha_beta),
