@@ -54,8 +54,8 @@ def register(subparsers: Any) -> None:
     exp.add_argument("--game", required=True, choices=GAMES, help="which game")
     exp.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="the folder to write (the shipped set is vectors/)")
-    exp.add_argument("--witnesses", type=Path, default=Path("proofs/witnesses"), metavar="DIR",
-                     help="the Omens option witnesses to mine (default: proofs/witnesses)")
+    exp.add_argument("--witnesses", type=Path, metavar="DIR",
+                     help="Omens: the option witnesses to mine (default: proofs/witnesses)")
     exp.add_argument("--only", action="append", default=[], metavar="SET",
                      help="write only this set (repeatable): "
                      + "; ".join(f"{g}: {', '.join(s)}" for g, s in SETS.items()))
@@ -182,6 +182,10 @@ def _status(console: Console, quiet: bool) -> Iterator[Any]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.witnesses is not None and args.game != "omens":
+        raise OmenSolverError("--witnesses is for --game omens (Omen's witnesses are mined "
+                              "from its seed positions)")
+    witnesses = args.witnesses or Path("proofs/witnesses")
     suite = None
     if args.preset is not None or args.rule or args.suite is not None:
         if args.game != "omens":
@@ -194,7 +198,7 @@ def _export(args: argparse.Namespace) -> int:
         check_docs(args.docs, section)
     console = Console(stderr=True)
     with _status(console, args.json) as say:
-        result = export(args.game, args.out, witnesses=args.witnesses, only=args.only,
+        result = export(args.game, args.out, witnesses=witnesses, only=args.only,
                         progress=say, suite=suite)
     report = result.coverage
     if args.docs is not None:
@@ -270,7 +274,7 @@ def _perft(args: argparse.Namespace) -> int:
                              walk=args.walk, games=args.game, match=args.match,
                              progress=progress)
     if args.json:
-        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+        print_json(report.to_json())
         return EXIT_OK if report.ok() else EXIT_MISMATCH
     counts = report.counts()
     out.print(f"counted {counts['passed'] + counts['failed']} of {len(report.results)} perft "

@@ -48,7 +48,16 @@ def test_every_set_of_both_games_is_shipped() -> None:
             name for name in SETS["omens"] if name != "reference")
 
 
-@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+_LARGE = ("enumerated.json", "random.json")
+"""The files of a few MiB: validated in the slow tier (every `vectors check` validates them
+too)."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.slow) if p.name in _LARGE else p for p in DATA_FILES],
+    ids=[f"{p.parent.name}/{p.name}" for p in DATA_FILES],
+)
 def test_shipped_file_validates_against_its_schema(path: Path) -> None:
     data = _load(path)
     name = validate(data, str(path))
@@ -104,7 +113,12 @@ def test_omen_export_regenerates_byte_for_byte(tmp_path: Path) -> None:
         assert shipped.read_text(encoding="utf-8") == text, shipped
 
 
-@pytest.mark.parametrize("suite", SHIPPED_SUITES, ids=lambda suite: suite.name)
+@pytest.mark.parametrize(
+    "suite",
+    [pytest.param(s, marks=pytest.mark.slow) if s.name != "rulebook" else s
+     for s in SHIPPED_SUITES],
+    ids=[suite.name for suite in SHIPPED_SUITES],
+)
 def test_omens_examples_and_witnesses_regenerate_byte_for_byte(tmp_path: Path, suite: Any
                                                                ) -> None:
     """The bounded part of a suite's export: the examples and witnesses with their siblings
