@@ -8,13 +8,13 @@ folder as it was. The same version writes byte-identical files.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import atomic_write, read_text
 from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue as omen_catalogue
@@ -275,12 +275,18 @@ def export(
 
 
 def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole, unless it holds that text already."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    if path.is_file() and _unchanged(path, text):
         return
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    atomic_write(path, text)
+
+
+def _unchanged(path: Path, text: str) -> bool:
+    try:
+        return read_text(path, OmenSolverError, 2 * len(text.encode("utf-8")) + 1) == text
+    except OmenSolverError:
+        return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,7 +341,7 @@ def coverage_markdown(report: Mapping[str, Any]) -> str:
 
 
 def _section(docs: Path, game: str) -> tuple[str, re.Pattern[str], str, str]:
-    text = docs.read_text(encoding="utf-8")
+    text = read_text(docs, OmenSolverError)
     start, end = _MARK.format(game=game), _END.format(game=game)
     pattern = re.compile(re.escape(start) + r"\n.*?" + re.escape(end), re.DOTALL)
     if not pattern.search(text):

@@ -103,6 +103,7 @@ SAMPLES: dict[str, list[str]] = {
     "catalogue": ["--catalogue", str(ROOT / "docs" / "examples" / "omens" / "my-deck.toml")],
     "max_nodes": ["--max-nodes", "3"],
     "max_seconds": ["--max-seconds", "1000"],
+    "max_memory": ["--max-memory", "1"],
     "turns": ["--turns", "1"],
     "reduce": ["--reduce", "commuting"],
     "names": [],
