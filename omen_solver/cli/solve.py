@@ -163,8 +163,8 @@ def _memory(text: str) -> int:
     from omen_solver.errors import ChoiceError
     from omen_solver.omens.kernel.tables import MemoryPlan, parse_memory
 
-    try:
-        size = parse_memory(text)
+    try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
+        size = parse_memory(text + "M" if text.strip().isdigit() else text)
         MemoryPlan(size)
     except (ValueError, ChoiceError) as error:
         raise argparse.ArgumentTypeError(str(error).removeprefix("max_memory: ")) from None
@@ -178,8 +178,8 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
                              "the machine's cores); the same answers and node counts with any "
                              "number")
     parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
-                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M "
-                             "(default 2G); full tables drop what cost least")
+                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M, 1500 "
+                             "(MiB) (default 2G); full tables drop what cost least")
 
 
 class _Deal:
