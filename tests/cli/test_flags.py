@@ -133,6 +133,7 @@ SAMPLES: dict[str, list[str]] = {
     "profile": ["--profile", "omega"],
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
+    "threads": ["--threads", "1"],
     "match": ["--match", "nothing-matches"],
     "timeout": ["--timeout", "0"],
     "start_timeout": ["--start-timeout", "0"],
@@ -195,8 +196,17 @@ def test_every_command_is_walked() -> None:
     assert set(COMMANDS) == set(BASE) | set(SLOW) | set(NOT_WALKED)
 
 
+SAMPLES_OF: dict[tuple[tuple[str, ...], str], list[str]] = {
+    (("solve",), "max_memory"): ["--max-memory", "1G"],
+}
+"""A sample value of one command's option where the common one does not fit (solve's tables
+need more than perft's 1 MiB)."""
+
+
 def sample(path: tuple[str, ...], action: argparse.Action) -> list[str]:
     flag = action.option_strings[-1]
+    if (path, action.dest) in SAMPLES_OF:
+        return SAMPLES_OF[path, action.dest]
     if action.dest in SAMPLES:
         return SAMPLES[action.dest] or [flag]
     if action.nargs == 0:
