@@ -74,6 +74,8 @@ SLOW: dict[tuple[str, ...], list[str]] = {
                      "--max-nodes", "2000"],
     ("survey",): ["--out", "{tmp}/survey", "--deals", "1", "--players", "4", "--cards", "2",
                   "--workers", "0", "--no-plots", "--no-options", "--no-lines"],
+    ("balance",): ["--out", "{tmp}/balance", "--games", "2", "--players", "4",
+                   "--presets", "rulebook", "--workers", "0", "--no-plots"],
     ("vectors", "export"): ["--game", "omen", "--out", "{tmp}/vectors", "--only", "examples"],
     ("vectors", "check"): ["{tmp}/puzzles-vectors", "--engine", ENGINE, "--game", "omen"],
     ("vectors", "perft"): [str(ROOT / "vectors" / "omens" / "rulebook" / "perft.json"),
@@ -139,6 +141,16 @@ SAMPLES: dict[str, list[str]] = {
     "max_failures": ["--max-failures", "0"],
     "suite": ["--suite", "mine"],
     "witnesses": ["--witnesses", "{tmp}/no-witnesses"],
+    "until_cards": ["--until-cards", "2"],
+    "after_bouts": ["--after-bouts", "1"],
+    "policy_samples": ["--policy-samples", "2"],
+    "policy_nodes": ["--policy-nodes", "100"],
+    "line_states": ["--line-states", "1"],
+    "scheduler": ["--scheduler", "bogus://x"],
+    "connect_timeout": ["--connect-timeout", "1"],
+    "workers_timeout": ["--workers-timeout", "1"],
+    "batch": ["--batch", "2"],
+    "presets": ["--presets", "gamepark"],
 }
 """A sample value per option destination (the generic fallbacks: a flag without a value
 alone; a choice other than the default; a number)."""
