@@ -26,6 +26,16 @@ def console() -> Console:
     return shown
 
 
+def heading(line: str, args: Any) -> None:
+    """The first line of a command with a default budget, on a terminal only (piped output
+    stays as it was): what it does and within which budget, and how to change that."""
+    shown = console()
+    if shown.is_terminal:
+        how = "" if getattr(args, "max_seconds", None) is not None else (
+            " (the default; --max-seconds S to change)")
+        shown.print(escape(line + how), soft_wrap=True)
+
+
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
