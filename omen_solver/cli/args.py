@@ -16,6 +16,7 @@ __all__ = [
     "add_budget",
     "add_solve_options",
     "add_stop",
+    "add_verbosity",
     "budget_json",
     "budget_of",
     "describe_stop",
@@ -91,6 +92,13 @@ def add_stop(parser: argparse.ArgumentParser) -> None:
         "--to", metavar="POINT",
         help="cut at a stopping point the game names, e.g. bout or round",
     )
+
+
+def add_verbosity(parser: argparse.ArgumentParser, verbose: str, quiet: str) -> None:
+    """``-v`` (one line per item, and ``verbose`` under each) and ``-q`` (``quiet``)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-v", "--verbose", action="store_true", help=f"also {verbose}")
+    group.add_argument("-q", "--quiet", action="store_true", help=quiet)
 
 
 def refuse_given(args: argparse.Namespace, dests: Iterable[str], reason: str) -> None:

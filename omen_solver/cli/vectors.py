@@ -19,6 +19,7 @@ from omen_solver.cli.output import print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
 from omen_solver.omens.rules import PRESETS
+from omen_solver.shipped import shipped
 from omen_solver.vectors.engine import serve
 from omen_solver.vectors.export import GAMES, SETS, check_docs, export, update_docs
 from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
@@ -49,8 +50,9 @@ def register(subparsers: Any) -> None:
     exp.add_argument("--game", required=True, choices=GAMES, help="which game")
     exp.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="the folder to write (the shipped set is vectors/)")
-    exp.add_argument("--witnesses", type=Path, default=Path("proofs/witnesses"), metavar="DIR",
-                     help="the Omens option witnesses to mine (default: proofs/witnesses)")
+    exp.add_argument("--witnesses", type=Path, metavar="DIR",
+                     help="the Omens option witnesses to mine (default: the witnesses shipped "
+                     "with omen-solver, proofs/witnesses)")
     exp.add_argument("--only", action="append", default=[], metavar="SET",
                      help="write only this set (repeatable): "
                      + "; ".join(f"{g}: {', '.join(s)}" for g, s in SETS.items()))
@@ -71,7 +73,9 @@ def register(subparsers: Any) -> None:
         "input (a bad vector file, a command that does not start or answer 'hello'), 130 "
         "interrupted.",
     )
-    check.add_argument("dir", type=Path, metavar="DIR", help="a vector folder or file")
+    check.add_argument("dir", type=Path, metavar="DIR", nargs="?",
+                       help="a vector folder or file (default: the vectors shipped with "
+                       "omen-solver)")
     check.add_argument("--engine", required=True, metavar="COMMAND",
                        help="the engine's command line, e.g. \"node my-adapter.js\"")
     check.add_argument("--game", action="append", default=[], choices=GAMES,
@@ -142,7 +146,8 @@ def _export(args: argparse.Namespace) -> int:
         check_docs(args.docs, args.game)
     console = Console(stderr=True)
     with _status(console, args.json) as say:
-        result = export(args.game, args.out, witnesses=args.witnesses, only=args.only,
+        witnesses = shipped("proofs") / "witnesses" if args.witnesses is None else args.witnesses
+        result = export(args.game, args.out, witnesses=witnesses, only=args.only,
                         progress=say)
     report = result.coverage
     if args.docs is not None:
@@ -177,9 +182,13 @@ def _check(args: argparse.Namespace) -> int:
         raise OmenSolverError(f"--max-failures must be positive, not {args.max_failures}")
     if args.min_played is not None and args.min_played < 0:
         raise OmenSolverError(f"--min-played must be 0 or more, not {args.min_played}")
-    files = load_vector_files(args.dir)
+    source = shipped("vectors") if args.dir is None else args.dir
+    files = load_vector_files(source)
     console = Console(stderr=True)
     out = Console(highlight=False, soft_wrap=True)
+    if not args.json:
+        where = " (shipped with omen-solver)" if args.dir is None else ""
+        out.print(f"vectors from {escape(str(source))}{where}")
 
     def shown(result: VectorResult) -> None:
         if args.json or result.status != "failed":
@@ -196,7 +205,7 @@ def _check(args: argparse.Namespace) -> int:
             min_played=args.min_played, progress=progress, on_result=shown,
         )
     if args.json:
-        print_json(report.to_json())
+        print_json({"dir": str(source), **report.to_json()})
     else:
         _summary(out, report)
     return EXIT_OK if report.ok() else EXIT_MISMATCH
