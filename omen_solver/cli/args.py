@@ -12,11 +12,14 @@ from omen_solver.core.search import Concept, SimultaneousMode
 from omen_solver.errors import OptionError, shown
 
 __all__ = [
+    "DEFAULT_WALK_MEMORY_MIB",
     "MAX_DIGITS",
     "add_budget",
+    "add_max_memory",
     "add_solve_options",
     "add_stop",
     "add_verbosity",
+    "add_wait",
     "budget_json",
     "budget_of",
     "describe_stop",
@@ -80,6 +83,33 @@ def budget_of(args: argparse.Namespace, fallback: Budget | None = None) -> Budge
     return Budget(nodes, limit)
 
 
+DEFAULT_WALK_MEMORY_MIB = 2048
+"""The memory ``perft`` and ``graph`` may hold by default (MiB): past it they stop."""
+
+
+def mebibytes(text: str) -> int:
+    """A memory size in MiB, 1 or more."""
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: give at least 1 MiB")
+    return value
+
+
+def add_max_memory(parser: argparse.ArgumentParser, then: str) -> None:
+    """``--max-memory MIB``: the resident memory a walk that keeps what it saw may reach."""
+    parser.add_argument("--max-memory", type=mebibytes, metavar="MIB",
+                        default=DEFAULT_WALK_MEMORY_MIB,
+                        help=f"stop once the process holds MIB MiB and {then} (default "
+                             f"{DEFAULT_WALK_MEMORY_MIB}; under ulimit -v it also stops short "
+                             "of that limit)")
+
+
+def add_wait(parser: argparse.ArgumentParser, folder: str) -> None:
+    """``--wait``: one run writes into a folder at a time (its lock, ``FOLDER/.lock``); another
+    stops at once (exit 2, naming the holder) unless it waits."""
+    parser.add_argument("--wait", action="store_true",
+                        help=f"if another run is writing into the same {folder} folder, wait for "
+                             "it to end (default: stop at once, exit 2, naming it)")
 def budget_json(budget: Budget) -> dict[str, object]:
     """The budget a search ran under, for the JSON of its answer."""
     return {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}

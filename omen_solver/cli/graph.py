@@ -8,8 +8,9 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from omen_solver.cli.args import add_stop, describe_stop, whole_number
+from omen_solver.cli.args import add_max_memory, add_stop, describe_stop, whole_number
 from omen_solver.cli.output import console, print_json
+from omen_solver.core.budget import MIB
 from omen_solver.core.graph import (
     DEFAULT_MAX_NODES,
     FORMATS,
@@ -37,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--merge", action="store_true", help="one node per distinct state")
     parser.add_argument("--max-nodes", type=whole_number, metavar="N", default=DEFAULT_MAX_NODES,
                         help=f"refuse graphs larger than N nodes (default {DEFAULT_MAX_NODES})")
+    add_max_memory(parser, "write nothing (exit 2)")
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     parser.set_defaults(handler=_graph)
 
@@ -45,7 +47,7 @@ def _graph(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     check_target(args.out)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
-                        max_nodes=args.max_nodes)
+                        max_nodes=args.max_nodes, max_memory=args.max_memory * MIB)
     written = write_graph(graph, args.out, args.format)
     kind = "state graph" if args.merge else "action tree"
     cut = describe_stop(args.depth, args.to)
@@ -53,9 +55,9 @@ def _graph(args: argparse.Namespace) -> int:
         print_json({"file": str(args.file), "out": str(args.out), "format": written,
                     "kind": kind, "depth": args.depth, "to": args.to,
                     "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
-                    "max_nodes": args.max_nodes})
+                    "max_nodes": args.max_nodes, "max_memory_mib": args.max_memory})
         return EXIT_OK
     console().print(f"{escape(str(args.out))}: {kind} as {written}, {graph.number_of_nodes():,} "
                     f"nodes, {graph.number_of_edges():,} edges ({escape(str(args.file))} {cut}; "
-                    f"at most {args.max_nodes:,} nodes)")
+                    f"at most {args.max_nodes:,} nodes, {args.max_memory:,} MiB)")
     return EXIT_OK

@@ -1,8 +1,9 @@
 """``omen-solver perft``: count the legal action sequences from any position file
 (:func:`omen_solver.core.positions.load_state`).
 
-The count has a budget; when it runs out the answer is "unknown" (exit status 1), never a
-guess. A long walk shows its progress on stderr when stderr is a terminal.
+The count has a budget (nodes, seconds, memory); when it runs out the answer is "unknown"
+(exit status 1) with the reason, never a guess. A long walk shows its progress on stderr when
+stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -14,8 +15,16 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from omen_solver.cli.args import add_budget, add_stop, budget_json, budget_of, describe_stop
+from omen_solver.cli.args import (
+    add_budget,
+    add_max_memory,
+    add_stop,
+    budget_json,
+    budget_of,
+    describe_stop,
+)
 from omen_solver.cli.output import console, print_json, progress
+from omen_solver.core.budget import MIB
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.positions import load_state
 
@@ -42,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--no-merge", action="store_true",
                         help="walk every sequence instead of reusing transposed subtrees")
     add_budget(parser, f"default: {DEFAULT_PERFT_SECONDS:g}")
+    add_max_memory(parser, "answer 'unknown'")
     parser.set_defaults(handler=_perft)
 
 
@@ -50,10 +60,10 @@ def _perft(args: argparse.Namespace) -> int:
     budget = budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS))
     with progress(f"perft {args.file}") as report:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
-                       budget=budget, progress=report)
+                       budget=budget, progress=report, max_memory=args.max_memory * MIB)
     if args.json:
         data = {"file": str(args.file), **result.to_json(), "merged": not args.no_merge,
-                "budget": budget_json(budget)}
+                "budget": {**budget_json(budget), "max_memory_mib": args.max_memory}}
         if not args.divide:
             data.pop("divide")
         print_json(data)

@@ -20,8 +20,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from omen_solver.cli.args import refuse_given
+from omen_solver.cli.args import add_wait, refuse_given
 from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
+from omen_solver.core.files import FolderLock
+from omen_solver.core.processes import start_worker
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.proofs.theorems.library import load_theorems, select
@@ -132,6 +134,7 @@ def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.Argument
         help="node budget per deal and setting pair (default 200,000)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_wait(parser, "--out")
     parser.set_defaults(handler=_witnesses)
 
 
@@ -145,17 +148,19 @@ def _witnesses(args: argparse.Namespace) -> int:
     if args.max_nodes <= 0:
         raise OmenSolverError("--max-nodes must be positive")
     chosen = args.options or known
-    results = [
-        witness
-        for name in _with_progress(chosen, "options", str, quiet=args.json)
-        for witness in find_witnesses(name, max_nodes=args.max_nodes)
-    ]
-    if args.options:
-        previous = _previous(args.out / "summary.json", chosen)
-        results = [*previous, *results]
-        order = {name: index for index, name in enumerate(known)}
-        results.sort(key=lambda w: order[w.option])
-    written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
+    # One run at a time: a run for some options merges its results into the summary.
+    with FolderLock(args.out, wait=args.wait):
+        previous = _previous(args.out / "summary.json", chosen) if args.options else []
+        results = [
+            witness
+            for name in _with_progress(chosen, "options", str, quiet=args.json)
+            for witness in find_witnesses(name, max_nodes=args.max_nodes)
+        ]
+        if args.options:
+            results = [*previous, *results]
+            order = {name: index for index, name in enumerate(known)}
+            results.sort(key=lambda w: order[w.option])
+        written = write_witnesses(results, args.out, None if args.no_docs else args.docs)
     if args.json:
         print_json([w.to_json() for w in results])
         return EXIT_OK
@@ -202,7 +207,7 @@ def _with_progress(
 
 def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
     """The witnesses of a summary file, but those being searched again."""
-    if not summary.is_file():
+    if not summary.exists():  # anything else there is read (and refused if not a file)
         return []
     return [w for w in read_summary(summary) if w.option not in replaced]
 
@@ -275,7 +280,10 @@ def _run_all(
             run(theorem, settings=settings, counterexamples=counterexamples)
             for theorem in _with_progress(theorems, "theorems", lambda t: t.name, quiet=quiet)
         ]
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    # Each worker ends with this process, however it ends (kill -9 included), z3 with it;
+    # on Ctrl-C this process stops them (below).
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
+                               initargs=(os.getpid(),))
     futures: list[Future[_Result]] = [
         pool.submit(_run_one, folder, theorem.name, settings, counterexamples)
         for theorem in theorems

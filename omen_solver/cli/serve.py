@@ -8,12 +8,15 @@ and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import ipaddress
+import signal
 import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,10 +122,42 @@ def _serve(args: argparse.Namespace) -> int:
               "machine can use the board and its searches", file=sys.stderr)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    except KeyboardInterrupt:
-        # uvicorn shuts down on Ctrl-C (the searches with it) and raises it again after.
-        print("omen-solver: interrupted", file=sys.stderr)
-        return 130
+    server = _server(uvicorn, uvicorn.Config(app, host=args.host, port=args.port,
+                                             log_level="warning"))
+    server.run()
+    # uvicorn shut down on Ctrl-C or SIGTERM (the searches with it); the signal is raised
+    # again here, outside its event loop, so that the command line answers it as any command
+    # (130 or 143, one line) instead of a traceback of the loop's tasks.
+    for signum in server.stopped_by:
+        signal.raise_signal(signum)
     return 0
+
+
+def _server(uvicorn: Any, config: Any) -> Any:
+    """A uvicorn server that keeps the signals which stopped it (``stopped_by``) instead of
+    raising them again inside its event loop."""
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        def __init__(self, config: Any) -> None:
+            super().__init__(config)
+            self.stopped_by: list[int] = []
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # While uvicorn answers the signals, the command line's watcher must not see
+            # them too: it turns SIGTERM into a SIGINT, which uvicorn takes for a second
+            # Ctrl-C and a forced exit.
+            watched = signal.set_wakeup_fd(-1)
+            try:
+                with super().capture_signals():
+                    try:
+                        yield
+                    finally:
+                        captured = getattr(self, "_captured_signals", None)
+                        if isinstance(captured, list):
+                            self.stopped_by = list(reversed(captured))
+                            captured.clear()
+            finally:
+                signal.set_wakeup_fd(watched)
+
+    return Server(config)

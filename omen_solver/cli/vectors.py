@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,9 @@ from omen_solver.omen.rules import PROFILES
 from omen_solver.omens.rules import PRESETS
 from omen_solver.shipped import shipped
 from omen_solver.vectors.engine import serve
-from omen_solver.vectors.export import GAMES, SETS, check_docs, export, update_docs
+from omen_solver.vectors.export import GAMES, SETS, check_docs, docs_key, export, update_docs
+from omen_solver.vectors.omens_mine import Suite
+from omen_solver.vectors.perft_runner import check_perft, load_perft_files
 from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
 from omen_solver.vectors.settings import parse_declared
 
@@ -43,19 +46,31 @@ def register(subparsers: Any) -> None:
         "export",
         help="mine and write a game's vectors, perft suite, coverage report and reference",
         description="Mine the vectors (printed examples, option witnesses, and for Omens a "
-        "systematic enumeration of small positions kept only where they cover something new), "
-        "count the perft suite, and write OUT/GAME/*.json and OUT/schema/*.json. The same "
-        "version writes byte-identical files.",
+        "coverage-driven enumeration of small positions and seeded random lines, kept only "
+        "where they cover something new), give each the settings it holds under, count the "
+        "perft suite, and write OUT/GAME/*.json (Omens: a suite mined under the settings of "
+        "--preset and --rule, in OUT/omens/SUITE/) and OUT/schema/*.json. The same version "
+        "writes byte-identical files.",
     )
     exp.add_argument("--game", required=True, choices=GAMES, help="which game")
     exp.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="the folder to write (the shipped set is vectors/)")
     exp.add_argument("--witnesses", type=Path, metavar="DIR",
-                     help="the Omens option witnesses to mine (default: the witnesses shipped "
-                     "with omen-solver, proofs/witnesses)")
+                     help="Omens: the option witnesses to mine (default: the witnesses "
+                     "shipped with omen-solver, proofs/witnesses)")
     exp.add_argument("--only", action="append", default=[], metavar="SET",
                      help="write only this set (repeatable): "
                      + "; ".join(f"{g}: {', '.join(s)}" for g, s in SETS.items()))
+    exp.add_argument("--preset", choices=tuple(PRESETS), metavar="NAME",
+                     help="Omens: mine the suite under this preset (default rulebook; "
+                     + ", ".join(PRESETS) + ")")
+    exp.add_argument("--rule", action="append", default=[], type=_rule,
+                     metavar="NAME=SETTING",
+                     help="Omens: with this setting on top of the preset (repeatable; "
+                     "docs/omens-options.md)")
+    exp.add_argument("--suite", metavar="NAME",
+                     help="Omens: the suite's name, its folder under OUT/omens/ (default: the "
+                     "preset's name, or 'custom' with --rule)")
     exp.add_argument("--docs", type=Path, metavar="FILE",
                      help="also rewrite the coverage section of this page (docs/vectors.md)")
     exp.add_argument("--json", action="store_true", help="print the coverage report as JSON")
@@ -93,6 +108,35 @@ def register(subparsers: Any) -> None:
                        help="stop after N failed vectors")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(handler=_check)
+
+    counts = commands.add_parser(
+        "perft",
+        help="count the perft suites through an engine over the JSON-lines protocol",
+        description="Start COMMAND as for 'vectors check' and, for every case of the perft "
+        "files of DIR (*/perft.json) recorded under settings the engine plays, have it count "
+        "the legal action sequences per depth: by a 'perft' request if it answers one, else "
+        "by walking its 'legal' and 'play' answers (setting the position up again to go back "
+        "up the tree). Only depths whose recorded tree has at most --max-nodes nodes are "
+        "counted. Exit status: 0 every count agrees (and one case was counted at least), 1 a "
+        "count differs or nothing was counted, 2 bad input, 130 interrupted.",
+    )
+    counts.add_argument("dir", type=Path, metavar="DIR", help="a vector folder or perft file")
+    counts.add_argument("--engine", required=True, metavar="COMMAND",
+                        help="the engine's command line, e.g. \"node my-adapter.js\"")
+    counts.add_argument("--max-nodes", type=int, default=5_000, metavar="N",
+                        help="count the depths whose recorded tree has at most N nodes "
+                        "(default 5000)")
+    counts.add_argument("--walk", action="store_true",
+                        help="walk 'legal' and 'play' even if the engine answers 'perft'")
+    counts.add_argument("--game", action="append", default=[], choices=GAMES,
+                        help="only this game's cases (repeatable)")
+    counts.add_argument("--match", metavar="TEXT", help="only cases whose id contains TEXT")
+    counts.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                        help="seconds the engine has to answer each request (default 10)")
+    counts.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+                        help="seconds the engine has to answer 'hello' (default 60)")
+    counts.add_argument("--json", action="store_true", help="print the report as JSON")
+    counts.set_defaults(handler=_perft)
 
     engine = commands.add_parser(
         "engine",
@@ -142,19 +186,30 @@ def _status(console: Console, quiet: bool) -> Iterator[Any]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.witnesses is not None and args.game != "omens":
+        raise OmenSolverError("--witnesses is for --game omens (Omen's witnesses are mined "
+                              "from its seed positions)")
+    witnesses = shipped("proofs") / "witnesses" if args.witnesses is None else args.witnesses
+    suite = None
+    if args.preset is not None or args.rule or args.suite is not None:
+        if args.game != "omens":
+            raise OmenSolverError("--preset, --rule and --suite are for --game omens")
+        preset = args.preset or "rulebook"
+        name = args.suite or ("custom" if args.rule else preset)
+        suite = Suite(name, preset, dict(args.rule))
+    section = docs_key(args.game, suite)
     if args.docs is not None:
-        check_docs(args.docs, args.game)
+        check_docs(args.docs, section)
     console = Console(stderr=True)
     with _status(console, args.json) as say:
-        witnesses = shipped("proofs") / "witnesses" if args.witnesses is None else args.witnesses
         result = export(args.game, args.out, witnesses=witnesses, only=args.only,
-                        progress=say)
+                        progress=say, suite=suite)
     report = result.coverage
     if args.docs is not None:
         if report is None:
             raise OmenSolverError("--docs needs the coverage report: do not leave 'coverage' "
                                   "out of --only")
-        update_docs(args.docs, args.game, report)
+        update_docs(args.docs, section, report)
     if args.json:
         print_json(report)
         return EXIT_OK
@@ -208,6 +263,45 @@ def _check(args: argparse.Namespace) -> int:
         print_json({"dir": str(source), **report.to_json()})
     else:
         _summary(out, report)
+    return EXIT_OK if report.ok() else EXIT_MISMATCH
+
+
+def _perft(args: argparse.Namespace) -> int:
+    for name in ("timeout", "start_timeout"):
+        if getattr(args, name) <= 0:
+            raise OmenSolverError(f"--{name.replace('_', '-')} must be positive, not "
+                                  f"{getattr(args, name)}")
+    if args.max_nodes < 1:
+        raise OmenSolverError(f"--max-nodes must be at least 1, not {args.max_nodes}")
+    files = load_perft_files(args.dir)
+    console = Console(stderr=True)
+    out = Console(highlight=False, soft_wrap=True)
+    with _progress(console, quiet=args.json) as progress:
+        report = check_perft(files, args.engine, timeout=args.timeout,
+                             start_timeout=args.start_timeout, max_nodes=args.max_nodes,
+                             walk=args.walk, games=args.game, match=args.match,
+                             progress=progress)
+    if args.json:
+        print_json(report.to_json())
+        return EXIT_OK if report.ok() else EXIT_MISMATCH
+    counts = report.counts()
+    out.print(f"counted {counts['passed'] + counts['failed']} of {len(report.results)} perft "
+              f"cases: {counts['passed']} agree, {counts['failed']} differ; "
+              f"{counts['skipped']} skipped (engine {escape(report.engine)})")
+    for result in report.results:
+        if result.status == "failed":
+            out.print(f"[red]FAIL[/] {escape(result.case)}"
+                      + (f": {escape(result.message)}" if result.message else ""))
+            for line in result.mismatches[:10]:
+                out.print(f"  {escape(line)}")
+        elif result.status == "passed":
+            out.print(f"ok   {escape(result.case)}: depths {', '.join(map(str, result.depths))}"
+                      f" ({result.how})")
+    reasons = Counter(r.message for r in report.results if r.status == "skipped")
+    for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0])):
+        out.print(f"skipped {count}: {escape(reason)}")
+    if not counts["passed"] + counts["failed"]:
+        out.print("[red]FAIL[/]: no perft case was counted")
     return EXIT_OK if report.ok() else EXIT_MISMATCH
 
 

@@ -5,12 +5,18 @@ node (one integer comparison); the clock is read and the progress callback calle
 :data:`CHECK_INTERVAL` nodes, so that the hot path stays lean and node limits stay exact and
 deterministic. A walk that runs out of budget raises :class:`BudgetExceeded`; the public
 functions catch it and report ``unknown`` rather than a guess.
+
+A walk that keeps what it has seen (perft's memo, a graph) also takes a :class:`MemoryCap`,
+read at the same checks: past it the walk stops and answers "unknown" with the reason, and
+under an address-space limit (``ulimit -v``) it stops before the system refuses memory, so
+that it answers instead of dying.
 """
 
 from __future__ import annotations
 
 import enum
 import math
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,8 +27,10 @@ from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = [
     "CHECK_INTERVAL",
+    "MIB",
     "RECURSION_LIMIT",
     "Budget",
+    "MemoryCap",
     "NodeMeter",
     "Progress",
     "Status",
@@ -95,15 +103,80 @@ class Budget:
         return ", ".join(parts) if parts else "no limit"
 
 
+MIB = 1024 * 1024
+"""Bytes in a MiB (memory limits are given in MiB)."""
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _address_limit() -> int | None:
+    """The process's address-space limit in bytes (``ulimit -v``), if it has one."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def memory_in_use() -> tuple[int, int] | None:
+    """``(resident, virtual)`` bytes of this process (Linux's ``/proc/self/statm``), or None
+    where the system does not say."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            size, resident = statm.read(200).split()[:2]
+    except (OSError, ValueError):
+        return None
+    return int(resident) * _PAGE, int(size) * _PAGE
+
+
+class MemoryCap:
+    """A limit on a walk's memory, checked with its budget (:meth:`NodeMeter.check`).
+
+    ``max_bytes`` bounds the resident memory of the process (``None``: no such bound). Under
+    an address-space limit the walk also stops once its virtual size comes within an eighth
+    of it (at least 64 MiB): the room left is what it needs to unwind and answer, where a walk
+    that ran into the limit itself would fail in whatever allocation came next.
+    """
+
+    HEADROOM_SHARE = 8
+
+    def __init__(self, max_bytes: int | None = None) -> None:
+        if max_bytes is not None and (isinstance(max_bytes, bool) or max_bytes < 1):
+            raise OmenSolverError(f"max_memory: must be a positive number of bytes, "
+                                  f"got {max_bytes!r}")
+        self.max_bytes = max_bytes
+        address = _address_limit()
+        self.address_stop = (None if address is None else
+                             address - max(64 * MIB, address // self.HEADROOM_SHARE))
+
+    def exceeded(self) -> str | None:
+        """Why the walk must stop now, or None."""
+        if self.max_bytes is None and self.address_stop is None:
+            return None
+        used = memory_in_use()
+        if used is None:
+            return None
+        resident, virtual = used
+        if self.max_bytes is not None and resident > self.max_bytes:
+            return f"memory limit of {self.max_bytes / MIB:,.0f} MiB reached"
+        if self.address_stop is not None and virtual > self.address_stop:
+            return (f"near the address-space limit (ulimit -v) of "
+                    f"{(_address_limit() or 0) / MIB:,.0f} MiB")
+        return None
+
+
 class NodeMeter:
     """Node counting and budget checks, meant as the base class of a tree walk.
 
     The walk does ``self.nodes += 1`` and ``if self.nodes >= self.next_check: self.check()``
-    on each node it enters.
+    on each node it enters. A :class:`MemoryCap` is read at each check too.
     """
 
-    def __init__(self, budget: Budget | None = None, progress: Progress | None = None) -> None:
+    def __init__(self, budget: Budget | None = None, progress: Progress | None = None,
+                 memory: MemoryCap | None = None) -> None:
         budget = budget or Budget()
+        self.memory = memory
         self.nodes = 0
         self.started = perf_counter()
         self._budget = budget
@@ -140,6 +213,9 @@ class NodeMeter:
                 self.nodes,
                 now - self.started,
             )
+        memory = self.memory.exceeded() if self.memory is not None else None
+        if memory is not None:
+            raise BudgetExceeded(memory, self.nodes, now - self.started)
         if self._progress is not None:
             self._progress(self.nodes, now - self.started)
         self.next_check = self._schedule()

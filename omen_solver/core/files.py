@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 import sys
 import time
 import tomllib
@@ -35,6 +36,7 @@ __all__ = [
     "atomic_file",
     "atomic_write",
     "parse_toml",
+    "read_bytes",
     "read_source",
     "read_text",
     "read_toml",
@@ -65,19 +67,33 @@ def _decode(data: bytes, name: str, error: type[OmenSolverError]) -> str:
         ) from None
 
 
-def _too_large(name: str, error: type[OmenSolverError]) -> OmenSolverError:
+def _too_large(name: str, error: type[OmenSolverError], limit: int = MAX_FILE_BYTES,
+               size: int | None = None) -> OmenSolverError:
+    size_text = f"{size:,} bytes, " if size is not None else ""
     return error(
-        f"{name}: larger than {MAX_FILE_BYTES:,} bytes: not a file this program reads "
-        "(stopped reading)"
+        f"{name}: {size_text}more than the {limit:,} a file may have here: not a file this "
+        "program reads (stopped reading)"
     )
 
 
-def read_text(path: Path | str, error: type[OmenSolverError] = PositionError) -> str:
-    """The UTF-8 text of a file, at most :data:`MAX_FILE_BYTES` of it."""
+_OPEN_TO_READ: Final = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+"""Opened without blocking: opening a FIFO for reading waits for a writer otherwise."""
+
+
+def read_bytes(
+    path: Path | str, error: type[OmenSolverError] = PositionError, limit: int = MAX_FILE_BYTES
+) -> bytes:
+    """The bytes of a regular file, at most ``limit`` of them: the one way the library reads a
+    file it is handed (positions, catalogues, puzzles, theorem files, advice files, vector
+    files, summaries).
+
+    A FIFO, a device or a socket is refused at once (the file is opened without blocking and
+    checked before a byte is read), so is a folder and a file larger than ``limit``. Each
+    failure raises ``error`` naming the file.
+    """
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        descriptor = os.open(path, _OPEN_TO_READ)
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -86,9 +102,39 @@ def read_text(path: Path | str, error: type[OmenSolverError] = PositionError) ->
         raise error(f"{path}: permission denied") from None
     except OSError as problem:
         raise error(f"{path}: cannot be read: {problem.strerror or problem}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise _too_large(str(path), error)
-    return _decode(data, str(path), error)
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise error(f"{path}: is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path}: not a regular file (a FIFO, a device or a socket): not a "
+                        "file this program reads")
+        if info.st_size > limit:
+            raise _too_large(str(path), error, limit, info.st_size)
+        os.set_blocking(descriptor, True)
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(descriptor, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as problem:
+        raise error(f"{path}: cannot be read: {problem.strerror or problem}") from None
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > limit:  # grew while being read
+        raise _too_large(str(path), error, limit)
+    return data
+
+
+def read_text(path: Path | str, error: type[OmenSolverError] = PositionError,
+              limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file, at most ``limit`` bytes of it (see
+    :func:`read_bytes`)."""
+    return _decode(read_bytes(path, error, limit), str(Path(path)), error)
 
 
 def parse_toml(
@@ -291,8 +337,11 @@ class FolderLock:
                 ) from None
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")
             text = f"process {os.getpid()} ({self.what}) since {stamp}\n"
-            os.ftruncate(descriptor, 0)
-            os.pwrite(descriptor, text.encode("utf-8", "replace"), 0)
+            # The holder's name is for the message of another run: a full disk that refuses
+            # it must not stop this one (the lock itself needs no byte on the disk).
+            with suppress(OSError):
+                os.ftruncate(descriptor, 0)
+                os.pwrite(descriptor, text.encode("utf-8", "replace"), 0)
         except BaseException:
             os.close(descriptor)
             raise

@@ -30,9 +30,10 @@ from typing import Any
 
 import networkx as nx
 
-from omen_solver.core.budget import Budget, NodeMeter
+from omen_solver.core.budget import Budget, MemoryCap, NodeMeter
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches
+from omen_solver.core.files import atomic_write
 from omen_solver.core.game import GameState, NodeKind
 from omen_solver.errors import (
     BudgetExceeded,
@@ -95,20 +96,34 @@ def build_graph(
     stop: str | StopPredicate | None = None,
     merge: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES,
+    max_memory: int | None = None,
 ) -> nx.DiGraph:
-    """The action tree (or, with ``merge``, the state graph) below ``state``."""
+    """The action tree (or, with ``merge``, the state graph) below ``state``.
+
+    The graph is held in memory whole: ``max_nodes`` bounds its nodes, ``max_memory`` (bytes)
+    the process's resident memory while it is built (and it always stops short of an
+    address-space limit); past either, :class:`GraphTooLargeError` says which.
+    """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise OmenSolverError(f"depth: expected a whole number of plies ≥ 0, got {depth!r}")
     predicate = resolve_stop(state, stop)
-    meter = NodeMeter(Budget(max_nodes=max_nodes))
+    meter = NodeMeter(Budget(max_nodes=max_nodes), memory=MemoryCap(max_memory))
+    advice = "lower the depth, stop earlier, merge transpositions or raise the limit"
     try:
         if merge:
             return _merged(state, depth, predicate, meter)
         return _tree(state, depth, predicate, meter)
-    except BudgetExceeded:
+    except BudgetExceeded as exceeded:
+        if exceeded.reason.startswith("node limit"):
+            raise GraphTooLargeError(
+                f"the graph has more than {max_nodes} nodes; {advice}"
+            ) from None
         raise GraphTooLargeError(
-            f"the graph has more than {max_nodes} nodes; lower the depth, stop earlier, merge "
-            "transpositions or raise the node limit"
+            f"the graph was not built: {exceeded.reason} after {meter.nodes:,} nodes; {advice}"
+        ) from None
+    except MemoryError:
+        raise GraphTooLargeError(
+            f"the graph was not built: out of memory after {meter.nodes:,} nodes; {advice}"
         ) from None
 
 
@@ -247,16 +262,12 @@ def check_target(path: Path) -> None:
 
 
 def _write_whole(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename (never half a file).
-    Errors name the file asked for, never the temporary one."""
-    temporary = path.with_name(f".{path.name}.part")
+    """Write the file whole or not at all (:func:`~omen_solver.core.files.atomic_write`: a
+    new temporary file beside it, never through a planted link); errors name the file."""
     try:
-        temporary.write_bytes(data)
-        temporary.replace(path)
+        atomic_write(path, data)
     except OSError as error:
         raise OmenSolverError(f"{path}: cannot be written: {error.strerror or error}") from None
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def draw(graph: nx.DiGraph, format: str = "svg") -> bytes:

@@ -98,15 +98,22 @@ class RuleOptions:
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
 
+_DESCRIBED: dict[type[RuleOptions], tuple[OptionSpec, ...]] = {}
+
+
 def describe(cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
-    """The documented options of an option class, in declaration order."""
-    specs = []
-    for field in dataclasses.fields(cls):
-        meta = field.metadata.get(_META)
-        if meta is None:
-            continue
-        specs.append(OptionSpec(name=field.name, default=str(field.default), **meta))
-    return tuple(specs)
+    """The documented options of an option class, in declaration order (computed once per
+    class: every rule set built validates itself against it)."""
+    found = _DESCRIBED.get(cls)
+    if found is None:
+        specs = []
+        for field in dataclasses.fields(cls):
+            meta = field.metadata.get(_META)
+            if meta is None:
+                continue
+            specs.append(OptionSpec(name=field.name, default=str(field.default), **meta))
+        found = _DESCRIBED[cls] = tuple(specs)
+    return found
 
 
 def build(

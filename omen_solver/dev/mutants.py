@@ -42,6 +42,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import atomic_write, read_text
+from omen_solver.core.processes import parent_death_signal
+from omen_solver.errors import OmenSolverError
+
 ROOT: Final = Path(__file__).resolve().parents[2]
 VECTORS: Final = "omen_solver/vectors/data/omens-examples.toml"
 """The hand-written Omens regression vectors."""
@@ -435,7 +439,7 @@ def _run_mutant(
     with tempfile.TemporaryDirectory(prefix="omens-mutant-") as folder:
         copy_root = Path(folder) / "omen_solver"
         shutil.copytree(_SNAPSHOT or ROOT / "omen_solver", copy_root, ignore=_IGNORE)
-        (Path(folder) / mutant.file).write_text(source, encoding="utf-8")
+        atomic_write(Path(folder) / mutant.file, source)
         env = dict(
             os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1", OMENS_MUTANTS_DATA=str(DATA)
         )
@@ -446,8 +450,9 @@ def _run_mutant(
             f"print(json.dumps(detect({bouts})))",
         ]
         try:
-            done = subprocess.run(
-                command, env=env, cwd=folder, capture_output=True, text=True, timeout=timeout
+            done = subprocess.run(  # ends with this run, however it ends
+                command, env=env, cwd=folder, capture_output=True, text=True, timeout=timeout,
+                preexec_fn=parent_death_signal,
             )
         except subprocess.TimeoutExpired:
             return mutant, {"timeout": f"no answer within {timeout:.0f} s"}, timeout
@@ -519,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     if _digest() != before:
         raise SystemExit("the engine files changed during the run: this must never happen")
     snapshot.cleanup()
-    args.out.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    atomic_write(args.out, json.dumps(results, indent=1))
     survived = [r for r in results if not r["killed_by"]]
     print(
         f"{len(results)} mutants, {len(results) - len(survived)} killed, {len(survived)} survived"
@@ -528,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print_table(path: Path) -> int:
-    results = json.loads(path.read_text(encoding="utf-8"))
+    results = json.loads(read_text(path, OmenSolverError, 64 * 1024 * 1024))
     for row in results:
         if not row["killed_by"]:
             mutant = Mutant(row["number"], row["file"], row["line"], row["kind"], row["what"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from omen_solver.core.files import atomic_write
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 
@@ -100,7 +101,7 @@ def write_pages(docs: Path) -> list[Path]:
     written = []
     for name, text in (("omens-rules.md", rules_page()), ("omens-options.md", options_page())):
         path = docs / name
-        path.write_text(text, encoding="utf-8")
+        atomic_write(path, text)
         written.append(path)
     return written
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import constraint
 
 from omen_solver.core.budget import Budget
+from omen_solver.core.files import atomic_write
 from omen_solver.core.search import solve
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.cards import Catalogue, default_catalogue
@@ -236,4 +237,4 @@ def write_puzzle(
         f"best_actions = {json.dumps(list(found.best))}",
     ]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write(path, "\n".join(lines) + "\n")

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from omen_solver.core.budget import Budget
+from omen_solver.core.files import atomic_write
 from omen_solver.core.search import Concept, solve
 from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
@@ -590,10 +591,7 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
         f"nodes = {rating.nodes}",
     ]
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Written whole or not at all: a partial file is never left behind.
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    partial.replace(path)
+    atomic_write(path, "\n".join(lines) + "\n")  # whole or not at all
 
 
 # -- generation ------------------------------------------------------------------------------

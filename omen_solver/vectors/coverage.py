@@ -125,8 +125,14 @@ class Dimension:
     name: str
     title: str
     total: frozenset[str] | None
-    """Every feature of the dimension (None: no fixed universe, only a count)."""
+    """Every feature of the dimension that a line of play can have (None: no fixed universe,
+    only a count)."""
     note: str = ""
+    impossible: tuple[tuple[str, int, str], ...] = ()
+    """The features no line of play can have, left out of ``total``: (what, how many, why)."""
+    holding: bool = False
+    """Counted only from vectors whose expectations hold under the suite's settings (what an
+    engine with those settings plays)."""
 
 
 @dataclass
@@ -144,8 +150,15 @@ class Coverage:
         for feature in features:
             self.first.setdefault(feature, vector)
 
-    def report(self, sets: Mapping[str, int], game: str) -> dict[str, Any]:
-        """The published coverage file (``coverage.json``)."""
+    def holding_only(self) -> frozenset[str]:
+        """The prefixes (``NAME:``) of the dimensions counted only from vectors that hold under
+        the suite's settings."""
+        return frozenset(f"{dim.name}:" for dim in self.dimensions if dim.holding)
+
+    def report(self, sets: Mapping[str, int], game: str,
+               suite: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The published coverage file (``coverage.json``); ``suite``: the settings the suite
+        was mined under (Omens)."""
         dims: dict[str, Any] = {}
         for dim in self.dimensions:
             covered = {f for f in self.first if f.startswith(dim.name + ":")}
@@ -160,13 +173,18 @@ class Coverage:
                         "missing": sorted(dim.total - covered),
                     }
                 )
+            if dim.impossible:
+                entry["impossible"] = [{"what": what, "count": count, "why": why}
+                                       for what, count, why in dim.impossible]
             if dim.note:
                 entry["note"] = dim.note
             dims[dim.name] = entry
-        return {
+        report: dict[str, Any] = {
             "format": "omen-solver-coverage",
             "version": 1,
             "game": game,
-            "sets": dict(sets),
-            "dimensions": dims,
         }
+        if suite is not None:
+            report["suite"] = dict(suite)
+        report.update({"sets": dict(sets), "dimensions": dims})
+        return report

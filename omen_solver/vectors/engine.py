@@ -11,15 +11,21 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from omen_solver import __version__
+from omen_solver.core.budget import Budget
+from omen_solver.core.enumeration import perft
 from omen_solver.core.game import Game, GameState, VectorView, game_of, games
 from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.protocol import PROTOCOL_VERSION
 from omen_solver.vectors.settings import SWITCHABLE, EngineRules
 
 __all__ = ["Adapter", "serve"]
+
+
+_PERFT_NODES: Final = 5_000_000
+"""The most nodes one ``perft`` request walks."""
 
 
 class _Refused(Exception):
@@ -50,6 +56,7 @@ class Adapter:
             "legal": self._legal,
             "play": self._play,
             "state": self._state,
+            "perft": self._perft,
             "quit": lambda _: {},
         }
         handler = handlers.get(str(command))
@@ -116,6 +123,18 @@ class Adapter:
         assert game.parse is not None, game.name
         self.state = state.child(game.parse(state, action))
         return {}
+
+    def _perft(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """The perft counts from the current position (docs/vectors.md, "Perft suites")."""
+        state = self._current()
+        depth = request.get("depth")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
+            raise _Refused("perft needs a 'depth' from 0 to 64")
+        result = perft(state, depth, budget=Budget(max_nodes=_PERFT_NODES))
+        if result.total is None:
+            raise _Refused(f"perft to depth {depth}: {result.reason or 'budget exceeded'}")
+        return {**result.total.to_json(),
+                "divide": {text: count.sequences for text, count in result.divide}}
 
     def _state(self, request: Mapping[str, Any]) -> dict[str, Any]:
         state = self._current()

@@ -8,13 +8,13 @@ folder as it was. The same version writes byte-identical files.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from omen_solver.core.files import atomic_write, read_text
 from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue as omen_catalogue
@@ -22,18 +22,21 @@ from omen_solver.omen.rules import PROFILES, OmenRules, make_rules
 from omen_solver.omens.cards import default_catalogue as omens_catalogue
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
+from omen_solver.vectors.holds import holds_under
 from omen_solver.vectors.jsonfile import dumps, validate
 from omen_solver.vectors.omen_mine import OmenMiner
-from omen_solver.vectors.omens_mine import MinedSet, OmensMiner
+from omen_solver.vectors.omens_mine import MinedSet, OmensMiner, Suite
 from omen_solver.vectors.perft_suites import omen_perft_suite, omens_perft_suite
 from omen_solver.vectors.schemas import SCHEMA_FILES, build_schema
 
 __all__ = [
     "GAMES",
     "SETS",
+    "SHIPPED_SUITES",
     "ExportResult",
     "check_docs",
     "coverage_markdown",
+    "docs_key",
     "docs_section",
     "export",
     "update_docs",
@@ -41,10 +44,14 @@ __all__ = [
 
 GAMES: Final = ("omens", "omen")
 SETS: Final = {
-    "omens": ("examples", "witnesses", "enumerated", "perft", "coverage", "reference"),
+    "omens": ("examples", "witnesses", "enumerated", "random", "perft", "coverage", "reference"),
     "omen": ("examples", "witnesses", "perft", "coverage", "reference"),
 }
-"""The files of each game's folder (``NAME.json``), in the order they are built."""
+"""The files of each game's folder (``NAME.json``), in the order they are built. Omens: every
+set but ``reference`` is a suite's (``omens/SUITE/NAME.json``); the reference is the game's
+(``omens/reference.json``)."""
+SHIPPED_SUITES: Final = (Suite("rulebook", "rulebook"), Suite("gamepark", "gamepark"))
+"""The Omens suites of ``vectors/``: one per preset."""
 
 
 @dataclass(frozen=True)
@@ -57,15 +64,18 @@ class ExportResult:
     """Vectors (or perft cases) per set."""
 
 
-def _vector_file(game: str, mined: MinedSet) -> dict[str, Any]:
-    return {
+def _vector_file(game: str, mined: MinedSet, suite: Suite | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "format": "omen-solver-vectors",
         "version": 1,
         "game": game,
         "set": mined.name,
         "description": mined.description,
-        "vectors": mined.vectors,
     }
+    if suite is not None:
+        data["suite"] = _suite_json(suite)
+    data["vectors"] = mined.vectors
+    return data
 
 
 def _omens_reference() -> dict[str, Any]:
@@ -143,24 +153,53 @@ def _reference(game: str, cards: list[dict[str, Any]], rules: list[dict[str, Any
     }
 
 
-def _build_omens(witnesses: Path, wanted: Sequence[str], progress: Callable[[str], None]
-                 ) -> dict[str, dict[str, Any]]:
+def _build_omens(witnesses: Path, wanted: Sequence[str], progress: Callable[[str], None],
+                 suite: Suite) -> dict[str, dict[str, Any]]:
     """The Omens files named in ``wanted`` (the examples and witnesses are always mined: the
     enumeration keeps only what they do not cover)."""
-    miner = OmensMiner(witnesses)
+    miner = OmensMiner(witnesses, suite)
     built: dict[str, dict[str, Any]] = {}
-    progress("omens: examples")
-    built["examples"] = _vector_file("omens", miner.examples())
-    progress("omens: option witnesses")
-    built["witnesses"] = _vector_file("omens", miner.witness_vectors())
-    if "enumerated" in wanted or "coverage" in wanted:
-        progress("omens: enumeration")
-        built["enumerated"] = _vector_file("omens", miner.enumeration())
+    where = f"omens ({suite.name})"
+    progress(f"{where}: examples")
+    examples = miner.examples()
+    progress(f"{where}: option witnesses")
+    found = miner.witness_vectors()
+    progress(f"{where}: siblings under the suite's settings")
+    built["examples"] = _vector_file("omens", miner.siblings(examples), suite)
+    built["witnesses"] = _vector_file("omens", miner.siblings(found), suite)
+    if any(name in wanted for name in ("enumerated", "random", "coverage")):
+        progress(f"{where}: enumeration")
+        built["enumerated"] = _vector_file("omens", miner.enumeration(), suite)
+        progress(f"{where}: random lines")
+        built["random"] = _vector_file("omens", miner.random_lines(), suite)
         counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses",
-                                                                 "enumerated")}
-        built["coverage"] = miner.coverage.report(counts, "omens")
-    _add_suite_and_reference(built, "omens", wanted, progress)
+                                                                 "enumerated", "random")}
+        built["coverage"] = miner.coverage.report(counts, "omens", _suite_json(suite))
+        built["coverage"]["no_sibling"] = miner.no_sibling
+    if "perft" in wanted:
+        progress(f"{where}: perft")
+        built["perft"] = omens_perft_suite(suite)
+    if "reference" in wanted:
+        built["reference"] = _omens_reference()
     return built
+
+
+def _with_holds(mined: MinedSet) -> MinedSet:
+    """Omen vectors with their ``holds_under`` (after ``options``)."""
+    vectors = []
+    for vector in mined.vectors:
+        holds = holds_under("omen", vector)
+        with_holds: dict[str, Any] = {}
+        for key, value in vector.items():
+            with_holds[key] = value
+            if key == "options":
+                with_holds["holds_under"] = holds
+        vectors.append(with_holds)
+    return MinedSet(mined.name, mined.description, vectors)
+
+
+def _suite_json(suite: Suite) -> dict[str, Any]:
+    return {"name": suite.name, **suite.options_json()}
 
 
 def _build_omen(wanted: Sequence[str], progress: Callable[[str], None]
@@ -168,9 +207,9 @@ def _build_omen(wanted: Sequence[str], progress: Callable[[str], None]
     miner = OmenMiner()
     built: dict[str, dict[str, Any]] = {}
     progress("omen: examples")
-    built["examples"] = _vector_file("omen", miner.examples())
+    built["examples"] = _vector_file("omen", _with_holds(miner.examples()))
     progress("omen: option witnesses")
-    built["witnesses"] = _vector_file("omen", miner.witness_vectors())
+    built["witnesses"] = _vector_file("omen", _with_holds(miner.witness_vectors()))
     counts = {name: len(built[name]["vectors"]) for name in ("examples", "witnesses")}
     built["coverage"] = miner.coverage.report(counts, "omen")
     _add_suite_and_reference(built, "omen", wanted, progress)
@@ -193,9 +232,12 @@ def export(
     witnesses: Path = Path("proofs/witnesses"),
     only: Sequence[str] = (),
     progress: Callable[[str], None] = lambda _: None,
+    suite: Suite | None = None,
 ) -> ExportResult:
-    """Build ``game``'s files, validate them, and write them under ``out/<game>/`` (and the
-    schemas under ``out/schema/``). ``only``: write just these sets (names of :data:`SETS`)."""
+    """Build ``game``'s files, validate them, and write them under ``out/<game>/`` (Omens: a
+    suite's under ``out/omens/<suite>/``, mined under the suite's settings, the default
+    ``rulebook``) and the schemas under ``out/schema/``. ``only``: write just these sets
+    (names of :data:`SETS`)."""
     if game not in GAMES:
         raise OmenSolverError(f"--game: expected one of {', '.join(GAMES)}, not {game!r}")
     unknown = [name for name in only if name not in SETS[game]]
@@ -205,14 +247,22 @@ def export(
         )
     wanted = list(only) or list(SETS[game])
     if game == "omens":
-        built = _build_omens(witnesses, wanted, progress)
+        suite = suite or Suite()
+        built = _build_omens(witnesses, wanted, progress, suite)
     else:
+        if suite is not None:
+            raise OmenSolverError("--preset, --rule and --suite are for Omens (an Omen vector "
+                                  "names its profile and settings itself)")
         built = _build_omen(wanted, progress)
     texts: dict[Path, str] = {}
     for name in SETS[game]:
         if name not in wanted:
             continue
-        path = out / game / f"{name}.json"
+        folder = out / game
+        if game == "omens" and name != "reference":
+            assert suite is not None
+            folder = folder / suite.name
+        path = folder / f"{name}.json"
         validate(built[name], str(path))
         texts[path] = dumps(built[name])
     for name in SCHEMA_FILES:
@@ -225,12 +275,18 @@ def export(
 
 
 def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole, unless it holds that text already."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    if path.is_file() and _unchanged(path, text):
         return
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    atomic_write(path, text)
+
+
+def _unchanged(path: Path, text: str) -> bool:
+    try:
+        return read_text(path, OmenSolverError, 2 * len(text.encode("utf-8")) + 1) == text
+    except OmenSolverError:
+        return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,6 +295,13 @@ def _write(path: Path, text: str) -> None:
 
 _MARK = "<!-- coverage:{game} (generated by omen-solver vectors export --docs; do not edit) -->"
 _END = "<!-- end coverage:{game} -->"
+
+
+def docs_key(game: str, suite: Suite | None = None) -> str:
+    """The name of a coverage section of the docs: the game (Omen), or ``omens-SUITE``."""
+    if game != "omens":
+        return game
+    return f"omens-{(suite or Suite()).name}"
 
 
 def coverage_markdown(report: Mapping[str, Any]) -> str:
@@ -264,15 +327,21 @@ def coverage_markdown(report: Mapping[str, Any]) -> str:
         )
     notes = [f"{entry['title']}: {entry['note']}" for entry in report["dimensions"].values()
              if entry.get("note")]
+    notes += [f"{entry['title']}: {item['count']} impossible ({item['what']}): {item['why']}."
+              for entry in report["dimensions"].values() for item in entry.get("impossible", ())]
     sets = ", ".join(f"{count} {name}" for name, count in report["sets"].items())
-    text = "\n".join(lines) + f"\n\nVectors: {sets}.\n"
+    suite = report.get("suite")
+    under = f" (suite {suite['name']}, mined under preset {suite['preset']}" + (
+        ", " + ", ".join(f"{k} = {v}" for k, v in suite["overrides"].items())
+        if suite["overrides"] else "") + ")" if suite else ""
+    text = "\n".join(lines) + f"\n\nVectors{under}: {sets}.\n"
     if notes:
         text += "\n" + "\n".join(f"- {note}" for note in notes) + "\n"
     return text
 
 
 def _section(docs: Path, game: str) -> tuple[str, re.Pattern[str], str, str]:
-    text = docs.read_text(encoding="utf-8")
+    text = read_text(docs, OmenSolverError)
     start, end = _MARK.format(game=game), _END.format(game=game)
     pattern = re.compile(re.escape(start) + r"\n.*?" + re.escape(end), re.DOTALL)
     if not pattern.search(text):

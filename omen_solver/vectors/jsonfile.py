@@ -11,14 +11,13 @@ a parsed file against its JSON Schema (draft 2020-12, built by
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 import jsonschema
 
+from omen_solver.core import files
 from omen_solver.errors import VectorFileError
 from omen_solver.vectors.schemas import build_schema
 
@@ -139,31 +138,8 @@ MAX_DEPTH: Final = 64
 
 def read_text(path: Path, limit: int = MAX_FILE) -> str:
     """A regular file's text, at most ``limit`` bytes: a FIFO, a device or a folder is refused
-    at once (opened without blocking, checked before reading), so is a larger file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise VectorFileError(f"{path}: cannot read it: {error.strerror or error}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise VectorFileError(f"{path}: not a regular file")
-        if info.st_size > limit:
-            raise VectorFileError(
-                f"{path}: {info.st_size:,} bytes, more than the {limit:,} a file may have here"
-            )
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise VectorFileError(f"{path}: more than the {limit:,} bytes a file may have here")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise VectorFileError(f"{path}: not UTF-8 text ({error.reason} at byte "
-                              f"{error.start})") from None
+    at once, so is a larger file (:func:`omen_solver.core.files.read_text`)."""
+    return files.read_text(path, VectorFileError, limit)
 
 
 def read_json(path: Path) -> Any:

@@ -270,8 +270,9 @@ def vector_json(
     setup: OmensSetup,
     recording: Recording,
     covers: Sequence[str] = (),
+    holds_under: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One vector in the published form."""
+    """One vector in the published form (``holds_under``: :mod:`omen_solver.vectors.holds`)."""
     rules = recording.rules()
     passages = rulebook_passages(rules)
     text = why.strip()
@@ -287,9 +288,11 @@ def vector_json(
     }
     if covers:
         data["covers"] = list(covers)
+    data["options"] = setup.options_json()
+    if holds_under is not None:
+        data["holds_under"] = dict(holds_under)
     data.update(
         {
-            "options": setup.options_json(),
             "position": setup.position_json(),
             "start": turn_view(recording.start),
             "steps": recording.steps_json(),

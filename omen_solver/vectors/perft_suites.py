@@ -20,7 +20,7 @@ from omen_solver.core.enumeration import PerftResult, perft
 from omen_solver.core.game import GameState
 from omen_solver.vectors.omen_mine import load_seeds, seed_position
 from omen_solver.vectors.omen_record import omen_options_json, omen_start
-from omen_solver.vectors.omens_mine import example_setup, load_examples
+from omen_solver.vectors.omens_mine import Suite, example_setup, load_examples
 from omen_solver.vectors.omens_record import OmensSetup, start_state
 
 __all__ = ["PerftMismatch", "check_suite", "omen_perft_suite", "omens_perft_suite"]
@@ -87,28 +87,36 @@ def _case(
     }
 
 
-def omens_perft_suite() -> dict[str, Any]:
+def omens_perft_suite(suite: Suite | None = None) -> dict[str, Any]:
+    """The Omens perft cases under a suite's settings (default: the rulebook's)."""
+    suite = suite or Suite()
     items = {item["id"]: item for item in load_examples()}
     cases = []
     for example, deepest, why in _OMENS_CASES:
-        setup = example_setup(items[example])
+        written = example_setup(items[example])
+        setup = OmensSetup(written.players, written.teams, written.hands, written.leader,
+                           written.scope, suite.preset, dict(suite.overrides),
+                           written.rounds_won, written.box)
         cases.append(
             _case(
-                f"omens.perft.{example}", why, f"the position of the example {example}",
+                f"omens.{suite.name}.perft.{example}", why,
+                f"the position of the example {example}",
                 setup.options_json(), setup.position_json(), setup.start(), deepest,
             )
         )
     for players in (4, 5, 6):
-        setup = OmensSetup(players, (), {}, 1, scope="game", new_game=True)
+        setup = OmensSetup(players, (), {}, 1, scope="game", preset=suite.preset,
+                           overrides=dict(suite.overrides), new_game=True)
         cases.append(
             _case(
-                f"omens.perft.new-game-{players}", f"A new game of {players} players: the "
-                "Absolutes dealt face up, then the hands (every ply a card dealt by chance).",
+                f"omens.{suite.name}.perft.new-game-{players}", f"A new game of {players} "
+                "players: the Absolutes dealt face up, then the hands (every ply a card dealt "
+                "by chance).",
                 "rules 000, Setup", setup.options_json(), setup.position_json(),
                 setup.start(), 5,
             )
         )
-    return _suite("omens", cases)
+    return _suite("omens", cases, suite)
 
 
 def omen_perft_suite() -> dict[str, Any]:
@@ -126,15 +134,17 @@ def omen_perft_suite() -> dict[str, Any]:
     return _suite("omen", cases)
 
 
-def _suite(game: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+def _suite(game: str, cases: list[dict[str, Any]], suite: Suite | None = None
+           ) -> dict[str, Any]:
     return {
         "format": "omen-solver-perft",
         "version": 1,
         "game": game,
-        "suite": f"{game}-perft",
+        "suite": f"{game}-perft" if suite is None else f"{game}-{suite.name}-perft",
         "description": "Exact counts of the legal action sequences from these positions, per "
         "depth in plies, with the count under each first action at the deepest depth "
-        "(docs/vectors.md, 'Perft suites').",
+        "(docs/vectors.md, 'Perft suites')"
+        + ("." if suite is None else f", under the settings of the suite ({suite.describe()})."),
         "cases": cases,
     }
 

@@ -31,6 +31,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
+from omen_solver.core.processes import parent_death_signal
 from omen_solver.errors import EngineError, EngineStartError
 from omen_solver.vectors.jsonfile import MAX_DEPTH, json_depth
 
@@ -135,9 +136,11 @@ class EngineProcess:
         not start or answer)."""
         argv = self.argv()
         try:
+            # The engine also ends if this process is killed outright (kill -9) and cannot
+            # stop its group.
             process = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True,
+                bufsize=0, start_new_session=True, preexec_fn=parent_death_signal,
             )
         except OSError as error:
             raise EngineStartError(

@@ -14,6 +14,8 @@ setup      ``game``, ``options``, ``position``         (``unsupported: true`` to
 legal      (none)                                      ``to_act``, ``legal``
 play       ``action`` (canonical notation)             (none)
 state      (none)                                      ``state``
+perft      ``depth`` (optional for an engine)          ``sequences``, ``at_depth``, ``ended``,
+                                                       ``nodes``, ``divide``
 quit       (none)                                      (none; then the engine exits)
 =========  ==========================================  =========================================
 
@@ -30,11 +32,12 @@ __all__ = [
     "COMMANDS",
     "PROTOCOL_VERSION",
     "normalize_legal",
+    "normalize_move",
     "normalize_state",
 ]
 
 PROTOCOL_VERSION: Final = 1
-COMMANDS: Final = ("hello", "setup", "legal", "play", "state", "quit")
+COMMANDS: Final = ("hello", "setup", "legal", "play", "state", "perft", "quit")
 
 _UNORDERED: Final = {
     "omens": ("discarded", "hands", "round_winner_team", "winner_team"),
@@ -44,7 +47,9 @@ _UNORDERED: Final = {
 Reward stack is the exception (top first)."""
 
 
-def _normalize_move(text: str) -> str:
+def normalize_move(text: str) -> str:
+    """An action's text with a joint action's parts in seat order (the parts of ``3:gives 5 &
+    1:gives 9`` may come in any order)."""
     if "&" not in text:
         return text.strip()
     parts = [part.strip() for part in text.split("&")]
@@ -56,7 +61,7 @@ def normalize_legal(legal: Any) -> list[str] | None:
     None if it is not a list of strings."""
     if not isinstance(legal, list) or not all(isinstance(item, str) for item in legal):
         return None
-    return sorted(_normalize_move(item) for item in legal)
+    return sorted(normalize_move(item) for item in legal)
 
 
 def _sorted_lists(value: Any, keep_order: bool = False) -> Any:

@@ -280,7 +280,8 @@ def _reason_kind(message: str) -> str:
 def selected_vectors(files: Sequence[VectorFile], games: Sequence[str], match: str | None
                      ) -> list[tuple[str, Mapping[str, Any]]]:
     """The vectors to run, each once: a vector that several suites ship (the same id and the
-    same content) counts once; the same id with other content is bad input."""
+    same content but for ``covers``, what it was kept for in its suite) counts once; the same
+    id with other content is bad input."""
     seen: dict[str, tuple[Path, Mapping[str, Any]]] = {}
     todo = []
     for file in files:
@@ -292,7 +293,7 @@ def selected_vectors(files: Sequence[VectorFile], games: Sequence[str], match: s
                 continue
             earlier = seen.get(vector["id"])
             if earlier is not None:
-                if earlier[1] != vector:
+                if _content(earlier[1]) != _content(vector):
                     raise VectorFileError(
                         f"{file.path}: vector {vector['id']!r} differs from the vector of the "
                         f"same id in {earlier[0]}"
@@ -301,6 +302,10 @@ def selected_vectors(files: Sequence[VectorFile], games: Sequence[str], match: s
             seen[vector["id"]] = (file.path, vector)
             todo.append((game, vector))
     return todo
+
+
+def _content(vector: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in vector.items() if key != "covers"}
 
 
 def check_vectors(
@@ -330,7 +335,8 @@ def check_vectors(
         raise EngineStartError(f"--engine {command!r}: {error}") from None
     report = CheckReport(engine.name, selected=len(todo),
                          min_played=(len(todo) + 1) // 2 if min_played is None else min_played,
-                         rules={game: r.describe() for game, r in rules.items()})
+                         rules={game: r.describe() for game, r in rules.items()
+                                if not engine.games or game in engine.games})
     failures_in_a_row = 0
     try:
         for index, (game, vector) in enumerate(todo):

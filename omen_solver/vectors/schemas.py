@@ -60,6 +60,40 @@ def _overrides(cls: type[OmensRules] | type[OmenRules]) -> dict[str, Any]:
     return _strict([], {spec.name: {"enum": list(spec.settings)} for spec in specs})
 
 
+def _holds_under(cls: type[OmensRules] | type[OmenRules], presets: Sequence[str]
+                 ) -> dict[str, Any]:
+    """Where a vector's expectations hold (docs/vectors.md, "Which vectors an engine
+    plays")."""
+    specs = describe(cls)
+    return _strict(
+        ["presets", "settings"],
+        {
+            "presets": {"type": "array", "items": {"enum": list(presets)}, "uniqueItems": True},
+            "settings": _strict([], {
+                spec.name: {"type": "array", "items": {"enum": list(spec.settings)},
+                            "minItems": 1, "uniqueItems": True}
+                for spec in specs
+            }),
+        },
+        description="The expectations hold under the full settings of each preset (Omen: "
+        "profile) listed, and under every combination of settings in which each option listed "
+        "takes one of its listed settings (the options not listed: any setting).",
+    )
+
+
+def _suite() -> dict[str, Any]:
+    return _strict(
+        ["name", "preset", "overrides", "settings"],
+        {
+            "name": _NAME,
+            "preset": {"enum": list(PRESETS)},
+            "overrides": _overrides(OmensRules),
+            "settings": _settings(OmensRules),
+        },
+        description="The Omens suite a file belongs to: the rule settings it was mined under.",
+    )
+
+
 def _omens_defs() -> dict[str, Any]:
     seat = {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS}
     card = {"type": "integer", "minimum": 1, "maximum": 35}
@@ -73,6 +107,7 @@ def _omens_defs() -> dict[str, Any]:
             "patternProperties": {f"^[1-{MAX_PLAYERS}]$": cards},
             "additionalProperties": False,
         },
+        "omensHoldsUnder": _holds_under(OmensRules, list(PRESETS)),
         "omensOptions": _strict(
             ["preset", "overrides", "settings"],
             {
@@ -155,6 +190,7 @@ def _omen_defs() -> dict[str, Any]:
         },
     )
     return {
+        "omenHoldsUnder": _holds_under(OmenRules, list(PROFILES)),
         "omenOptions": _strict(
             ["profile", "overrides", "settings"],
             {
@@ -252,6 +288,7 @@ def _vector(game: str) -> dict[str, Any]:
             "cards": card,
             "covers": {"type": "array", "items": _TEXT, "uniqueItems": True},
             "options": {"$ref": f"#/$defs/{prefix}Options"},
+            "holds_under": {"$ref": f"#/$defs/{prefix}HoldsUnder"},
             "position": {"$ref": f"#/$defs/{prefix}Position"},
             "start": _strict(
                 ["to_act", "legal"] + ([] if game == "omens" else ["state"]),
@@ -280,19 +317,19 @@ def _by_game(key: str, omens: dict[str, Any], omen: dict[str, Any]) -> dict[str,
 
 
 def _file(kind: str, name: str, items: str, **item: Any) -> dict[str, Any]:
-    """The top level of a published file: its format, version, game, name, description, and
-    the list of its items (vectors, cases)."""
-    return _strict(
-        ["format", "version", "game", name, "description", items],
-        {
-            "format": {"const": f"omen-solver-{kind}"},
-            "version": {"const": 1},
-            "game": {"enum": ["omens", "omen"]},
-            name: _NAME,
-            "description": _TEXT,
-            items: {"type": "array", **item},
-        },
-    )
+    """The top level of a published file: its format, version, game, name, description, the
+    suite it belongs to (Omens vector files) and the list of its items (vectors, cases)."""
+    properties: dict[str, Any] = {
+        "format": {"const": f"omen-solver-{kind}"},
+        "version": {"const": 1},
+        "game": {"enum": ["omens", "omen"]},
+        name: _NAME,
+        "description": _TEXT,
+    }
+    if kind == "vectors":
+        properties["suite"] = _suite()
+    properties[items] = {"type": "array", **item}
+    return _strict(["format", "version", "game", name, "description", items], properties)
 
 
 def _vectors_schema() -> dict[str, Any]:
@@ -361,6 +398,8 @@ def _coverage_schema() -> dict[str, Any]:
             "covered": _COUNT,
             "total": {"type": ["integer", "null"], "minimum": 0},
             "missing": _STRINGS,
+            "impossible": {"type": "array", "items": _strict(
+                ["what", "count", "why"], {"what": _TEXT, "count": _COUNT, "why": _TEXT})},
             "note": _TEXT,
         },
     )
@@ -376,7 +415,14 @@ def _coverage_schema() -> dict[str, Any]:
                 "format": {"const": "omen-solver-coverage"},
                 "version": {"const": 1},
                 "game": {"enum": ["omens", "omen"]},
+                "suite": _suite(),
                 "sets": {"type": "object", "additionalProperties": _COUNT},
+                "no_sibling": {
+                    "description": "vectors that do not hold under the suite's settings and "
+                    "have no sibling recorded under them, and why",
+                    "type": "array",
+                    "items": _strict(["vector", "why"], {"vector": _NAME, "why": _TEXT}),
+                },
                 "dimensions": {"type": "object", "additionalProperties": dimension},
             },
         ),

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.files import atomic_write, read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
+from omen_solver.errors import VectorFileError
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.proofs.counterexamples import Counterexample
 from omen_solver.omens.proofs.enumeration.walk import BoutDeal, deals
@@ -390,7 +392,8 @@ def _position(witness: Witness, setting: str) -> str:
 
 
 def write_witnesses(witnesses: Sequence[Witness], folder: Path, docs: Path | None) -> list[Path]:
-    """Write the position files, the summary and the table; return the files written."""
+    """Write the position files, the summary and the table, each whole
+    (:func:`~omen_solver.core.files.atomic_write`); return the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for witness in witnesses:
@@ -398,17 +401,16 @@ def write_witnesses(witnesses: Sequence[Witness], folder: Path, docs: Path | Non
             continue
         for setting in witness.settings:
             path = folder / witness.file(setting)
-            path.write_text(_position(witness, setting), encoding="utf-8")
+            atomic_write(path, _position(witness, setting))
             written.append(path)
     summary = folder / "summary.json"
-    summary.write_text(
-        json.dumps([w.to_json() for w in witnesses], indent=2, ensure_ascii=False) + "\n",
-        encoding="utf-8",
+    atomic_write(
+        summary, json.dumps([w.to_json() for w in witnesses], indent=2, ensure_ascii=False) + "\n"
     )
     written.append(summary)
     if docs is not None:
         docs.parent.mkdir(parents=True, exist_ok=True)
-        docs.write_text(witness_table(witnesses), encoding="utf-8")
+        atomic_write(docs, witness_table(witnesses))
         written.append(docs)
     return written
 
@@ -479,9 +481,18 @@ def _pair_label(witness: Witness) -> str:
 
 
 def read_summary(path: Path) -> list[Witness]:
-    """The witnesses recorded in a ``summary.json``."""
+    """The witnesses recorded in a ``summary.json`` (a file that is not one is an error naming
+    it)."""
+    text = read_text(path, VectorFileError)
+    try:
+        return _witnesses(json.loads(text))
+    except (KeyError, IndexError, TypeError, ValueError) as problem:  # JSONDecodeError too
+        raise VectorFileError(f"{path}: not a summary of witnesses: {problem!r}") from None
+
+
+def _witnesses(items: Any) -> list[Witness]:
     witnesses = []
-    for item in json.loads(path.read_text(encoding="utf-8")):
+    for item in items:
         deal = None
         if item["found"]:
             hands = tuple(tuple(hand) for hand in item["hands"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -106,7 +107,7 @@ class Jobs:
             )
             assert process.stdin is not None
             job_line = {"kind": kind, "payload": payload, "seconds": seconds,
-                        "memory_mb": self.limits.memory_mb}
+                        "memory_mb": self.limits.memory_mb, "parent": os.getpid()}
             process.stdin.write(json.dumps(job_line) + "\n")
             process.stdin.close()
             job = Job(job_id, kind, seconds, process)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from omen_solver.core.files import parse_toml
+from omen_solver.core.files import parse_toml, read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
 from omen_solver.errors import OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omens.actions import OmensAction, Verb
@@ -532,8 +532,9 @@ def puzzle_comments(text: str) -> list[str]:
 
 
 def read_text_file(path: Path) -> str:
-    """A file the server itself ships (a bundled puzzle or example); never a requested path."""
-    return path.read_text(encoding="utf-8")
+    """A file the server itself ships (a bundled puzzle or example); never a requested path.
+    Read like every input file (a regular file, bounded in size)."""
+    return read_text(path, PositionError)
 
 
 # -- dealing and puzzles -------------------------------------------------------------------------

@@ -29,7 +29,9 @@ from typing import IO, Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.enumeration.hooks import return_bounds
+from omen_solver.core.files import read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS
+from omen_solver.core.processes import die_with_parent
 from omen_solver.core.search import Concept, SolveResult, solve
 from omen_solver.core.search.moves import MoveAnswer, MovesReport, MoveStatus
 from omen_solver.errors import OmenSolverError, one_line
@@ -311,7 +313,7 @@ def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "puzzle.toml"
         write_deep_puzzle(found[0], path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     send({"type": "result", "found": True, "toml": text, "tally": tally})
 
 
@@ -357,8 +359,10 @@ def run_job(kind: str, payload: dict[str, Any], seconds: float, memory_mb: int |
 
 
 def main() -> None:
-    """``python -m omen_solver.web.worker``: one job, read as one JSON line from stdin."""
+    """``python -m omen_solver.web.worker``: one job, read as one JSON line from stdin. It
+    ends with the server that started it (the job's ``parent``), however the server ends."""
     job = json.loads(sys.stdin.readline())
+    die_with_parent(job.get("parent"))
     run_job(job["kind"], job["payload"], float(job["seconds"]), job.get("memory_mb"),
             sys.stdout)
 

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omen_solver import cli
+from omen_solver.core.files import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 OMENS_POSITION = ROOT / "docs" / "examples" / "omens" / "worked-example.toml"
@@ -297,13 +298,19 @@ def test_a_file_that_is_not_utf8(capsys: pytest.CaptureFixture[str], tmp_path: P
 @pytest.mark.parametrize("name", sorted({**POSITION_COMMANDS, **CARD_COMMANDS}))
 def test_an_endless_file_is_not_read_whole(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                            name: str) -> None:
+    """A device is refused before a byte is read, a regular file past the size cap too."""
     commands = {**POSITION_COMMANDS, **CARD_COMMANDS}
-    argv = commands[name](Path("/dev/zero"), tmp_path)
     if name == "puzzles check":
         pytest.skip("puzzles check reads *.toml files of a folder, not a device")
-    outcome = run(capsys, argv)
+    outcome = run(capsys, commands[name](Path("/dev/zero"), tmp_path))
     assert outcome.code == 2 and len(outcome.lines) == 1
-    assert "/dev/zero: larger than 4,194,304 bytes" in outcome.err
+    assert "/dev/zero: not a regular file" in outcome.err
+    huge = tmp_path / "huge.toml"
+    with huge.open("wb") as out:
+        out.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+    outcome = run(capsys, commands[name](huge, tmp_path))
+    assert outcome.code == 2 and len(outcome.lines) == 1
+    assert f"{huge}: 4,194,305 bytes, more than the 4,194,304" in outcome.err
 
 
 def test_one_bad_file_does_not_stop_puzzles_check(capsys: pytest.CaptureFixture[str],

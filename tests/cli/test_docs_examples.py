@@ -37,10 +37,12 @@ SLOW_COMMANDS = {
     "omen-solver prove --json",
     "omen-solver prove --dir proofs --counterexamples out/ --jobs 1",
     "omen-solver witnesses",
-    "omen-solver vectors export --game omens --out vectors --docs docs/vectors.md",
+    "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
+    "--preset gamepark'",
+    "omen-solver vectors check vectors --engine 'omen-solver vectors engine'",
 }
-"""Documented commands that check the whole proof suite, search every rule option or mine
-every vector again."""
+"""Documented commands that check the whole proof suite, search every rule option or play
+every vector of a suite through the protocol."""
 SHIPPED_EXAMPLES = {
     ("omens-positions.md", None): "docs/examples/omens/position.toml",
     ("omens-cards.md", None): "docs/examples/omens/my-deck.toml",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,7 +36,7 @@ OMENS = ROOT / "puzzles" / "omens" / "fear-pass-on.toml"
 OMEN = ROOT / "puzzles" / "omen" / "endgame-draw-a-hoplite.toml"
 KEEP = ROOT / "puzzles" / "omen" / "endgame-keep-to-hold.toml"
 ADVICE = ROOT / "docs" / "examples" / "omens" / "advice-seat1.toml"
-ENGINE = "python -m omen_solver vectors engine"
+ENGINE = f"{shlex.quote(sys.executable)} -m omen_solver vectors engine"
 
 
 BASE: dict[tuple[str, ...], list[str]] = {
@@ -75,6 +76,8 @@ SLOW: dict[tuple[str, ...], list[str]] = {
                   "--workers", "0", "--no-plots", "--no-options", "--no-lines"],
     ("vectors", "export"): ["--game", "omen", "--out", "{tmp}/vectors", "--only", "examples"],
     ("vectors", "check"): ["{tmp}/puzzles-vectors", "--engine", ENGINE, "--game", "omen"],
+    ("vectors", "perft"): [str(ROOT / "vectors" / "omens" / "rulebook" / "perft.json"),
+                           "--engine", ENGINE, "--max-nodes", "20"],
 }
 """Commands whose every run takes seconds: walked with ``--runslow``."""
 
@@ -100,6 +103,7 @@ SAMPLES: dict[str, list[str]] = {
     "catalogue": ["--catalogue", str(ROOT / "docs" / "examples" / "omens" / "my-deck.toml")],
     "max_nodes": ["--max-nodes", "3"],
     "max_seconds": ["--max-seconds", "1000"],
+    "max_memory": ["--max-memory", "1"],
     "turns": ["--turns", "1"],
     "reduce": ["--reduce", "commuting"],
     "names": [],
@@ -127,6 +131,13 @@ SAMPLES: dict[str, list[str]] = {
     "profile": ["--profile", "omega"],
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
+    "match": ["--match", "nothing-matches"],
+    "timeout": ["--timeout", "0"],
+    "start_timeout": ["--start-timeout", "0"],
+    "min_played": ["--min-played", "100000"],
+    "max_failures": ["--max-failures", "0"],
+    "suite": ["--suite", "mine"],
+    "witnesses": ["--witnesses", "{tmp}/no-witnesses"],
 }
 """A sample value per option destination (the generic fallbacks: a flag without a value
 alone; a choice other than the default; a number)."""
@@ -225,8 +236,7 @@ def place(tmp_path: Path) -> Path:
                     ignore=shutil.ignore_patterns("counterexamples", "witnesses"))
     vectors = tmp_path / "puzzles-vectors"
     (vectors / "omen").mkdir(parents=True)
-    for name in sorted((ROOT / "vectors" / "omen").glob("*.json"))[:1]:
-        shutil.copy(name, vectors / "omen")
+    shutil.copy(ROOT / "vectors" / "omen" / "examples.json", vectors / "omen")
     return tmp_path
 
 

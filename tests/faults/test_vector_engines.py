@@ -22,6 +22,7 @@ from omen_solver.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "vectors"
+EXAMPLES = SHIPPED / "omens" / "rulebook" / "examples.json"
 
 _ENGINE = '''\
 import json, os, sys, time
@@ -57,7 +58,7 @@ def _engine(tmp_path: Path, misbehave: str, name: str = "engine.py") -> tuple[st
 
 
 def _one_vector(tmp_path: Path) -> Path:
-    data = json.loads((SHIPPED / "omens" / "examples.json").read_text(encoding="utf-8"))
+    data = json.loads(EXAMPLES.read_text(encoding="utf-8"))
     data["vectors"] = data["vectors"][:1]
     folder = tmp_path / "vectors"
     folder.mkdir()
@@ -220,7 +221,7 @@ def test_only_the_failing_process_stderr_is_shown(
     script.write_text("import os, sys; print('started', os.getpid(), file=sys.stderr, "
                       "flush=True)\n" + script.read_text(encoding="utf-8"), encoding="utf-8")
     folder = _one_vector(tmp_path)
-    data = json.loads((SHIPPED / "omens" / "examples.json").read_text(encoding="utf-8"))
+    data = json.loads(EXAMPLES.read_text(encoding="utf-8"))
     data["vectors"] = data["vectors"][1:3]
     (folder / "two.json").write_text(json.dumps(data), encoding="utf-8")
     status = main(["vectors", "check", str(folder), "--engine", engine, "--min-played", "0"])

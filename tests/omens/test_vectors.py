@@ -1,7 +1,7 @@
 """The hand-written Omens examples (``omen_solver/vectors/data/omens-examples.toml``, the source
-of ``vectors/omens/examples.json``): one test loops over them and reports the vector, its line,
-what the rules require and what the engine did (style guide: python-chess's
-``data/endgame.epd``)."""
+of the ``examples.json`` of each suite of ``vectors/omens/``): one test loops over them and
+reports the vector, its line, what the rules require and what the engine did (style guide:
+python-chess's ``data/endgame.epd``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """The shipped vector files (``vectors/``): every one validates against its JSON Schema
 (``jsonschema``, draft 2020-12), the schemas are current and themselves valid, the export
-regenerates the files byte for byte, and the docs' coverage sections are current."""
+regenerates every file byte for byte (the Omen set, the schemas and each Omens suite's
+examples and witnesses by default; everything, both suites, with ``--runslow``), and the
+docs' coverage sections are current."""
 
 from __future__ import annotations
 
@@ -13,7 +15,14 @@ import pytest
 
 from omen_solver.cli import main
 from omen_solver.errors import VectorFileError
-from omen_solver.vectors.export import SETS, coverage_markdown, docs_section, export
+from omen_solver.vectors.export import (
+    SETS,
+    SHIPPED_SUITES,
+    coverage_markdown,
+    docs_key,
+    docs_section,
+    export,
+)
 from omen_solver.vectors.jsonfile import dumps, validate
 from omen_solver.vectors.schemas import SCHEMA_FILES, build_schema
 
@@ -21,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "vectors"
 WITNESSES = ROOT / "proofs" / "witnesses"
 DOCS = ROOT / "docs" / "vectors.md"
-DATA_FILES = sorted((SHIPPED / "omens").glob("*.json")) + sorted((SHIPPED / "omen").glob("*.json"))
+DATA_FILES = sorted((SHIPPED / "omens").rglob("*.json")) + sorted((SHIPPED / "omen").glob("*.json"))
+SUITES = [suite.name for suite in SHIPPED_SUITES]
 
 
 def _load(path: Path) -> Any:
@@ -29,11 +39,25 @@ def _load(path: Path) -> Any:
 
 
 def test_every_set_of_both_games_is_shipped() -> None:
-    for game, names in SETS.items():
-        assert sorted(p.stem for p in (SHIPPED / game).glob("*.json")) == sorted(names)
+    """Omen: one folder; Omens: one folder per shipped suite (preset) and the reference."""
+    assert sorted(p.stem for p in (SHIPPED / "omen").glob("*.json")) == sorted(SETS["omen"])
+    assert sorted(p.name for p in (SHIPPED / "omens").iterdir()) == sorted(
+        [*SUITES, "reference.json"])
+    for suite in SUITES:
+        assert sorted(p.stem for p in (SHIPPED / "omens" / suite).glob("*.json")) == sorted(
+            name for name in SETS["omens"] if name != "reference")
 
 
-@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+_LARGE = ("enumerated.json", "random.json")
+"""The files of a few MiB: validated in the slow tier (every `vectors check` validates them
+too)."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.slow) if p.name in _LARGE else p for p in DATA_FILES],
+    ids=[f"{p.parent.name}/{p.name}" for p in DATA_FILES],
+)
 def test_shipped_file_validates_against_its_schema(path: Path) -> None:
     data = _load(path)
     name = validate(data, str(path))
@@ -49,13 +73,28 @@ def test_shipped_schemas_are_current_and_valid(name: str) -> None:
     assert (SHIPPED / "schema" / name).read_text(encoding="utf-8") == dumps(build_schema(name))
 
 
-def test_vector_ids_are_unique_across_the_suite() -> None:
-    ids = [v["id"] for path in DATA_FILES for v in _load(path).get("vectors", [])]
-    assert len(ids) == len(set(ids)) > 400
+def _without_covers(vector: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in vector.items() if key != "covers"}
+
+
+def test_vector_ids_are_unique_in_a_suite_and_shared_ones_are_the_same_vector() -> None:
+    """Within a suite every id is unique; a vector two suites ship (an example, a witness) is
+    the same vector in both but for ``covers`` (what it was kept for in each), so the runner
+    plays it once."""
+    seen: dict[str, dict[str, Any]] = {}
+    for folder in [SHIPPED / "omen", *(SHIPPED / "omens" / suite for suite in SUITES)]:
+        ids = [v["id"] for path in sorted(folder.glob("*.json"))
+               for v in _load(path).get("vectors", [])]
+        assert len(ids) == len(set(ids)) > 80, folder
+        for path in sorted(folder.glob("*.json")):
+            for vector in _load(path).get("vectors", []):
+                earlier = seen.setdefault(vector["id"], vector)
+                assert _without_covers(earlier) == _without_covers(vector), vector["id"]
+    assert len(seen) > 1000
 
 
 def test_a_broken_vector_names_the_file_and_the_json_path(tmp_path: Path) -> None:
-    data = _load(SHIPPED / "omens" / "examples.json")
+    data = _load(SHIPPED / "omens" / "rulebook" / "examples.json")
     data["vectors"][2]["options"]["settings"]["fear_pass_on"] = "sometimes"
     with pytest.raises(VectorFileError, match=r"bad\.json: \$\.vectors\[2\]\.options"):
         validate(data, str(tmp_path / "bad.json"))
@@ -74,26 +113,44 @@ def test_omen_export_regenerates_byte_for_byte(tmp_path: Path) -> None:
         assert shipped.read_text(encoding="utf-8") == text, shipped
 
 
-def test_omens_examples_and_witnesses_regenerate_byte_for_byte(tmp_path: Path) -> None:
-    """The bounded part of the Omens export (the full one: the slow tier)."""
-    result = export("omens", tmp_path, witnesses=WITNESSES, only=("examples", "witnesses"))
-    assert {p.name for p in result.files if p.parent.name == "omens"} == {
+@pytest.mark.parametrize(
+    "suite",
+    [pytest.param(s, marks=pytest.mark.slow) if s.name != "rulebook" else s
+     for s in SHIPPED_SUITES],
+    ids=[suite.name for suite in SHIPPED_SUITES],
+)
+def test_omens_examples_and_witnesses_regenerate_byte_for_byte(tmp_path: Path, suite: Any
+                                                               ) -> None:
+    """The bounded part of a suite's export: the examples and witnesses with their siblings
+    and holds_under (the whole suite: the slow tier)."""
+    result = export("omens", tmp_path, witnesses=WITNESSES, only=("examples", "witnesses"),
+                    suite=suite)
+    assert {p.name for p in result.files if p.parent.name == suite.name} == {
         "examples.json", "witnesses.json"}
     for path, text in result.files.items():
         assert (SHIPPED / path.relative_to(tmp_path)).read_text(encoding="utf-8") == text
 
 
 @pytest.mark.slow
-def test_omens_export_regenerates_byte_for_byte(tmp_path: Path) -> None:
-    result = export("omens", tmp_path, witnesses=WITNESSES)
-    for path, text in result.files.items():
-        assert (SHIPPED / path.relative_to(tmp_path)).read_text(encoding="utf-8") == text
+def test_every_shipped_file_regenerates_byte_for_byte(tmp_path: Path) -> None:
+    """Both Omens suites and the Omen set, exported into an empty folder, are the shipped
+    files exactly, and nothing else is shipped (but the example adapter)."""
+    written: set[Path] = set()
+    for suite in SHIPPED_SUITES:
+        written |= set(export("omens", tmp_path, witnesses=WITNESSES, suite=suite).files)
+    written |= set(export("omen", tmp_path).files)
+    for path in written:
+        shipped = SHIPPED / path.relative_to(tmp_path)
+        assert shipped.read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), shipped
+    shipped_files = {p.relative_to(SHIPPED) for p in SHIPPED.rglob("*.json")}
+    assert shipped_files == {p.relative_to(tmp_path) for p in written}
 
 
-@pytest.mark.parametrize("game", ["omens", "omen"])
-def test_docs_coverage_sections_are_current(game: str) -> None:
-    report = _load(SHIPPED / game / "coverage.json")
-    assert docs_section(DOCS, game) == coverage_markdown(report)
+@pytest.mark.parametrize("where", ["omens/rulebook", "omens/gamepark", "omen"])
+def test_docs_coverage_sections_are_current(where: str) -> None:
+    report = _load(SHIPPED / where / "coverage.json")
+    suite = next((s for s in SHIPPED_SUITES if where.endswith("/" + s.name)), None)
+    assert docs_section(DOCS, docs_key(report["game"], suite)) == coverage_markdown(report)
 
 
 def test_export_command_writes_and_rejects_bad_input(
@@ -119,3 +176,33 @@ def test_export_command_writes_and_rejects_bad_input(
                  str(page)]) == 2
     assert "no coverage section for omen" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "omen").iterdir()) == before
+
+
+def test_export_options_for_a_suite_are_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--preset``/``--rule``/``--suite`` name an Omens suite; anything else is refused with
+    one line and exit 2, before anything is written."""
+    cases = [
+        (["--game", "omen", "--preset", "gamepark"], "--preset, --rule and --suite are for"),
+        (["--game", "omens", "--rule", "law_binds=sometimes"], "unknown setting 'sometimes'"),
+        (["--game", "omens", "--rule", "no_such_option=x"], "no_such_option"),
+        (["--game", "omens", "--rule", "law_binds"], "write a rule option as NAME=SETTING"),
+        (["--game", "omens", "--suite", "My Suite"], "suite name 'My Suite'"),
+        (["--game", "omens", "--preset", "tournament"], "invalid choice: 'tournament'"),
+    ]
+    for extra, message in cases:
+        try:
+            status = main(["vectors", "export", "--out", str(tmp_path), *extra])
+        except SystemExit as usage:  # argparse's own errors
+            status = int(str(usage.code))
+        assert status == 2, extra
+        assert message in capsys.readouterr().err, extra
+    assert not any(tmp_path.iterdir())
+    status = main(["vectors", "export", "--game", "omens", "--out", str(tmp_path), "--preset",
+                   "gamepark", "--rule", "law_binds=turns_only", "--only", "examples"])
+    assert status == 0
+    data = json.loads((tmp_path / "omens" / "custom" / "examples.json").read_text("utf-8"))
+    assert data["suite"]["name"] == "custom"
+    assert data["suite"]["overrides"] == {"law_binds": "turns_only"}
+    assert data["suite"]["settings"]["law_when_last"] == "skip"

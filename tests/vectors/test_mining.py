@@ -10,37 +10,53 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from omen_solver.core.options import describe
 from omen_solver.omen.rules import OmenRules
 from omen_solver.omens.actions import Verb, parse_action
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import option_specs
+from omen_solver.vectors.omens_features import (
+    NOW_EFFECTS,
+    effect_name,
+    placement_features,
+    possible_placements,
+)
 from omen_solver.vectors.omens_mine import effect_pairs
 from omen_solver.vectors.omens_record import record, setup_from_json, state_view
 
 SHIPPED = Path(__file__).resolve().parents[2] / "vectors"
+SUITES = ("omens/rulebook", "omens/gamepark")
+OMENS_SETS = ("examples", "witnesses", "enumerated", "random")
 
 
-def _coverage(game: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((SHIPPED / game / "coverage.json").read_text("utf-8"))
+def _coverage(where: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SHIPPED / where / "coverage.json").read_text("utf-8"))
     return data["dimensions"]
 
 
-def _vectors(game: str, name: str) -> list[dict[str, Any]]:
-    data = json.loads((SHIPPED / game / f"{name}.json").read_text(encoding="utf-8"))
+def _vectors(where: str, name: str) -> list[dict[str, Any]]:
+    data = json.loads((SHIPPED / where / f"{name}.json").read_text(encoding="utf-8"))
     vectors: list[dict[str, Any]] = data["vectors"]
     return vectors
 
 
-def test_omens_coverage_every_rule_id_but_the_unreachable_one() -> None:
-    rules = _coverage("omens")["rule"]
+def _omens_vectors() -> list[dict[str, Any]]:
+    return [v for suite in SUITES for name in OMENS_SETS for v in _vectors(suite, name)]
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_omens_coverage_every_rule_id_but_the_unreachable_one(suite: str) -> None:
+    rules = _coverage(suite)["rule"]
     assert rules["total"] == len(RULES)
     assert rules["missing"] == ["rule:round.end.no_cards"]
 
 
-def test_omens_coverage_every_option_setting_and_every_effect_pair() -> None:
-    dims = _coverage("omens")
+@pytest.mark.parametrize("suite", SUITES)
+def test_omens_coverage_every_option_setting_and_every_effect_pair(suite: str) -> None:
+    dims = _coverage(suite)
     settings = sum(len(spec.settings) for spec in option_specs())
     assert (dims["option"]["covered"], dims["option"]["total"]) == (settings, settings)
     assert dims["pair"]["total"] == len(effect_pairs()) == 700
@@ -48,6 +64,25 @@ def test_omens_coverage_every_option_setting_and_every_effect_pair() -> None:
     for name in ("round_end", "team_win", "absolute"):
         assert dims[name]["missing"] == [], name
     assert dims["line"]["covered"] / dims["line"]["total"] > 0.9
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_omens_coverage_pair_by_placement_at_target(suite: str) -> None:
+    """Every ordered pair of effects with an immediate card (29 effects: each card's own, the
+    six Absolutes one, Malice none; 7 of them immediate) at each of the 4 placements, 1568 in
+    all, less the 336 no line can have: 196 with the pair's second card placed first, 140
+    with its first card placed last when that is not Wrath or Betrayal. All of the 1232
+    others are covered by vectors that hold under the suite's preset; so are the scenes
+    (31 of 32: Luck's player holding no card needs dream_target_turn = plays_again)."""
+    dims = _coverage(suite)
+    placement = dims["placement"]
+    assert len(placement_features()) == 1568
+    assert placement["total"] == len(possible_placements()) == 1232
+    assert placement["covered"] == 1232 and placement["missing"] == []
+    assert [item["count"] for item in placement["impossible"]] == [196, 140]
+    scene = dims["scene"]
+    assert (scene["covered"], scene["total"], scene["missing"]) == (31, 31, [])
+    assert scene["impossible"][0]["what"] == "Luck discarded while its player holds no card"
 
 
 def test_omen_coverage_every_option_setting_but_stat_colours() -> None:
@@ -102,29 +137,90 @@ def test_every_effect_pair_is_played_in_the_vector_that_claims_it() -> None:
     """Each pair a vector's `covers` claims is placed in that bout, in that order, by partners
     or opponents as claimed (read from the actions, not from the miner)."""
     claimed = 0
-    for name in ("examples", "witnesses", "enumerated"):
-        for vector in _vectors("omens", name):
-            pairs = [f for f in vector.get("covers", []) if f.startswith("pair:")]
-            if not pairs:
-                continue
-            teams = vector["position"].get("teams") or _teams_from_the_deal(vector)
-            team = {seat: index for index, members in enumerate(teams) for seat in members}
-            played = set()
-            for bout in _placements(vector):
-                for i, (first, by_first) in enumerate(bout):
-                    for second, by_second in bout[i + 1:]:
-                        relation = "partners" if team[by_first] == team[by_second] else (
-                            "opponents")
-                        played.add(f"pair:{first}>{second}:{relation}")
-            assert set(pairs) <= played, (vector["id"], sorted(set(pairs) - played))
-            claimed += len(pairs)
-    assert claimed == 702
+    for vector in _omens_vectors():
+        pairs = [f for f in vector.get("covers", []) if f.startswith("pair:")]
+        if not pairs:
+            continue
+        teams = vector["position"].get("teams") or _teams_from_the_deal(vector)
+        team = {seat: index for index, members in enumerate(teams) for seat in members}
+        played = set()
+        for bout in _placements(vector):
+            for i, (first, by_first) in enumerate(bout):
+                for second, by_second in bout[i + 1:]:
+                    relation = "partners" if team[by_first] == team[by_second] else (
+                        "opponents")
+                    played.add(f"pair:{first}>{second}:{relation}")
+        assert set(pairs) <= played, (vector["id"], sorted(set(pairs) - played))
+        claimed += len(pairs)
+    assert claimed >= 2 * 700
+
+
+_PLACES = {0: "last", 1: "second-to-last"}
+
+
+def _placed_with_placement(vector: dict[str, Any]) -> list[list[tuple[str, str]]]:
+    """Each bout's effect cards in the order placed, with where each was placed relative to
+    the players still to play: read from the actions alone (a seat's first placement in a
+    bout is its turn; Wrath's replacement and Betrayal's gift come from a seat that has had
+    its turn). Only for vectors where Dream's target's placement is its turn."""
+    players = vector["position"]["players"]
+    bouts: list[list[tuple[str, str]]] = [[]]
+    turned: set[int] = set()
+    count = 0
+    for step in vector["steps"]:
+        for part in step["action"].split("&"):
+            action = parse_action(part.strip())
+            placed = []
+            if action.verb is Verb.PLAY:
+                placed.append(action.card)
+            if action.choice and action.choice[0] == "take":
+                placed.append(int(action.choice[2]))
+            for card in placed:
+                seat = action.seat
+                if count == 0:
+                    where = "first"
+                else:
+                    still = players - len(turned | {seat})
+                    where = _PLACES.get(still, "middle")
+                turned.add(seat)
+                count += 1
+                name = effect_name(card)
+                if name is not None:
+                    bouts[-1].append((name, where))
+        if "state" in step:
+            bouts.append([])
+            turned, count = set(), 0
+    return bouts
+
+
+def test_every_placement_claim_is_read_from_the_actions() -> None:
+    """Each pair x placement a vector's `covers` claims is in its actions: the two effects
+    in that order in one bout, the immediate one placed first, with two or more, one or no
+    players still to play, as claimed."""
+    claimed = 0
+    for vector in _omens_vectors():
+        claims = [f for f in vector.get("covers", []) if f.startswith("placement:")]
+        if not claims or vector["options"]["settings"]["dream_target_turn"] != (
+                "placement_is_turn"):
+            continue
+        found = set()
+        for bout in _placed_with_placement(vector):
+            for i, (first, first_where) in enumerate(bout):
+                for second, second_where in bout[i + 1:]:
+                    if first == second:
+                        continue
+                    for now, where in ((first, first_where), (second, second_where)):
+                        if now in NOW_EFFECTS:
+                            found.add(f"placement:{first}>{second}:{now}@{where}")
+        assert set(claims) <= found, (vector["id"], sorted(set(claims) - found))
+        claimed += len(claims)
+    assert claimed >= 2 * 1200
 
 
 def test_the_gamepark_vectors_show_pride_unless_luck() -> None:
     """The published digital adaptation (preset gamepark): Pride's choice starts the next round
     unless Luck's discard ended the round (rules 000, "End of a Round"; "Luck")."""
-    examples = {v["id"]: v for v in _vectors("omens", "examples")}
+    examples = {v["id"]: v for v in _vectors("omens/rulebook", "examples")}
     across = examples["omens.example.gamepark-pride-across-the-round-end"]
     luck = examples["omens.example.gamepark-luck-ends-the-round"]
     for vector, leader in ((across, 3), (luck, 2)):
@@ -134,13 +230,12 @@ def test_the_gamepark_vectors_show_pride_unless_luck() -> None:
         setup = setup_from_json(vector["options"], vector["position"])
         replayed = record(setup.start(), [step["action"] for step in vector["steps"]])
         assert state_view(replayed.final) == final
-    witnesses = {v["id"] for v in _vectors("omens", "witnesses")}
+    witnesses = {v["id"] for v in _vectors("omens/rulebook", "witnesses")}
     assert "omens.witness.pride_next_round.unless_luck.vs-yes" in witnesses
     assert "omens.witness.pride_next_round.yes.vs-unless_luck" in witnesses
 
 
 def test_every_vector_cites_known_rule_ids_and_a_rulebook_passage() -> None:
-    for name in ("examples", "witnesses", "enumerated"):
-        for vector in _vectors("omens", name):
-            assert set(vector["rules"]) <= set(RULES), vector["id"]
-            assert "000" in vector["why"] or "Rule text" in vector["why"], vector["id"]
+    for vector in _omens_vectors():
+        assert set(vector["rules"]) <= set(RULES), vector["id"]
+        assert "000" in vector["why"] or "Rule text" in vector["why"], vector["id"]

@@ -267,8 +267,11 @@ let game = null;
 
 function handle(request) {
   switch (request.cmd) {
-    case "hello":
-      return { name: "example-omens-engine (Node.js)", games: ["omens"] };
+    case "hello": // the settings are built in: the runner plays the vectors that hold under them
+      return {
+        name: "example-omens-engine (Node.js)", games: ["omens"],
+        options: { omens: { preset: "rulebook" } },
+      };
     case "setup":
       if (request.game !== "omens") throw new Unsupported(`the game ${request.game}`);
       game = new Omens(request.options, request.position);

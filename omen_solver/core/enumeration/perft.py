@@ -17,6 +17,11 @@ known alongside the size of the tree.
 By default the counts of a subtree are computed once per ``(key, plies left)`` and reused at
 every transposition: the counts are those of the full tree, the work is that of the graph.
 ``transpositions=False`` walks the whole tree (a check on the game's ``key``).
+
+The memo and the set of distinct states grow with the walk: ``max_memory`` bounds them (a
+:class:`~omen_solver.core.budget.MemoryCap` on the process's memory, and always a stop short of
+an address-space limit); past it, or if the system refuses memory, the answer is "unknown"
+with the reason, like a budget that runs out.
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from omen_solver.core.budget import Budget, NodeMeter, Progress, Status, deep_recursion
+from omen_solver.core.budget import (
+    Budget,
+    MemoryCap,
+    NodeMeter,
+    Progress,
+    Status,
+    deep_recursion,
+)
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches, child_states
 from omen_solver.core.game import TERMINAL, GameState
@@ -105,8 +117,9 @@ class _Counter(NodeMeter):
         transpositions: bool,
         budget: Budget | None,
         progress: Progress | None,
+        memory: MemoryCap,
     ) -> None:
-        super().__init__(budget, progress)
+        super().__init__(budget, progress, memory)
         self.stop = stop
         self.transpositions = transpositions
         self.memo: dict[tuple[Hashable, int | None], _Counts] = {}
@@ -155,20 +168,22 @@ def perft(
     transpositions: bool = True,
     budget: Budget | None = None,
     progress: Progress | None = None,
+    max_memory: int | None = None,
 ) -> PerftResult:
     """Count the legal action sequences from ``state``, with a divide by root action.
 
     ``depth`` cuts the tree after that many plies; ``stop`` cuts it at a stopping point, given
     by name (asked of the game, e.g. ``"bout"``) or as a predicate on states. The root itself
     is never a stopping point. Without either, sequences run to terminal states (the budget
-    then guards against a tree too large to walk). When the budget runs out the result is
-    ``UNKNOWN`` and carries no count.
+    then guards against a tree too large to walk). ``max_memory`` (bytes) bounds the
+    process's resident memory while the walk keeps its memo. When the budget or the memory
+    runs out the result is ``UNKNOWN`` and carries no count, only the reason.
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise OmenSolverError(f"depth: expected a whole number of plies ≥ 0, got {depth!r}")
     predicate = resolve_stop(state, stop)
     stop_name = stop if isinstance(stop, str) else None
-    counter = _Counter(predicate, transpositions, budget, progress)
+    counter = _Counter(predicate, transpositions, budget, progress, MemoryCap(max_memory))
     try:
         with deep_recursion():
             total, divide = _count_root(counter, state, depth)
@@ -176,6 +191,14 @@ def perft(
         return PerftResult(
             Status.UNKNOWN, depth, stop_name, None, (), None, exceeded.nodes, exceeded.seconds,
             reason=exceeded.reason,
+        )
+    except MemoryError:
+        counter.memo.clear()  # room to answer
+        counter.keys.clear()
+        return PerftResult(
+            Status.UNKNOWN, depth, stop_name, None, (), None, counter.nodes, counter.elapsed(),
+            reason="out of memory: the system refused more (lower the depth, or raise the "
+            "memory it may use)",
         )
     return PerftResult(
         Status.SOLVED, depth, stop_name, total, divide, len(counter.keys), counter.nodes,

@@ -328,31 +328,10 @@ class BoutMachine:
         x = self.choose.card(k, "x")
         self.rule(o.If(moves, o.pick(x, options), x == 0), "x")
         # The Absolute: "Exchange a card from your hand with the player of your choice"
-        partners = self.inputs.table & self.holders(hands) & ~resolver
-        partners = o.If(o.And(resolves, has("absolute"), held != 0), partners, self.zero_seat)
+        hands, partners, partner, give, get = self.now_exchange(
+            k, hands, resolver, held, resolves, card
+        )
         swaps = partners != 0
-        partner = self.choose.seat(k, "partner")
-        give = self.choose.card(k, "give")
-        get = self.choose.card(k, "get")
-        theirs = self.hand_of(hands, partner)
-        self.rule(
-            o.If(
-                swaps,
-                o.And(o.pick(partner, partners), o.pick(give, held), o.pick(get, theirs)),
-                o.And(partner == 0, give == 0, get == 0),
-            ),
-            "absolute",
-        )
-        give_only = self.bk(Broken.ABSOLUTE_GIVE_ONLY)
-        exchanged = tuple(
-            o.If(
-                resolver == SEAT[i],
-                (h & ~give) | o.If(give_only, self.zero_card, get),
-                o.If(partner == SEAT[i], (h & ~o.If(give_only, self.zero_card, get)) | give, h),
-            )
-            for i, h in enumerate(hands)
-        )
-        hands = tuple(o.If(swaps, e, h) for e, h in zip(exchanged, hands, strict=True))
         # Law's constraint from now on
         law = o.If(law_choice, card, s.law)
         new_up = o.If(law_choice, up, s.up)
@@ -373,24 +352,8 @@ class BoutMachine:
         redo = o.And(is_jealousy, x & deck.effect("law") != 0, self.bk(Broken.JEALOUSY_REAPPLIES))
         law = o.If(redo, x, law)
         new_up = o.And(law != 0, o.If(redo, o.Not(new_up), new_up))
-        lost = self.bk(Broken.WRATH_LOSES_THE_CARD)
-        gone = o.If(leaves, x, self.zero_card)
-        moved = o.If(is_jealousy, x | card, self.zero_card)
-        # Jealousy: the two cards swap places (the card stays placed by its player)
-        front = tuple(
-            (f & ~gone & ~moved)
-            | o.If(o.And(is_jealousy, lies == SEAT[i]), x, self.zero_card)
-            | o.If(o.And(is_jealousy, victim == SEAT[i]), card, self.zero_card)
-            for i, f in enumerate(s.front)
-        )
-        placed = tuple(f & ~gone for f in s.placed)
-        gets_back = o.If(
-            is_wrath,
-            o.If(lost, self.zero_seat, victim),
-            o.If(is_betrayal, resolver, self.zero_seat),
-        )
-        hands = tuple(
-            h | o.If(gets_back == SEAT[i], x, self.zero_card) for i, h in enumerate(hands)
+        front, placed, hands = self.move_cards(
+            s, hands, card, x, lies, victim, resolver, is_wrath, is_betrayal, is_jealousy
         )
         dreams = o.And(dream_on, target != 0)
         state = State(
@@ -447,6 +410,86 @@ class BoutMachine:
             played_after=played,
         )
         return state, record
+
+    def now_exchange(
+        self,
+        k: int,
+        hands: tuple[Term, ...],
+        resolver: Term,
+        held: Term,
+        resolves: Term,
+        card: Term,
+    ) -> tuple[tuple[Term, ...], Term, Term, Term, Term]:
+        """``card`` resolved now (``resolves``), if it is The Absolute and its resolver holds a
+        card: "Exchange a card from your hand with the player of your choice". The hands
+        after it, the partners it may choose, the partner, the card given and the card got."""
+        o = self.o
+        partners = self.inputs.table & self.holders(hands) & ~resolver
+        is_absolute = card & self.deck.effect("absolute") != 0
+        partners = o.If(o.And(resolves, is_absolute, held != 0), partners, self.zero_seat)
+        swaps = partners != 0
+        partner = self.choose.seat(k, "partner")
+        give = self.choose.card(k, "give")
+        get = self.choose.card(k, "get")
+        theirs = self.hand_of(hands, partner)
+        self.rule(
+            o.If(
+                swaps,
+                o.And(o.pick(partner, partners), o.pick(give, held), o.pick(get, theirs)),
+                o.And(partner == 0, give == 0, get == 0),
+            ),
+            "absolute",
+        )
+        give_only = self.bk(Broken.ABSOLUTE_GIVE_ONLY)
+        exchanged = tuple(
+            o.If(
+                resolver == SEAT[i],
+                (h & ~give) | o.If(give_only, self.zero_card, get),
+                o.If(partner == SEAT[i], (h & ~o.If(give_only, self.zero_card, get)) | give, h),
+            )
+            for i, h in enumerate(hands)
+        )
+        hands = tuple(o.If(swaps, e, h) for e, h in zip(exchanged, hands, strict=True))
+        return hands, partners, partner, give, get
+
+    def move_cards(
+        self,
+        s: State,
+        hands: tuple[Term, ...],
+        card: Term,
+        x: Term,
+        lies: Term,
+        victim: Term,
+        resolver: Term,
+        is_wrath: Term,
+        is_betrayal: Term,
+        is_jealousy: Term,
+    ) -> tuple[tuple[Term, ...], tuple[Term, ...], tuple[Term, ...]]:
+        """Where the cards are once Wrath has sent ``x`` back to the hand of the player it lay
+        before, Betrayal has taken it, or Jealousy has swapped places with it: the cards in
+        front of each seat, the cards each seat placed, the hands."""
+        o = self.o
+        leaves = o.Or(is_wrath, is_betrayal)
+        lost = self.bk(Broken.WRATH_LOSES_THE_CARD)
+        gone = o.If(leaves, x, self.zero_card)
+        moved = o.If(is_jealousy, x | card, self.zero_card)
+        # Jealousy: the two cards swap places (the card stays placed by its player)
+        front = tuple(
+            (f & ~gone & ~moved)
+            | o.If(o.And(is_jealousy, lies == SEAT[i]), x, self.zero_card)
+            | o.If(o.And(is_jealousy, victim == SEAT[i]), card, self.zero_card)
+            for i, f in enumerate(s.front)
+        )
+        placed = tuple(f & ~gone for f in s.placed)
+        gets_back = o.If(
+            is_wrath,
+            o.If(lost, self.zero_seat, victim),
+            o.If(is_betrayal, resolver, self.zero_seat),
+        )
+        hands = tuple(
+            h | o.If(gets_back == SEAT[i], x, self.zero_card) for i, h in enumerate(hands)
+        )
+        return front, placed, hands
 
     # -- the end of the bout ---------------------------------------------------------------
 
@@ -586,24 +629,7 @@ class BoutMachine:
             self.zero_seat,
         )
         winner = o.If(if_placer, by_placer, winner)
-        picks = self.effect_picks(in_play, win)
-        hits = o.union(picks, self.zero_card)
-        swept = o.union(
-            (p for e, p in zip(deck.end_effects, picks, strict=True) if e.effect == "discard_all"),
-            self.zero_card,
-        )
-        fear = deck.effect("fear")
-        # Fear: "This card can never be discarded, except if it wins the bout. Ignore any
-        # effect that asks you to discard Fear"
-        shield = o.If(self.bk(Broken.FEAR_UNPROTECTED), self.zero_card, o.card(fear) & ~win)
-        against_all = o.If(self.bk(Broken.FEAR_ONLY_VS_EXTREMES), self.zero_card, shield)
-        kept_winner = o.Or(
-            self.bk(Broken.WINNER_KEPT),
-            o.And(win & fear != 0, self.bk(Broken.FEAR_KEPT_WHEN_WINNING)),
-        )
-        gone_win = o.If(kept_winner, self.zero_card, win)
-        discarded = gone_win | (hits & ~shield) | (swept & ~against_all)
-        discarded = discarded | o.If(o.And(win == 0, in_play != 0), in_play, self.zero_card)
+        picks, hits, gone_win, discarded = self.discards(in_play, win)
         luck = deck.effect("luck")
         luck_gone = discarded & luck
         if_luck_placer = self.bk(Broken.LUCK_BY_PLACER)
@@ -624,22 +650,104 @@ class BoutMachine:
         # cards back to hand (option return_to) and Luck's discard (option luck_timing)
         mid = s.hands
         by_position = o.And(opt("return_to", "position"), o.Not(self.bk(Broken.RETURN_TO_PLACER)))
-        stays = discarded & ~o.If(
-            self.bk(Broken.DISCARDED_ALSO_RETURN), hits & ~gone_win, self.zero_card
+        back = tuple(
+            o.If(by_position, f, p) & ~discarded for f, p in zip(front, placed, strict=True)
         )
-        back = tuple(o.If(by_position, f, p) & ~stays for f, p in zip(front, placed, strict=True))
+        # the broken rule: the cards an effect discarded (not the winning card) go back too
+        also = o.If(
+            self.bk(Broken.DISCARDED_ALSO_RETURN), discarded & hits & ~gone_win, self.zero_card
+        )
+        back = tuple(
+            b | (o.If(by_position, f, p) & also)
+            for b, f, p in zip(back, front, placed, strict=True)
+        )
         returned = tuple(h | b for h, b in zip(mid, back, strict=True))
         before = opt("luck_timing", "before_return")
         luck_hand = o.If(before, self.hand_of(mid, luck_seat), self.hand_of(returned, luck_seat))
-        luck_options = o.If(luck_seat != 0, luck_hand & ~o.card(fear), self.zero_card)
+        luck_options = o.If(
+            luck_seat != 0, luck_hand & ~o.card(deck.effect("fear")), self.zero_card
+        )
         pick = self.choose.card(-1, "luck")
         self.rule(o.If(luck_options != 0, o.pick(pick, luck_options), pick == 0), "luck")
         hands = tuple(h & ~pick for h in returned)
         # The Absolute at the end of the bout (option absolute_timing = end), in play order
+        hands, records = self.end_exchanges(s, in_play, owners, hands, exact=exchanges)
+        # the end of the round (rules file 000, "End of a Round"; "Luck")
+        round_winner, luck_zero, next_round_leader = self.round_end(
+            hands, luck_seat, pick, next_leader, pride
+        )
+        round_team, laurels_after, game_over = self.game_end(round_winner)
+        return BoutEnd(
+            complete=complete,
+            in_play=in_play,
+            front=front,
+            placed=placed,
+            owners=owners,
+            win=win,
+            winner=winner,
+            discarded=discarded,
+            hits=hits,
+            picks=picks,
+            luck_seat=luck_seat,
+            pride=pride,
+            next_leader=next_leader,
+            mid_hands=mid,
+            luck_options=luck_options,
+            luck_pick=pick,
+            returned_hands=tuple(h & ~pick for h in returned),
+            exchanges=tuple(records),
+            final_hands=hands,
+            round_winner=round_winner,
+            luck_zero=luck_zero,
+            next_round_leader=next_round_leader,
+            round_team=round_team,
+            laurels_after=laurels_after,
+            game_over=game_over,
+        )
+
+    def discards(self, in_play: Term, win: Term) -> tuple[tuple[Term, ...], Term, Term, Term]:
+        """What leaves play (rules file 000, "How a Bout Is Resolved"): the winning card and
+        what the effects discard, all at once, but Fear unless it wins. Each effect's pick,
+        every card an effect asks to discard, the winning card discarded (0 if it is kept),
+        and every card discarded."""
+        o, deck = self.o, self.deck
+        picks = self.effect_picks(in_play, win)
+        hits = o.union(picks, self.zero_card)
+        swept = o.union(
+            (p for e, p in zip(deck.end_effects, picks, strict=True) if e.effect == "discard_all"),
+            self.zero_card,
+        )
+        fear = deck.effect("fear")
+        # Fear: "This card can never be discarded, except if it wins the bout. Ignore any
+        # effect that asks you to discard Fear"
+        shield = o.If(self.bk(Broken.FEAR_UNPROTECTED), self.zero_card, o.card(fear) & ~win)
+        against_all = o.If(self.bk(Broken.FEAR_ONLY_VS_EXTREMES), self.zero_card, shield)
+        kept_winner = o.Or(
+            self.bk(Broken.WINNER_KEPT),
+            o.And(win & fear != 0, self.bk(Broken.FEAR_KEPT_WHEN_WINNING)),
+        )
+        gone_win = o.If(kept_winner, self.zero_card, win)
+        discarded = gone_win | (hits & ~shield) | (swept & ~against_all)
+        discarded = discarded | o.If(o.And(win == 0, in_play != 0), in_play, self.zero_card)
+        return picks, hits, gone_win, discarded
+
+    def end_exchanges(
+        self,
+        s: State,
+        in_play: Term,
+        owners: Sequence[Term],
+        hands: tuple[Term, ...],
+        *,
+        exact: bool,
+    ) -> tuple[tuple[Term, ...], list[tuple[Term, Term, Term, Term, Term]]]:
+        """The exchanges of the Absolutes at the end of the bout (option ``absolute_timing =
+        end``), one by one in play order: the hands after them and each exchange's record.
+        ``exact=False``: any hands they can leave (:meth:`keeps_hands`), and no records."""
+        o, opt = self.o, self.opt
         records = []
         at_end = opt("absolute_timing", "end")
         exchanged = hands
-        if exchanges:
+        if exact:
             for j, card in enumerate(self.in_play_order(s, in_play)):
                 is_abs = o.And(at_end, card != 0)
                 exchanged, record = self.end_exchange(j, exchanged, is_abs, owners, card)
@@ -647,8 +755,16 @@ class BoutMachine:
         else:
             exchanged = tuple(self.choose.card(-8, f"exchanged[{i + 1}]") for i in SEATS)
             self.rule(self.keeps_hands(hands, exchanged), "what the exchanges keep")
-        hands = exchanged
-        # the end of the round (rules file 000, "End of a Round"; "Luck")
+        return exchanged, records
+
+    def round_end(
+        self, hands: tuple[Term, ...], luck_seat: Term, pick: Term, next_leader: Term, pride: Term
+    ) -> tuple[Term, Term, Term]:
+        """Rules file 000, "End of a Round" and "Luck": who wins the round with the hands after
+        the bout (a player left with 0 cards by Luck; option ``zero_cards``; the highest single
+        card), whether Luck's 0 cards won it, and who leads next (option
+        ``pride_next_round``)."""
+        o, opt = self.o, self.opt
         table = self.inputs.table
         luck_zero = o.And(
             pick != 0, self.hand_of(hands, luck_seat) == 0, o.Not(self.bk(Broken.LUCK_ZERO_LOSES))
@@ -691,34 +807,7 @@ class BoutMachine:
         next_round_leader = o.If(
             o.And(round_winner != 0, o.Not(keep_pride)), round_winner, next_leader
         )
-        round_team, laurels_after, game_over = self.game_end(round_winner)
-        return BoutEnd(
-            complete=complete,
-            in_play=in_play,
-            front=front,
-            placed=placed,
-            owners=owners,
-            win=win,
-            winner=winner,
-            discarded=discarded,
-            hits=hits,
-            picks=picks,
-            luck_seat=luck_seat,
-            pride=pride,
-            next_leader=next_leader,
-            mid_hands=mid,
-            luck_options=luck_options,
-            luck_pick=pick,
-            returned_hands=tuple(h & ~pick for h in returned),
-            exchanges=tuple(records),
-            final_hands=hands,
-            round_winner=round_winner,
-            luck_zero=luck_zero,
-            next_round_leader=next_round_leader,
-            round_team=round_team,
-            laurels_after=laurels_after,
-            game_over=game_over,
-        )
+        return round_winner, luck_zero, next_round_leader
 
     def keeps_hands(self, before: Sequence[Term], after: Sequence[Term]) -> Term:
         """What an exchange of The Absolute at the end of the bout keeps, from hands that

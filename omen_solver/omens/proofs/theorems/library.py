@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from omen_solver.core.files import read_text
 from omen_solver.errors import OmenSolverError, TheoremFileError
 from omen_solver.omens.proofs.theorems.theorem import Theorem
 
@@ -27,13 +28,15 @@ def _module_name(path: Path) -> str:
 def load_theorem(path: Path) -> Theorem:
     """Load one theorem file."""
     name = _module_name(path)
+    # Read like every other input file (a regular file, bounded in size), then run.
+    source = read_text(path, TheoremFileError)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise TheoremFileError(f"{path}: not a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(compile(source, str(path), "exec"), module.__dict__)
     except OmenSolverError:
         raise
     except Exception as error:  # a theorem file is code: report any error with the file name

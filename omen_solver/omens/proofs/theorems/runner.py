@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from omen_solver.core.files import atomic_write
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
 from omen_solver.omens.proofs.theorems.theorem import Finding, Theorem, Variant
 
@@ -119,5 +120,5 @@ def _write(
             f"{theorem.name!r} fails on this bout. The engine plays the real rules, so a "
             f"replay shows what the rules actually do here. The theorem: {theorem.statement}"
         )
-    path.write_text(example.to_toml(title, lead), encoding="utf-8")
+    atomic_write(path, example.to_toml(title, lead))
     return path
