@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import os
 import re
 import signal
 import sys
@@ -25,6 +27,7 @@ __all__ = [
     "COMMANDS",
     "COMMAND_MODULES",
     "EXIT_BAD_INPUT",
+    "EXIT_BROKEN_PIPE",
     "EXIT_CODES",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
@@ -50,12 +53,18 @@ EXIT_TERMINATED = 143
 """Terminated (SIGTERM, as ``kill`` sends): stopped as on Ctrl-C; nothing is reported as a
 result."""
 
+EXIT_BROKEN_PIPE = 141
+"""The reader of the output stopped reading (a pipe into ``head``): the command stops quietly,
+with the status of a command ended by SIGPIPE, as shells report it (``yes | head`` gives
+141): its output was not all read."""
+
 EXIT_CODES = (
     (EXIT_OK, "success"),
     (EXIT_FAILED, "a negative or unknown answer (a check failed, a budget ran out)"),
     (EXIT_BAD_INPUT, "bad input: one line on stderr names the file, key or move"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
     (EXIT_TERMINATED, "terminated (SIGTERM)"),
+    (EXIT_BROKEN_PIPE, "the output's reader stopped reading (a pipe into head)"),
 )
 
 @dataclass(frozen=True)
@@ -211,20 +220,45 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
+    """Run a command line (``sys.argv`` by default) and return its exit status."""
+    _tolerant_output()
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # The reader stopped reading (``omen-solver omens cards | head``): say nothing more.
+        # Output still buffered would fail again at exit; it goes nowhere instead.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+
+
+def _tolerant_output() -> None:
+    """Text the output's encoding cannot write (``PYTHONIOENCODING=ascii``) is written with
+    replacement characters instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
+def _main(words: list[str]) -> int:
     parser = build_parser(_command_in(words), lazy=True)
     if not words:
         parser.print_help()
         return EXIT_OK
     args = parser.parse_args(words)
     handler: Handler = args.handler
+    from omen_solver.cli.args import check_verbosity  # with the command: not for --help
     stop = Stop()
     raised = False
     try:
         with stop_on_signals() as stop:
+            check_verbosity(args)
             status = handler(args)
     except KeyboardInterrupt:
         raised = True
+    except BrokenPipeError:
+        raise
     except (OmenSolverError, OptionError, OSError) as error:
         if stop.signal is None:
             report_error(_where(error) if isinstance(error, OSError) else error)

@@ -22,6 +22,7 @@ __all__ = [
     "add_wait",
     "budget_json",
     "budget_of",
+    "check_verbosity",
     "describe_stop",
     "refuse_given",
     "seats",
@@ -129,6 +130,15 @@ def add_verbosity(parser: argparse.ArgumentParser, verbose: str, quiet: str) -> 
     group = parser.add_mutually_exclusive_group()
     group.add_argument("-v", "--verbose", action="store_true", help=f"also {verbose}")
     group.add_argument("-q", "--quiet", action="store_true", help=quiet)
+
+
+def check_verbosity(args: argparse.Namespace) -> None:
+    """``-v`` and ``-q`` shape the text output: with ``--json``, which prints everything,
+    they are refused."""
+    if getattr(args, "json", False):
+        for flag in ("verbose", "quiet"):
+            if getattr(args, flag, False):
+                raise OptionError(f"--{flag} shapes the text output; --json prints everything")
 
 
 def refuse_given(args: argparse.Namespace, dests: Iterable[str], reason: str) -> None:

@@ -26,9 +26,19 @@ from omen_solver.core.budget import Progress
 __all__ = ["Cell", "Column", "Row", "console", "plural", "print_json", "print_rows", "progress"]
 
 
-def console(stderr: bool = False) -> Console:
-    """The console of stdout (or stderr): as wide as the terminal, or ``COLUMNS`` when piped."""
-    return Console(highlight=False, stderr=stderr)
+class _Console(Console):
+    """rich's console, but a reader that stops reading ends the command as every other
+    output does (:data:`omen_solver.cli.EXIT_BROKEN_PIPE`), not with rich's exit status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def console(stderr: bool = False, soft_wrap: bool = True) -> Console:
+    """The console of stdout (or stderr): as wide as the terminal, or ``COLUMNS`` when piped.
+    A line is never broken in two (a path, a list of moves: the terminal wraps it, a program
+    reading the output finds it whole) unless ``soft_wrap`` is false (paragraphs of prose)."""
+    return _Console(highlight=False, stderr=stderr, soft_wrap=soft_wrap)
 
 
 def print_json(data: Any) -> None:

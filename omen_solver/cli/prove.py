@@ -164,7 +164,7 @@ def _witnesses(args: argparse.Namespace) -> int:
     if args.json:
         print_json([w.to_json() for w in results])
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     for witness in results:
         if witness.option not in chosen:
             continue
@@ -187,8 +187,8 @@ def _with_progress(
 ) -> Iterator[_T]:
     """The items, with a progress bar on stderr while they are worked through (only on a
     terminal): which one is being worked on, how many are done."""
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
+    stderr = Console(stderr=True)
+    if quiet or not stderr.is_terminal:
         yield from items
         return
     columns = (
@@ -197,7 +197,7 @@ def _with_progress(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*columns, console=stderr, transient=True) as progress:
         task = progress.add_task(what, total=len(items))
         for item in items:
             progress.update(task, description=f"{what}: {name(item)}")
@@ -344,7 +344,7 @@ def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str) -> i
         ]
         print_json(data)
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     out.print(f"{plural(len(theorems), 'theorem')} from {escape(str(source))}{where}")
     for theorem in theorems:
         out.print(
@@ -354,7 +354,7 @@ def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str) -> i
 
 
 def _queries(theorems: list[Theorem]) -> int:
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     for theorem in theorems:
         out.print(f"[bold]{escape(theorem.name)}[/]: {escape(theorem.statement)}")
         for ref in theorem.rests_on:
@@ -386,19 +386,20 @@ def _show(
     """One line per theorem (``-v``: with its statement and each broken variant)."""
     out = console()
     columns = (Column("status"), Column("theorem"), Column("seconds", right=True),
-               Column("broken refuted", right=True), Column("what it says", shrink=True))
+               Column("broken variants"), Column("what it says", shrink=True))
     lines: list[list[Cell]] = []
     for report in reports:
         refuted = sum(v.ok for v in report.variants)
         colour = "green" if refuted == len(report.variants) else "bold red"
         outcome = report.finding.outcome
         lines.append([(outcome.name.lower(), _STYLE[outcome]), report.theorem.name,
-                      f"{report.seconds:.2f}", (f"{refuted}/{len(report.variants)}", colour),
+                      f"{report.seconds:.2f}",
+                      (f"{refuted}/{len(report.variants)} refuted", colour),
                       report.theorem.title])
     if verbose:
         for line, report in zip(lines, reports, strict=True):
             print_rows(out, columns, [line], header=False)
-            out.print(f"    {escape(report.theorem.statement)}", soft_wrap=True)
+            out.print(f"    {escape(report.theorem.title)}: {escape(report.theorem.statement)}")
             for variant in report.variants:
                 out.print(f"    broken: {escape(variant.variant.name)}: "
                           f"{variant.finding.outcome.name.lower()}", soft_wrap=True)
@@ -408,7 +409,7 @@ def _show(
         _details(out, report)
     proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
     variants = [v for r in reports for v in r.variants]
-    out.print(escape(BROKEN_EXPLAINED))
+    console(soft_wrap=False).print(escape(BROKEN_EXPLAINED))
     if folder is not None and any(v.counterexample_path for v in variants):
         out.print(f"Counterexamples: {escape(str(folder))}/<theorem>--<broken variant>.toml")
     out.print(

@@ -148,7 +148,7 @@ def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespac
     """One line per puzzle (``-q``: only those that do not agree; ``-v``: with the question,
     the whole answer and the best first actions)."""
     out = console()
-    out.print(f"{plural(len(rows), 'puzzle')} under {escape(title)}")
+    out.print(f"{plural(len(rows), 'puzzle')} under {escape(title)}", soft_wrap=True)
     shown = [row for row in rows if not args.quiet or row.status != "agrees"]
     if args.verbose:
         for row in shown:
@@ -157,10 +157,15 @@ def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespac
                 out.print(f"    {escape(line)}", soft_wrap=True)
     elif shown:
         print_rows(out, _COLUMNS, [_cells(row, root) for row in shown])
+        for row in shown:
+            if row.status == "CONTRADICTED" and row.solved is not None:
+                out.print(f"[bold red]{escape(str(row.path.relative_to(root)))}[/]:")
+                for problem in row.solved.problems:
+                    out.print(f"  {escape(problem)}")
     counts = {status: sum(r.status == status for r in rows) for status in _STYLES}
     out.print(f"{plural(len(rows), 'puzzle')}: {counts['agrees']} agree, "
               f"{counts['CONTRADICTED']} contradicted, {counts['unknown']} unknown, "
-              f"{counts['error']} unreadable")
+              f"{counts['error']} unreadable", soft_wrap=True)
 
 
 def _cells(row: _Row, root: Path) -> list[Cell]:
@@ -314,7 +319,7 @@ def _generate(args: argparse.Namespace) -> int:
         print_json({"written": [str(p) for p in paths], "candidates": tried,
                     "reason": reason})
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = console(soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
         tail = f": {reason}" if reason else ""
@@ -418,13 +423,13 @@ def _deep_recipe(args: argparse.Namespace) -> DeepRecipe:
 @contextmanager
 def _deal_bar(total: int, quiet: bool) -> Iterator[DealProgress | None]:
     """A progress bar on stderr while deals are examined (only on a terminal)."""
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
+    stderr = Console(stderr=True)
+    if quiet or not stderr.is_terminal:
         yield None
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(*columns, console=stderr, transient=True) as bar:
         task = bar.add_task("deals", total=total)
 
         def report(done: int, found: int) -> None:
@@ -462,7 +467,7 @@ def _run_deep(args: argparse.Namespace) -> int:
             "not_kept": rejected,
         })
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = console(soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             rating = puzzle.rating
             out.print(

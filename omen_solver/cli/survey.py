@@ -30,7 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from omen_solver.cli.args import whole_number
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.rules import PRESETS
 from omen_solver.omens.table import Scope
@@ -155,11 +155,11 @@ class _RateColumn(ProgressColumn):
 
 @contextmanager
 def _bar(total: int, done: int) -> Iterator[Any]:
-    console = Console(stderr=True)
+    stderr = Console(stderr=True)
     progress = Progress(
         TextColumn("survey"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
         TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-        console=console, disable=not console.is_terminal,
+        console=stderr, disable=not stderr.is_terminal,
     )
     with progress:
         task = progress.add_task("deals", total=total, completed=done)
@@ -198,7 +198,7 @@ def _survey(args: argparse.Namespace) -> int:
 
 
 def _show(summary: Any, written: list[Path]) -> None:
-    out = Console(highlight=False)
+    out = console()
     table = Table("players", "leading team's value [95 % interval] (deals)",
                   title="The leading team under best play")
     for players, rate in summary.leading.items():

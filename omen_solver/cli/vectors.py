@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
 from omen_solver.omens.rules import PRESETS
@@ -200,8 +200,8 @@ def _export(args: argparse.Namespace) -> int:
     section = docs_key(args.game, suite)
     if args.docs is not None:
         check_docs(args.docs, section)
-    console = Console(stderr=True)
-    with _status(console, args.json) as say:
+    stderr = Console(stderr=True)
+    with _status(stderr, args.json) as say:
         result = export(args.game, args.out, witnesses=witnesses, only=args.only,
                         progress=say, suite=suite)
     report = result.coverage
@@ -213,7 +213,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     counts = ", ".join(f"{count} {name}" for name, count in result.counts.items())
     out.print(f"{args.game}: {counts}; {len(result.files)} files under {escape(str(args.out))}")
     if report is None:
@@ -239,11 +239,10 @@ def _check(args: argparse.Namespace) -> int:
         raise OmenSolverError(f"--min-played must be 0 or more, not {args.min_played}")
     source = shipped("vectors") if args.dir is None else args.dir
     files = load_vector_files(source)
-    console = Console(stderr=True)
-    out = Console(highlight=False, soft_wrap=True)
-    if not args.json:
-        where = " (shipped with omen-solver)" if args.dir is None else ""
-        out.print(f"vectors from {escape(str(source))}{where}")
+    stderr = Console(stderr=True)
+    out = console(soft_wrap=True)
+    if not args.json and args.dir is None:
+        out.print(f"vectors from {escape(str(source))} (shipped with omen-solver)")
 
     def shown(result: VectorResult) -> None:
         if args.json or result.status != "failed":
@@ -253,7 +252,7 @@ def _check(args: argparse.Namespace) -> int:
         for mismatch in result.mismatches:
             out.print(escape("  " + mismatch.describe()))
 
-    with _progress(console, quiet=args.json) as progress:
+    with _progress(stderr, quiet=args.json) as progress:
         report = check_vectors(
             files, args.engine, timeout=args.timeout, start_timeout=args.start_timeout,
             games=args.game, match=args.match, max_failures=args.max_failures,
@@ -274,9 +273,9 @@ def _perft(args: argparse.Namespace) -> int:
     if args.max_nodes < 1:
         raise OmenSolverError(f"--max-nodes must be at least 1, not {args.max_nodes}")
     files = load_perft_files(args.dir)
-    console = Console(stderr=True)
-    out = Console(highlight=False, soft_wrap=True)
-    with _progress(console, quiet=args.json) as progress:
+    stderr = Console(stderr=True)
+    out = console(soft_wrap=True)
+    with _progress(stderr, quiet=args.json) as progress:
         report = check_perft(files, args.engine, timeout=args.timeout,
                              start_timeout=args.start_timeout, max_nodes=args.max_nodes,
                              walk=args.walk, games=args.game, match=args.match,
