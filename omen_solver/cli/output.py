@@ -41,6 +41,16 @@ def console(stderr: bool = False, soft_wrap: bool = True) -> Console:
     return _Console(highlight=False, stderr=stderr, soft_wrap=soft_wrap)
 
 
+def heading(line: str, args: Any) -> None:
+    """The first line of a command with a default budget, on a terminal only (piped output
+    stays as it was): what it does and within which budget, and how to change that."""
+    shown = console()
+    if shown.is_terminal:
+        how = "" if getattr(args, "max_seconds", None) is not None else (
+            " (the default; --max-seconds S to change)")
+        shown.print(escape(line + how), soft_wrap=True)
+
+
 def print_json(data: Any) -> None:
     """Every command's JSON: indented by 2, keys in the order the command builds them,
     characters as they are (not escaped)."""
