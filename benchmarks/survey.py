@@ -1,14 +1,21 @@
-"""Benchmark: survey throughput on 1 and 2 Dask workers, and PIMC self-play.
+"""Benchmark: survey throughput on 1 and 2 Dask workers, resident memory of the results file's
+index and tables at 10,000 and 100,000 deals, and PIMC self-play.
 
 Prints, in one run:
 
-* **throughput**: deals per second of the same survey on a local Dask cluster of 1 worker and
-  of 2 workers (cluster start-up and each worker's one import of the solver not counted), and
-  the parallel efficiency ``rate2 / (2 * rate1)``;
+* **throughput**: positions per second of the same survey on a local Dask cluster of 1 worker
+  and of 2 workers (cluster start-up and each worker's one import of the solver not counted),
+  the parallel efficiency ``rate2 / (2 * rate1)``, and the shares of the positions settled
+  exactly and left with bounds. The survey is the default one: deals as at a game start played
+  by the heuristic to the first bout start with at most 3 cards in every hand, every analysis
+  on, 2,000,000 nodes per search;
+* **memory**: the peak resident memory of a process that opens a results file of 10,000 and of
+  100,000 deals (the resume index) and makes its tables (one pass over the records), against
+  the same process that only starts (records copied from a real survey, one per deal);
 * **self-play**: win rates of a team advised by perfect-information Monte Carlo (``advise``,
-  ``--samples`` deals per decision) against random players and against a simple heuristic
-  player (the lowest card above every card in play, else the lowest), and of the heuristic
-  against random, with 95 % Wilson intervals.
+  ``--samples`` deals per decision) against random players and against the heuristic player
+  of the survey's policies (the lowest card above every card in play, else the lowest), and of
+  the heuristic against random, with 95 % Wilson intervals.
   Games are played in pairs on the same deal with the teams' seats swapped (as in duplicate
   bridge), so the deal and the lead favour neither side: a side no better than the other wins
   half. A PIMC decision whose searches run out of budget (5,000,000 nodes per deal), or for
@@ -17,11 +24,10 @@ Prints, in one run:
 
 Usage::
 
-    python benchmarks/survey.py [--deals 150] [--batch 4] [--games 40] [--samples 8]
-                                [--skip-throughput] [--skip-self-play]
+    python benchmarks/survey.py [--deals 150] [--batch 4] [--memory 10000,100000]
+                                [--games 40] [--samples 8]
+                                [--skip-throughput] [--skip-memory] [--skip-self-play]
 
-Throughput survey: 4, 5 and 6 players, 2 cards per hand (an Absolute and one other), round
-scope, every analysis on (option impact, immediate cards in every optimal line), seed 0.
 Self-play rounds: 4 players, 3 cards each from cards 1-29, round scope, seats 1 and 3 against
 seats 2 and 4, seat 1 leads; deal ``i`` comes from ``random.Random(i)``.
 """
@@ -29,9 +35,12 @@ seats 2 and 4, seat 1 leads; deal ``i`` comes from ``random.Random(i)``.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -42,13 +51,15 @@ from distributed import Client, LocalCluster
 
 from omen_solver.core.budget import Budget
 from omen_solver.errors import AdviceError
-from omen_solver.omens.actions import OmensAction, Verb
+from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
 from omen_solver.survey.advice import Tracker, advise
-from omen_solver.survey.analysis import SurveyConfig
-from omen_solver.survey.runner import run_survey, warm_worker
+from omen_solver.survey.analysis import SurveyConfig, analyse_deal
+from omen_solver.survey.policies import heuristic_move
+from omen_solver.survey.report import summarise
+from omen_solver.survey.runner import RESULTS_FILE, run_survey, warm_worker
 from omen_solver.survey.stats import wilson
 
 TEAMS = ((0, 2), (1, 3))
@@ -56,13 +67,16 @@ NODES = 5_000_000
 """The node budget of the searches of one deal in a PIMC decision (deterministic)."""
 Move = tuple[OmensAction, ...]
 Player = Callable[[OmensState, Tracker, int, random.Random], Move]
+SURVEY = SurveyConfig(players=(4, 5, 6), until_cards=3, max_nodes=2_000_000, max_seconds=60.0)
+"""The default survey's settings (``omen-solver survey``)."""
 
 
 def throughput(deals: int, batch: int) -> None:
-    config = SurveyConfig(players=(4, 5, 6), deals=deals // 3, cards=2, max_seconds=60.0)
-    total = len(config.players) * config.deals
-    print(f"throughput: {total} deals (4, 5, 6 players, 2 cards, every analysis), "
-          f"{batch} deals per task", flush=True)
+    config = SurveyConfig(**{**SURVEY.__dict__, "deals": deals // 3})
+    total = config.total
+    print(f"throughput: {total} deals (4, 5, 6 players) played by the heuristic to 3 cards a "
+          f"hand, every analysis, 2,000,000 nodes per search, {batch} deals per task",
+          flush=True)
     rates = {}
     for workers in (1, 2):
         folder = Path(tempfile.mkdtemp(prefix="survey-bench-"))
@@ -73,11 +87,79 @@ def throughput(deals: int, batch: int) -> None:
             start = time.perf_counter()
             store = run_survey(config, folder, scheduler=cluster.scheduler_address, batch=batch)
             seconds = time.perf_counter() - start
+        summary = summarise(config, store.records())
         shutil.rmtree(folder)
-        rates[workers] = len(store.records) / seconds
-        print(f"  {workers} worker(s): {len(store.records)} deals in {seconds:.1f} s = "
-              f"{rates[workers]:.2f} deals/s", flush=True)
+        rates[workers] = summary.positions / seconds
+        print(f"  {workers} worker(s): {summary.deals} deals, {summary.positions} positions in "
+              f"{seconds:.1f} s = {rates[workers]:.2f} positions/s "
+              f"({summary.deals / seconds:.2f} deals/s)", flush=True)
+    every = summary.positions or 1
     print(f"  parallel efficiency at 2 workers: {rates[2] / (2 * rates[1]):.2f} (target >= 0.8)")
+    print(f"  settled exactly: {summary.settled}/{summary.positions} = "
+          f"{summary.settled / every:.3f}; left with bounds: {summary.unsettled} = "
+          f"{summary.unsettled / every:.3f} (bounds {summary.bounds or '-'}); "
+          f"{summary.option_unknown} more unknown under another option setting")
+
+
+# -- memory -------------------------------------------------------------------------------------
+
+_MEASURE = """
+import resource, sys
+from pathlib import Path
+from omen_solver.survey.analysis import SurveyConfig
+from omen_solver.survey.report import summarise
+from omen_solver.survey.store import ResultStore
+config = SurveyConfig(players=(4,), deals=int(sys.argv[2]), until_cards=3, max_nodes=2_000_000,
+                      max_seconds=60.0)
+if sys.argv[1] != "-":
+    with ResultStore(Path(sys.argv[1]), config) as store:
+        summary = summarise(config, store.records())
+        print(len(store), summary.positions, end=" ")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def memory(sizes: list[int]) -> None:
+    """Peak resident memory of resuming and summarising results files of many deals."""
+    config = SurveyConfig(players=(4,), deals=max(sizes), until_cards=3, max_nodes=2_000_000,
+                          max_seconds=60.0)
+    templates = [r for r in (analyse_deal(config, 4, i) for i in range(12)) if r.get("reached")]
+    print(f"memory: results files of {', '.join(f'{n:,}' for n in sizes)} deals (copies of "
+          f"{len(templates)} real records, about {_mean_size(templates)} bytes a line): peak "
+          "resident memory of opening the file (the resume index) and making the tables",
+          flush=True)
+    base = _peak("-", config.deals)
+    print(f"  a process that only imports the survey: {base / 1024:.0f} MB")
+    for size in sizes:
+        folder = Path(tempfile.mkdtemp(prefix="survey-memory-"))
+        path = folder / RESULTS_FILE
+        with path.open("w") as handle:
+            handle.write(json.dumps({"survey": config.to_json()}) + "\n")
+            for index in range(size):
+                record = dict(templates[index % len(templates)], id=f"4p-{index}", index=index)
+                handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        megabytes = path.stat().st_size / 2**20
+        start = time.perf_counter()
+        found = _peak(str(path), config.deals)
+        seconds = time.perf_counter() - start
+        shutil.rmtree(folder)
+        print(f"  {size:,} deals ({megabytes:.0f} MB file): {found / 1024:.0f} MB peak, "
+              f"{(found - base) / 1024:.0f} MB above the bare process, {seconds:.1f} s",
+              flush=True)
+
+
+def _mean_size(records: list[dict[str, object]]) -> int:
+    return round(sum(len(json.dumps(r, separators=(",", ":"))) for r in records) / len(records))
+
+
+def _peak(path: str, deals: int) -> int:
+    """The peak resident memory (KB) of a fresh process reading ``path``."""
+    done = subprocess.run([sys.executable, "-c", _MEASURE, path, str(deals)],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
+# -- players ------------------------------------------------------------------------------------
 
 
 # -- players ------------------------------------------------------------------------------------
@@ -97,19 +179,10 @@ def random_player(state: OmensState, tracker: Tracker, seat: int, rng: random.Ra
     return rng.choice(state.moves())
 
 
-def _card(move: Move) -> int:
-    """The card a move places in play (0 for a move that places none)."""
-    return max((a.card for a in move if a.verb is Verb.PLAY), default=0)
-
-
 def cheapest_winner(state: OmensState, tracker: Tracker, seat: int,
                     rng: random.Random) -> Move:
-    """A trick-taking habit: the lowest card above every card in play, else the lowest card
-    (the first such move; a move that places no card counts as 0)."""
-    moves = state.moves()
-    top = max((placed.card for placed in state.in_play), default=0)
-    above = [move for move in moves if _card(move) > top]
-    return min(above or moves, key=_card)
+    """The survey's heuristic policy (:func:`omen_solver.survey.policies.heuristic_move`)."""
+    return heuristic_move(state)
 
 
 def pimc(samples: int, counter: Counter) -> Player:
@@ -178,13 +251,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=150, help="deals in the throughput survey")
     parser.add_argument("--batch", type=int, default=4, help="deals per Dask task")
+    parser.add_argument("--memory", default="10000,100000",
+                        help="deals in the results files of the memory figures")
     parser.add_argument("--games", type=int, default=40, help="deals per self-play match")
     parser.add_argument("--samples", type=int, default=8, help="PIMC deals per decision")
     parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-self-play", action="store_true")
     args = parser.parse_args()
     if not args.skip_throughput:
         throughput(args.deals, args.batch)
+    if not args.skip_memory:
+        memory([int(part) for part in args.memory.split(",")])
     if not args.skip_self_play:
         self_play(args.games, args.samples)
 

@@ -13,6 +13,7 @@ __all__ = [
     "BudgetExceeded",
     "CatalogueError",
     "ChoiceError",
+    "ClusterError",
     "ConceptError",
     "DealError",
     "EngineError",
@@ -25,10 +26,12 @@ __all__ = [
     "KernelRefused",
     "KernelUnsupported",
     "MissingDependencyError",
+    "NoWorkers",
     "OmenSolverError",
     "OptionError",
     "PositionError",
     "RequestError",
+    "SchedulerError",
     "SmtUnknown",
     "SurveyFileError",
     "TheoremFileError",
@@ -134,6 +137,18 @@ class AdviceError(OmenSolverError):
 
 class SurveyFileError(OmenSolverError):
     """A results file that does not belong to this survey, or is not one."""
+
+
+class SchedulerError(OmenSolverError):
+    """``--scheduler`` names no Dask scheduler that answers (the message says what answered)."""
+
+
+class ClusterError(Exception):
+    """A Dask cluster failed in a way a run cannot go on from (its records so far are kept)."""
+
+
+class NoWorkers(ClusterError):
+    """A Dask cluster had no worker for the workers timeout."""
 
 
 class TheoremFileError(OmenSolverError):

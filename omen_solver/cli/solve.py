@@ -155,7 +155,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "alpha-beta and proof-number search (df-pn) by turns; alphabeta; "
                              "dfpn (alpha-beta only where the value is a fraction)")
     add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
+    add_kernel_options(parser)
     parser.set_defaults(handler=_solve)
+
+
+def _memory(text: str) -> int:
+    from omen_solver.errors import ChoiceError
+    from omen_solver.omens.kernel.tables import MemoryPlan, parse_memory
+
+    try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
+        size = parse_memory(text + "M" if text.strip().isdigit() else text)
+        MemoryPlan(size)
+    except (ValueError, ChoiceError) as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("max_memory: ")) from None
+    return size
+
+
+def add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    """``--threads`` and ``--max-memory``: the Omens kernel's (refused elsewhere)."""
+    parser.add_argument("--threads", type=whole_number, metavar="N", default=None,
+                        help="root moves the compiled Omens kernel searches at once (default: "
+                             "the machine's cores); the same answers and node counts with any "
+                             "number")
+    parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
+                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M, 1500 "
+                             "(MiB) (default 2G); full tables drop what cost least")
 
 
 class _Deal:
@@ -321,16 +345,24 @@ def _solve_state(
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
     budget = _budget(args, puzzle, default_seconds)
+    _check_kernel_options(state, args)
     with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
         view, progress = shown or own
         try:
+            threads = getattr(args, "threads", None)
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress,
                            engine=getattr(args, "engine", "auto"),
-                           algorithm=getattr(args, "search", None), report=view.report)
+                           algorithm=getattr(args, "search", None), report=view.report,
+                           threads=0 if threads is None else threads,
+                           max_memory=getattr(args, "max_memory", None))
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
-            raise PositionError(f"{path}: {error}") from None
+            text = str(error)
+            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory")):
+                if text.startswith(f"{name}:"):
+                    text = f"{flag}{text.removeprefix(name)}"
+            raise PositionError(f"{path}: {text}") from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
     if puzzle and result.solved and not solved.changed_question:
@@ -418,6 +450,22 @@ def _heading(path: Path, args: argparse.Namespace, budget: Budget,
     else:
         how = " (the default; --max-seconds S or --max-nodes N to change)"
     return f"{path}: solving within {budget.describe()}{how}"
+
+
+def _check_kernel_options(state: GameState[Any], args: argparse.Namespace) -> None:
+    """--threads and --max-memory are the Omens kernel's: refused where it does not search."""
+    from omen_solver.omens.state import OmensState
+
+    given = [flag for flag, dest in (("--threads", "threads"), ("--max-memory", "max_memory"))
+             if getattr(args, dest, None) is not None]
+    if not given:
+        return
+    if not isinstance(state, OmensState):
+        raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; this is a "
+                              f"{type(state).__name__.removesuffix('State')} position")
+    if getattr(args, "engine", "auto") == "reference":
+        raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; --engine "
+                              "reference does not use the kernel")
 
 
 def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:

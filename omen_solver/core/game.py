@@ -399,7 +399,9 @@ class Kernel(Protocol[StateT_contra]):
     the reason) for a position or question it does not answer, and
     :class:`omen_solver.errors.ChoiceError` for an ``algorithm`` it lacks.
     ``per_move`` and ``report`` are the root's options of :func:`omen_solver.core.search.solve`
-    (every root move's answer, and the snapshots after each turn)."""
+    (every root move's answer, and the snapshots after each turn); ``threads`` and
+    ``max_memory``, when given, the kernel's threads and memory budget (a kernel without them
+    refuses them)."""
 
     def __call__(
         self,
@@ -413,6 +415,8 @@ class Kernel(Protocol[StateT_contra]):
         algorithm: str | None,
         per_move: bool,
         report: Report | None,
+        threads: int | None = None,
+        max_memory: int | None = None,
     ) -> SolveResult: ...
 
 

@@ -191,11 +191,24 @@ def check_size(players: int, cards: int | None) -> None:
 
 
 def draw_deal(seed: int, players: int, index: int, cards: int | None = None,
-              catalogue: Catalogue | None = None) -> Deal:
+              catalogue: Catalogue | None = None, kind: str = FIRST,
+              reshuffle_all: bool = False) -> Deal:
     """The survey's deal ``(seed, players, index)`` at a game start with ``cards`` per hand
-    (``None``: the rulebook's), from a generator of its own."""
+    (``None``: the rulebook's), from a generator of its own.
+
+    ``kind = "later"``: a later round. The teams are drawn as at a game start (the Absolutes
+    dealt then decide them); then every card but the boxed Absolutes (all of them when
+    ``reshuffle_all``, option ``reshuffle_absolutes = "all"``) is shuffled and dealt, so a
+    player may hold several Absolutes or none, and a seat drawn at random leads (the winner of
+    the round before). A later deal comes from a generator of its own too, so the first deals
+    of a seed stay what they were.
+    """
     check_size(players, cards)
+    if kind not in KINDS:
+        raise DealError(f"deal kind {kind!r}: expected one of {', '.join(KINDS)}")
     catalogue = catalogue or default_catalogue()
+    if kind == LATER:
+        return _later_deal(seed, players, index, cards, catalogue, reshuffle_all)
     rng = random.Random(f"omens-deal:{seed}:{players}:{index}")
     absolutes = list(catalogue.absolutes)
     dealt = rng.sample(absolutes, players)
@@ -212,6 +225,23 @@ def draw_deal(seed: int, players: int, index: int, cards: int | None = None,
     leader = max(range(players), key=lambda seat: dealt[seat])
     box = tuple(sorted(set(absolutes) - set(dealt)))
     return Deal(tuple(hands), teams, leader, box, seed, FIRST, index)
+
+
+def _later_deal(seed: int, players: int, index: int, cards: int | None, catalogue: Catalogue,
+                reshuffle_all: bool) -> Deal:
+    rng = random.Random(f"omens-deal:{seed}:{players}:{index}:later")
+    absolutes = list(catalogue.absolutes)
+    dealt = rng.sample(absolutes, players)
+    teams = derive_teams(dealt)
+    box = () if reshuffle_all else tuple(sorted(set(absolutes) - set(dealt)))
+    deck = sorted(set(catalogue) - set(box))
+    rng.shuffle(deck)
+    hands: list[tuple[int, ...]] = []
+    position = 0
+    for size in hand_sizes(players, teams, cards):
+        hands.append(tuple(sorted(deck[position : position + size])))
+        position += size
+    return Deal(tuple(hands), teams, rng.randrange(players), box, seed, LATER, index)
 
 
 def random_move(state: OmensState, rng: random.Random) -> tuple[OmensAction, ...]:

@@ -47,7 +47,8 @@ def _parse(state: OmensState, text: str) -> tuple[OmensAction, ...]:
 
 def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
-            algorithm: str | None, per_move: bool, report: Report | None) -> SolveResult:
+            algorithm: str | None, per_move: bool, report: Report | None,
+            threads: int | None = None, max_memory: int | None = None) -> SolveResult:
     """The search kernel's answer; it raises
     :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
     ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS` (by default
@@ -56,7 +57,8 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
 
     return solve_with_kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
                              progress=progress, algorithm=algorithm or "portfolio",
-                             per_move=per_move, report=report)
+                             per_move=per_move, report=report, threads=threads,
+                             max_memory=max_memory)
 
 
 def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],

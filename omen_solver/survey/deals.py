@@ -7,12 +7,10 @@ whichever process draws it and in whatever order (and existing surveys draw thei
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from omen_solver.omens.deals import Deal
 from omen_solver.omens.table import Scope
 
-__all__ = ["position_toml", "write_text"]
+__all__ = ["position_toml"]
 
 
 def position_toml(
@@ -39,11 +37,3 @@ def position_toml(
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a file whole: a temporary file renamed over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)

@@ -25,18 +25,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from omen_solver.core.budget import Budget, deep_recursion
+from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState
 from omen_solver.core.search import Concept, MatrixReport, default_team, solve
+from omen_solver.core.search.moves import MovesReport
 from omen_solver.errors import BudgetExceeded, KernelRefused
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 
-__all__ = ["Outcome", "concept_for", "solve_exactly", "values_of"]
+__all__ = ["Outcome", "concept_for", "settle", "solve_exactly", "values_of"]
 
 DEPTH_REASON = "the line of play is deeper than the search allows (play can loop)"
 
@@ -55,6 +57,9 @@ class Outcome:
     seconds: float
     reason: str | None = None
     """Why the values are unknown (the budget, or a line of play that loops)."""
+    bounds: tuple[tuple[Fraction, Fraction], ...] = ()
+    """When unknown: each team's proven lower and upper bound (in the order of
+    ``state.teams()``; at worst the game's own bounds, 0 and 1)."""
 
     @property
     def known(self) -> bool:
@@ -73,9 +78,27 @@ def solve_exactly(state: GameState[Any], budget: Budget) -> Outcome:
     can loop, e.g. Wrath sending back a card that is played again) is unknown too.
     """
     try:
-        return _solve(state, budget)
+        outcome = _solve(state, budget)
     except RecursionError:
-        return Outcome(None, (), None, 0, 0.0, DEPTH_REASON)
+        outcome = Outcome(None, (), None, 0, 0.0, DEPTH_REASON)
+    return _with_bounds(outcome, state)
+
+
+def _with_bounds(outcome: Outcome, state: GameState[Any],
+                 proven: dict[int, tuple[Fraction, Fraction]] | None = None) -> Outcome:
+    """An unknown outcome with every team's bounds: those ``proven`` (team -> bounds), else
+    the game's own (with two teams whose values add up to one total, each team's bounds give
+    the other's)."""
+    if outcome.known or outcome.bounds:
+        return outcome
+    low, high = return_bounds(state) or (Fraction(0), Fraction(1))
+    teams = len(state.teams())
+    proven = dict(proven or {})
+    if teams == 2 and len(proven) == 1:
+        (team, (lower, upper)), = proven.items()
+        proven[1 - team] = (low + high - upper, low + high - lower)
+    bounds = tuple(proven.get(team, (low, high)) for team in range(teams))
+    return replace(outcome, bounds=bounds)
 
 
 def _solve(state: GameState[Any], budget: Budget) -> Outcome:
@@ -83,8 +106,11 @@ def _solve(state: GameState[Any], budget: Budget) -> Outcome:
     if concept is Concept.MINIMAX:
         result = solve(state, concept=concept, budget=budget)
         values = result.values if result.solved else None
-        return Outcome(values, result.best_actions, result.root_matrix, result.nodes,
-                       result.seconds, None if values is not None else _reason(result))
+        outcome = Outcome(values, result.best_actions, result.root_matrix, result.nodes,
+                          result.seconds, None if values is not None else _reason(result))
+        if values is None and result.lower is not None and result.upper is not None:
+            outcome = _with_bounds(outcome, state, {result.team: (result.lower, result.upper)})
+        return outcome
     mover = default_team(state)
     found: list[Fraction] = []
     best: tuple[str, ...] = ()
@@ -106,6 +132,71 @@ def _reason(result: Any) -> str:
     return str(result.note or result.status.value)
 
 
+# -- values from the per-move answers -----------------------------------------------------------
+
+
+class _Decided(Exception):
+    """The root's moves decide the value: the search stops there (no list of every optimal
+    action is needed)."""
+
+    def __init__(self, snapshot: MovesReport) -> None:
+        super().__init__("decided")
+        self.snapshot = snapshot
+
+
+def _stop_when_decided(snapshot: MovesReport) -> None:
+    if snapshot.value is not None:
+        raise _Decided(snapshot)
+
+
+def settle(state: GameState[Any], budget: Budget) -> Outcome:
+    """The values of ``state`` by the solver's per-move answers
+    (:mod:`omen_solver.core.search.moves`): the root's moves are searched by turns on shared
+    tables, and the search stops as soon as they decide the value (one winning move is
+    enough), without going on to list every optimal action. ``budget`` bounds each search (one
+    with two teams, one per team with three). When it runs out, the bounds the moves proved
+    are kept (:attr:`Outcome.bounds`).
+
+    Two teams: the asked team is the first; the other's value is the round's total (1: a
+    round has a winner) less it, as the value-only searches assume (:func:`values_of`).
+    """
+    concept = concept_for(state)
+    teams = state.teams()
+    asked = list(range(1 if concept is Concept.MINIMAX else len(teams)))
+    found: list[Fraction] = []
+    nodes, seconds = 0, 0.0
+    for team in asked:
+        seats = tuple(player + 1 for player in teams[team])
+        try:
+            with deep_recursion():
+                result = solve(state, concept=concept, team=seats, budget=budget,
+                               report=_stop_when_decided)
+        except _Decided as decided:
+            snapshot = decided.snapshot
+            nodes, seconds = nodes + snapshot.nodes, seconds + snapshot.seconds
+            assert snapshot.value is not None
+            found.append(snapshot.value)
+            continue
+        except RecursionError:
+            return _with_bounds(Outcome(None, (), None, nodes, seconds, DEPTH_REASON), state)
+        nodes, seconds = nodes + result.nodes, seconds + result.seconds
+        value = result.value if result.solved else None
+        if value is None and result.lower is not None and result.lower == result.upper:
+            value = result.lower
+        if value is None:
+            outcome = Outcome(None, (), None, nodes, seconds, _reason(result))
+            # the teams already settled are exact; the teams not yet asked keep the game's
+            # bounds
+            proven = {index: (known, known) for index, known in enumerate(found)}
+            if result.lower is not None and result.upper is not None:
+                proven[team] = (result.lower, result.upper)
+            return _with_bounds(outcome, state, proven)
+        found.append(value)
+    if concept is Concept.MINIMAX:
+        found.append(Fraction(1) - found[0])
+    return Outcome(tuple(found), (), None, nodes, seconds)
+
+
 # -- values only ----------------------------------------------------------------------------
 
 
@@ -122,7 +213,7 @@ def values_of(states: Sequence[GameState[Any]], budget: Budget) -> list[Outcome]
     stopped: str | None = None
     for state in states:
         if stopped is not None:
-            outcomes.append(Outcome(None, (), None, 0, 0.0, stopped))
+            outcomes.append(_with_bounds(Outcome(None, (), None, 0, 0.0, stopped), state))
             continue
         try:
             outcome = searches.values(state)
@@ -130,7 +221,7 @@ def values_of(states: Sequence[GameState[Any]], budget: Budget) -> list[Outcome]
             outcome = solve_exactly(state, budget)
         else:
             stopped = outcome.reason
-        outcomes.append(outcome)
+        outcomes.append(_with_bounds(outcome, state))
     return outcomes
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Final
 
-__all__ = ["CONFIDENCE", "Rate", "rate", "wilson"]
+__all__ = ["CONFIDENCE", "Rate", "Tally", "rate", "wilson"]
 
 CONFIDENCE: Final = 0.95
 
@@ -38,10 +38,25 @@ class Rate:
     total: Fraction
     count: int
     unknown: int = 0
+    unknown_low: Fraction = Fraction(0)
+    """The sum of the proven lower bounds of the unknown values."""
+    unknown_high: Fraction | None = None
+    """The sum of their proven upper bounds (``None``: each unknown is at most 1)."""
 
     @property
     def mean(self) -> float | None:
         return None if self.count == 0 else float(self.total / self.count)
+
+    @property
+    def span(self) -> tuple[float, float] | None:
+        """With unknown values: the mean over every value, known or not, when each unknown
+        lies anywhere within its proven bounds (``None`` when every value is known)."""
+        if not self.unknown:
+            return None
+        every = self.count + self.unknown
+        high = Fraction(self.unknown) if self.unknown_high is None else self.unknown_high
+        return (float((self.total + self.unknown_low) / every),
+                float((self.total + high) / every))
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -55,6 +70,8 @@ class Rate:
             "high": round(high, 6),
             "count": self.count,
             "unknown": self.unknown,
+            **({} if self.span is None else
+               {"with_unknown_bounds": [round(v, 6) for v in self.span]}),
         }
 
     def text(self) -> str:
@@ -62,7 +79,11 @@ class Rate:
         if self.mean is None:
             return f"- (n=0, {self.unknown} unknown)" if self.unknown else "-"
         low, high = self.interval
-        tail = f", {self.unknown} unknown" if self.unknown else ""
+        tail = ""
+        if self.unknown:
+            span = self.span
+            assert span is not None
+            tail = f", {self.unknown} unsettled: {span[0]:.3f} to {span[1]:.3f} with them"
         return f"{self.mean:.3f} [{low:.3f}, {high:.3f}] (n={self.count}{tail})"
 
 
@@ -70,3 +91,37 @@ def rate(values: list[Fraction | None]) -> Rate:
     """The rate of known values; ``None`` values are counted as unknown, never as 0 or 1."""
     known = [v for v in values if v is not None]
     return Rate(sum(known, Fraction(0)), len(known), len(values) - len(known))
+
+
+class Tally:
+    """A :class:`Rate` gathered one value at a time (memory does not grow with the values).
+
+    Whole values (a round won or lost) are summed as integers, fractions apart, so that the
+    many values of a large survey cost little."""
+
+    __slots__ = ("count", "high", "low", "part", "unknown", "whole")
+
+    def __init__(self) -> None:
+        self.whole = 0
+        self.part = Fraction(0)
+        self.count = 0
+        self.unknown = 0
+        self.low = Fraction(0)
+        self.high = Fraction(0)
+
+    def add(self, value: Fraction | None,
+            bounds: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))) -> None:
+        """A known value, or (``None``) an unknown one with its proven bounds."""
+        if value is None:
+            self.unknown += 1
+            self.low += bounds[0]
+            self.high += bounds[1]
+        else:
+            if value.denominator == 1:
+                self.whole += value.numerator
+            else:
+                self.part += value
+            self.count += 1
+
+    def rate(self) -> Rate:
+        return Rate(self.part + self.whole, self.count, self.unknown, self.low, self.high)

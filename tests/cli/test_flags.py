@@ -74,6 +74,8 @@ SLOW: dict[tuple[str, ...], list[str]] = {
                      "--max-nodes", "2000"],
     ("survey",): ["--out", "{tmp}/survey", "--deals", "1", "--players", "4", "--cards", "2",
                   "--workers", "0", "--no-plots", "--no-options", "--no-lines"],
+    ("balance",): ["--out", "{tmp}/balance", "--games", "2", "--players", "4",
+                   "--presets", "rulebook", "--workers", "0", "--no-plots"],
     ("vectors", "export"): ["--game", "omen", "--out", "{tmp}/vectors", "--only", "examples"],
     ("vectors", "check"): ["{tmp}/puzzles-vectors", "--engine", ENGINE, "--game", "omen"],
     ("vectors", "perft"): [str(ROOT / "vectors" / "omens" / "rulebook" / "perft.json"),
@@ -131,6 +133,7 @@ SAMPLES: dict[str, list[str]] = {
     "profile": ["--profile", "omega"],
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
+    "threads": ["--threads", "1"],
     "match": ["--match", "nothing-matches"],
     "timeout": ["--timeout", "0"],
     "start_timeout": ["--start-timeout", "0"],
@@ -138,6 +141,16 @@ SAMPLES: dict[str, list[str]] = {
     "max_failures": ["--max-failures", "0"],
     "suite": ["--suite", "mine"],
     "witnesses": ["--witnesses", "{tmp}/no-witnesses"],
+    "until_cards": ["--until-cards", "2"],
+    "after_bouts": ["--after-bouts", "1"],
+    "policy_samples": ["--policy-samples", "2"],
+    "policy_nodes": ["--policy-nodes", "100"],
+    "line_states": ["--line-states", "1"],
+    "scheduler": ["--scheduler", "bogus://x"],
+    "connect_timeout": ["--connect-timeout", "1"],
+    "workers_timeout": ["--workers-timeout", "1"],
+    "batch": ["--batch", "2"],
+    "presets": ["--presets", "gamepark"],
 }
 """A sample value per option destination (the generic fallbacks: a flag without a value
 alone; a choice other than the default; a number)."""
@@ -183,8 +196,17 @@ def test_every_command_is_walked() -> None:
     assert set(COMMANDS) == set(BASE) | set(SLOW) | set(NOT_WALKED)
 
 
+SAMPLES_OF: dict[tuple[tuple[str, ...], str], list[str]] = {
+    (("solve",), "max_memory"): ["--max-memory", "1G"],
+}
+"""A sample value of one command's option where the common one does not fit (solve's tables
+need more than perft's 1 MiB)."""
+
+
 def sample(path: tuple[str, ...], action: argparse.Action) -> list[str]:
     flag = action.option_strings[-1]
+    if (path, action.dest) in SAMPLES_OF:
+        return SAMPLES_OF[path, action.dest]
     if action.dest in SAMPLES:
         return SAMPLES[action.dest] or [flag]
     if action.nargs == 0:

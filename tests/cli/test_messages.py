@@ -81,7 +81,7 @@ def test_a_bad_move_is_named_by_its_place_and_text_once(
 
 
 def test_exit_statuses_are_in_every_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130, 143]
+    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130, 143, 141]
     for argv in (["--help"], ["perft", "--help"], ["omens", "play", "--help"],
                  ["puzzles", "check", "--help"], ["omen", "cards", "--help"]):
         code, out, _ = run(capsys, *argv)

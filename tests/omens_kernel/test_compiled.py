@@ -162,3 +162,74 @@ def test_compiled_maxn_equals_python_maxn() -> None:
 @pytest.mark.slow
 def test_compiled_maxn_equals_python_maxn_long() -> None:
     assert _maxn_parity(seed=9, positions=600, max_nodes=10_000) > 250
+
+
+def _replacement_parity(seed: int, positions: int, limit: int) -> int:
+    """Alpha-beta and df-pn with tables far too small: both kernels drop the same entries
+    (docs/kernel.md, "Memory"), so values, node counts and table sizes stay equal."""
+    from omen_solver.omens.kernel.compiled import CompiledDfpn
+    from omen_solver.omens.kernel.dfpn import DfpnSearch
+
+    rng = random.Random(seed)
+    collected = 0
+    for index in range(positions):
+        state = random_small(rng, (4, 5)[index % 2], 3)
+        spec = compile_table(state.table, state.teams())
+        maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+        params = SearchParams(budget=Budget(max_nodes=6_000), table_limit=limit)
+        k = from_engine(spec, state)
+        results = []
+        for kind in (KernelSearch, CompiledSearch):
+            search = kind(Machine(spec), maximising, params)
+            with deep_recursion():
+                outcome = _outcome(search, k)
+            table = search.table if isinstance(search, KernelSearch) else None
+            results.append((outcome, table.collections if table else None))
+        assert results[0][0] == results[1][0], state
+        collected += results[0][1] or 0
+        proofs = []
+        for proof_kind in (DfpnSearch, CompiledDfpn):
+            proof = proof_kind(Machine(spec), maximising, 1, params)
+            try:
+                answer: object = proof.prove(k)
+            except BudgetExceeded as exceeded:
+                answer = exceeded.reason
+            proofs.append((answer, proof.nodes, proof.states))
+        assert proofs[0] == proofs[1], state
+    return collected
+
+
+def test_tables_that_are_full_replace_the_same_entries_in_both_kernels() -> None:
+    assert _replacement_parity(seed=31, positions=8, limit=128) > 10
+
+
+def test_shared_tables_merge_the_same_way_in_both_kernels() -> None:
+    """Searches storing in tables of their own over a shared one, merged in a fixed order, as
+    the root's moves are searched (kernel/rounds.py): the same shared table in both kernels."""
+    from omen_solver.omens.kernel.tables import Table
+
+    state = random_small(random.Random(3), 4, 3)
+    spec = compile_table(state.table, state.teams())
+    machine = Machine(spec)
+    k = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+    children = [machine.child(k, move) for move in machine.legal(k)]
+    ckernel = compiled._ckernel
+    shared_py: Table[object] = Table(512)
+    shared_c = ckernel.Table(512)
+    found = []
+    for _ in range(3):  # rounds
+        for child in children:
+            own_py: Table[object] = Table(128, shared=shared_py)
+            own_c = ckernel.Table(128)
+            budget = Budget(max_nodes=2_000)
+            py = KernelSearch(machine, maximising, SearchParams(budget=budget, table=own_py))
+            c = CompiledSearch(machine, maximising,
+                               SearchParams(budget=budget, table=own_c, shared=shared_c))
+            with deep_recursion():
+                found.append((_outcome(py, child), _outcome(c, child)))
+            shared_py.merge(own_py, numbers=False)
+            shared_c.merge(own_c, False)
+            assert (len(shared_py), shared_py.collections) == (shared_c.size, shared_c.collections)
+    assert all(a == b for a, b in found)
+    assert shared_py.collections > 0

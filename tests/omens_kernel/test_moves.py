@@ -113,3 +113,38 @@ def test_both_kernels_give_the_same_moves_and_nodes(monkeypatch: pytest.MonkeyPa
         monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
         runs.append(solve(state))
     assert len({(r.value, r.nodes, r.moves) for r in runs}) == 1
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="threads are the compiled kernel's")
+def test_threads_give_the_same_moves_and_node_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moves of a round read the shared tables as they stood at its start, and their own
+    tables are merged in move order (kernel/rounds.py): no thread's timing shows."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 2_000)  # several rounds, several merges
+    state = random_small(random.Random(18), 4, 3)
+    runs = [solve(state, threads=threads) for threads in (1, 2, 2)]
+    assert runs[0].solved
+    assert len({(r.value, r.nodes, r.states, r.moves, r.best_actions) for r in runs}) == 1
+    assert {r.extra["threads"] for r in runs} == {1, 2}
+
+
+def test_a_small_memory_budget_keeps_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables far smaller than the search replace what cost least (kernel/tables.py): the
+    answers stay those of the large tables; only the node counts grow."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 2_000)
+    state = random_small(random.Random(18), 4, 3)
+    large = solve(state)
+    small = solve(state, max_memory=400 * 2**20)
+    assert small.solved and large.solved
+    assert (small.value, small.best_actions) == (large.value, large.best_actions)
+    assert [(m.action, m.status, m.value) for m in small.moves] == [
+        (m.action, m.status, m.value) for m in large.moves]
+    assert small.extra["max_memory"] == 400 * 2**20
+    assert small.extra["table_collections"] > 0 and large.extra["table_collections"] == 0
+
+
+def test_threads_and_memory_are_refused_where_the_kernel_does_not_answer() -> None:
+    from omen_solver.errors import ChoiceError
+
+    state = random_small(random.Random(18), 4, 2)
+    with pytest.raises(ChoiceError, match="threads"):
+        solve(state, engine="reference", threads=2)

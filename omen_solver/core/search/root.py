@@ -41,6 +41,7 @@ from omen_solver.errors import BudgetExceeded
 
 __all__ = [
     "MAX_LINE",
+    "OUT_OF_MEMORY",
     "TwoSidedRoot",
     "principal_variation",
     "root_bounds",
@@ -51,6 +52,9 @@ __all__ = [
 
 MAX_LINE = 100_000
 """The longest principal variation followed (a guard against a game that loops)."""
+
+OUT_OF_MEMORY = "out of memory for the transposition table"
+"""Why a search that the machine's memory stopped answers unknown (never a traceback)."""
 
 
 def run_turn(search: Any, turn: int, overall: int | None, run: Callable[[], Any]) -> Any:
@@ -177,6 +181,9 @@ class TwoSidedRoot:
             return self._unknown(value, exceeded)
         except RecursionError:
             return self._unknown(value, too_deep(search.nodes, search.elapsed()))
+        except MemoryError:
+            return self._unknown(value, BudgetExceeded(OUT_OF_MEMORY, search.nodes,
+                                                       search.elapsed()))
         pure_lower, pure_upper, note = self._pure_values(value)
         return SolveResult(
             Status.SOLVED, self.concept, self.root.teams(), self.team, value,

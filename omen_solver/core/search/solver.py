@@ -152,6 +152,8 @@ def solve(
     algorithm: str | None = None,
     per_move: bool = True,
     report: Report | None = None,
+    threads: int | None = None,
+    max_memory: int | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
@@ -175,6 +177,12 @@ def solve(
     with proven bounds), also when the budget runs out; ``report`` is then called with a
     snapshot (:class:`~omen_solver.core.search.moves.MovesReport`) after every turn. Without
     it the root is searched as one position (the node counts of earlier versions).
+
+    ``threads`` and ``max_memory`` are the game kernel's (Omens): how many root moves its
+    compiled search takes at once (the same answers and node counts with any number; default
+    1; 0: as many as the machine has cores), and the bytes its tables keep to (default 2 GiB).
+    Where the kernel does not answer, a number of threads or a memory budget is refused
+    (:class:`ChoiceError`), never ignored (0 threads asks only for the default).
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
@@ -182,7 +190,11 @@ def solve(
     if algorithm is not None and choice is Engine.REFERENCE:
         raise ChoiceError("algorithm: chooses the kernel's search; the reference search has one")
     if choice is not Engine.REFERENCE:
-        roots = {"per_move": per_move, "report": report}
+        roots: dict[str, Any] = {"per_move": per_move, "report": report}
+        if threads is not None:
+            roots["threads"] = threads
+        if max_memory is not None:
+            roots["max_memory"] = max_memory
         fast = _kernel(state, chosen, team, budget, simultaneous, progress, choice, bounds,
                        transpositions, ordering, algorithm, roots)
         if isinstance(fast, SolveResult):
@@ -190,6 +202,11 @@ def solve(
         note = fast
     else:
         note = None
+    for name, given in (("threads", threads or None), ("max_memory", max_memory)):
+        if given is not None:
+            why = f" ({note})" if note else ""
+            raise ChoiceError(f"{name}: applies to the game's search kernel, which does not "
+                              f"answer here{why}")
     result = _reference(state, chosen, team, budget, simultaneous, transpositions, ordering,
                         bounds, progress, per_move, report)
     result.extra["engine"] = "reference"

@@ -15,6 +15,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -26,7 +27,7 @@ typedef struct { int64_t n, d; } Q;
 
 static const Q Q0 = {0, 1}, Q1 = {1, 1}, QNEG = {-1, 1}, QTWO = {2, 1};
 
-static int q_overflow = 0;
+static _Thread_local int q_overflow = 0;
 
 static Q q_make(__int128 n, __int128 d) {
     if (d < 0) { n = -n; d = -d; }
@@ -258,16 +259,46 @@ static PyObject *py_joint_child(PyObject *self, PyObject *args) {
     return state_to_py(&s, &out, nteams);
 }
 
+/* ---------------------------------------------------------------- memory */
+
+/* A pool counts the bytes the tables and memos of one solve hold, so that together they never
+ * pass its limit (kernel/tables.py: MemoryPlan). Searches running in several threads take
+ * from the same pool, hence the atomics. */
+typedef struct {
+    PyObject_HEAD
+    long long limit;  /* bytes; 0: no limit */
+    _Atomic long long used, peak;
+} Pool;
+
+static int pool_take(Pool *p, size_t bytes) {
+    if (!p || !bytes) return 1;
+    long long now = atomic_fetch_add(&p->used, (long long)bytes) + (long long)bytes;
+    if (p->limit > 0 && now > p->limit) {
+        atomic_fetch_sub(&p->used, (long long)bytes);
+        return 0;
+    }
+    long long peak = atomic_load(&p->peak);
+    while (now > peak && !atomic_compare_exchange_weak(&p->peak, &peak, now)) {}
+    return 1;
+}
+
+static void pool_give(Pool *p, size_t bytes) {
+    if (p && bytes) atomic_fetch_sub(&p->used, (long long)bytes);
+}
+
 /* ---------------------------------------------------------------- the transposition table */
 
 #define KEYWORDS 64
+#define WORK_MAX 0xFFFFFFFFu
 
 /* One slot: everything a probe reads is on one cache line (a hit then reads the key's words).
- * The key's words are kept apart, each key preceded by its length. */
+ * The key's words are kept apart, each key preceded by its length, in the order the keys were
+ * first stored (which replacement uses as its tie-break, as kernel/tables.py does). */
 typedef struct {
-    uint64_t hash;      /* 0 = empty slot */
+    uint32_t check;     /* the low bits of the key's hash, odd; 0 = empty slot */
     uint32_t offset;    /* into words: the length, then the key */
     int32_t best;
+    uint32_t work;      /* nodes spent on the entry (saturating): what replacement keeps */
     Q low, high;
 } Entry;
 
@@ -278,6 +309,9 @@ typedef struct {
     uint64_t *words;
     size_t nwords, capwords;
     int with_third;
+    long long limit;    /* entries kept at most (0: none); past it the cheapest half goes */
+    long long collections;
+    Pool *pool;         /* borrowed from the owner */
 } Table;
 
 static uint64_t hash_words(const uint64_t *w, int n) {
@@ -290,39 +324,63 @@ static uint64_t hash_words(const uint64_t *w, int n) {
     return h | 1;
 }
 
+static inline uint32_t check_of(uint64_t h) { return (uint32_t)h | 1u; }
+static inline size_t home_of(uint64_t h, size_t cap) { return (size_t)(h >> 32) & (cap - 1); }
+
+static size_t slot_bytes(const Table *t, size_t cap) {
+    return cap * (sizeof(Entry) + (t->with_third ? sizeof(Q) : 0));
+}
+
+static size_t table_bytes_of(const Table *t) {
+    return slot_bytes(t, t->cap) + t->capwords * sizeof(uint64_t);
+}
+
+/* Put the entry ``e`` (and its third component) into an empty slot of ``slots``. */
+static void place(Table *t, Entry *slots, Q *third, size_t cap, const Entry *e, Q q3) {
+    const uint64_t *stored = t->words + e->offset;
+    size_t i = home_of(hash_words(stored + 1, (int)stored[0]), cap);
+    while (slots[i].check) i = (i + 1) & (cap - 1);
+    slots[i] = *e;
+    if (third) third[i] = q3;
+}
+
 static int table_grow(Table *t) {
     size_t cap = t->cap ? t->cap * 2 : (1 << 12);
+    if (!pool_take(t->pool, slot_bytes(t, cap))) return 0;
     Entry *slots = calloc(cap, sizeof(Entry));
     Q *third = t->with_third ? malloc(cap * sizeof(Q)) : NULL;
     if (!slots || (t->with_third && !third)) {
         free(slots); free(third);
+        pool_give(t->pool, slot_bytes(t, cap));
         return 0;
     }
-    for (size_t j = 0; j < t->cap; j++) {
-        if (!t->slots[j].hash) continue;
-        size_t i = (size_t)t->slots[j].hash & (cap - 1);
-        while (slots[i].hash) i = (i + 1) & (cap - 1);
-        slots[i] = t->slots[j];
-        if (third) third[i] = t->third[j];
-    }
+    for (size_t j = 0; j < t->cap; j++)
+        if (t->slots[j].check) place(t, slots, third, cap, &t->slots[j], t->third ? t->third[j] : Q0);
     free(t->slots); free(t->third);
+    pool_give(t->pool, slot_bytes(t, t->cap));
     t->slots = slots; t->third = third; t->cap = cap;
     return 1;
 }
 
 static void table_free(Table *t) {
+    pool_give(t->pool, table_bytes_of(t));
     free(t->slots); free(t->third);
     free(t->words);
+    Pool *pool = t->pool;
+    long long limit = t->limit;
+    int with_third = t->with_third;
     memset(t, 0, sizeof *t);
+    t->pool = pool; t->limit = limit; t->with_third = with_third;
 }
 
 /* The slot of a key: found (returns 1) or where it would go (returns 0). */
 static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
-    if (!t->cap) { *slot = 0; return 0; }
-    size_t mask = t->cap - 1, i = (size_t)h & mask;
+    if (!t || !t->cap) { *slot = 0; return 0; }
+    size_t mask = t->cap - 1, i = home_of(h, t->cap);
+    uint32_t check = check_of(h);
     const Entry *e;
-    while ((e = &t->slots[i])->hash) {
-        if (e->hash == h) {
+    while ((e = &t->slots[i])->check) {
+        if (e->check == check) {
             const uint64_t *stored = t->words + e->offset;
             if (stored[0] == (uint64_t)n && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
                 *slot = i;
@@ -335,41 +393,124 @@ static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size
     return 0;
 }
 
-static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
-                        Q third) {
-    if (!t->cap || (t->size + 1) * 2 > t->cap) {
-        if (!table_grow(t)) return 0;
+static inline int work_bucket(uint32_t work) { return work ? 32 - __builtin_clz(work) : 0; }
+
+/* Replacement (kernel/tables.py: Table.collect): keep the ``keep`` entries that cost most,
+ * by the bit length of their work, and within the last bucket kept the most recently stored;
+ * the others go. Keys are compacted in their order and the slots rebuilt. Returns 0 when the
+ * memory to rebuild is not there. */
+static int table_collect(Table *t, size_t keep) {
+    if (t->size <= keep) return 1;
+    size_t buckets[34] = {0};
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].check) buckets[work_bucket(t->slots[i].work)]++;
+    size_t total = 0;
+    int top = 33;
+    for (; top > 0; top--) {
+        if (total + buckets[top] >= keep) break;
+        total += buckets[top];
     }
+    size_t skip = buckets[top] - (keep - total < buckets[top] ? keep - total : buckets[top]);
+    size_t bytes = keep * (sizeof(size_t) + sizeof(Entry) + sizeof(Q));
+    if (!pool_take(t->pool, bytes)) return 0;
+    size_t *slots = malloc(keep * sizeof(size_t));
+    Entry *kept = malloc(keep * sizeof(Entry));
+    Q *third = malloc(keep * sizeof(Q));
+    if (!slots || !kept || !third) {
+        free(slots); free(kept); free(third);
+        pool_give(t->pool, bytes);
+        return 0;
+    }
+    /* which entries stay, in the order their keys were stored (nothing moves yet) */
+    size_t count = 0;
+    for (size_t read = 0; read < t->nwords && count < keep;) {
+        int n = (int)t->words[read];
+        const uint64_t *key = t->words + read + 1;
+        size_t slot;
+        if (table_find(t, key, n, hash_words(key, n), &slot)) {
+            int b = work_bucket(t->slots[slot].work);
+            if (b > top || (b == top && (skip == 0 || (skip--, 0)))) slots[count++] = slot;
+        }
+        read += n + 1;
+    }
+    /* their keys moved down in the same order, then the slots rebuilt */
+    size_t write = 0;
+    for (size_t j = 0; j < count; j++) {
+        kept[j] = t->slots[slots[j]];
+        third[j] = t->third ? t->third[slots[j]] : Q0;
+        size_t read = kept[j].offset, n = (size_t)t->words[read] + 1;
+        memmove(t->words + write, t->words + read, n * sizeof(uint64_t));
+        kept[j].offset = (uint32_t)write;
+        write += n;
+    }
+    memset(t->slots, 0, t->cap * sizeof(Entry));
+    t->nwords = write;
+    for (size_t j = 0; j < count; j++) place(t, t->slots, t->third, t->cap, &kept[j], third[j]);
+    t->size = count;
+    t->collections++;
+    free(slots); free(kept); free(third);
+    pool_give(t->pool, bytes);
+    return 1;
+}
+
+/* Store an entry (its work already added up); a new key in a full table makes room first.
+ * Returns 0 when memory runs out. */
+static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                        Q third, uint32_t work) {
     size_t slot;
-    if (table_find(t, w, n, h, &slot)) {
+    if (t->cap && table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
-        e->low = low; e->high = high; e->best = best;
+        e->low = low; e->high = high; e->best = best; e->work = work;
         if (t->third) t->third[slot] = third;
         return 1;
+    }
+    if (t->limit > 0 && (long long)t->size >= t->limit && !table_collect(t, (size_t)(t->limit / 2)))
+        return 0;
+    if (!t->cap || (t->size + 1) * 2 > t->cap) {
+        if (!table_grow(t) && !(table_collect(t, t->size / 2) && t->cap && (t->size + 1) * 2 <= t->cap))
+            return 0;
     }
     if (t->nwords + n + 1 > t->capwords) {
         size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
         while (capwords < t->nwords + n + 1) capwords *= 2;
         if (capwords > UINT32_MAX) return 0;
-        uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
-        if (!words) return 0;
-        t->words = words; t->capwords = capwords;
+        if (!pool_take(t->pool, capwords * sizeof(uint64_t))) {
+            if (!table_collect(t, t->size / 2) || t->nwords + n + 1 > t->capwords) return 0;
+        } else {
+            uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
+            if (!words) { pool_give(t->pool, capwords * sizeof(uint64_t)); return 0; }
+            pool_give(t->pool, t->capwords * sizeof(uint64_t));
+            t->words = words; t->capwords = capwords;
+        }
     }
+    table_find(t, w, n, h, &slot);
     t->words[t->nwords] = (uint64_t)n;
     memcpy(t->words + t->nwords + 1, w, n * sizeof(uint64_t));
     Entry *e = &t->slots[slot];
-    e->hash = h; e->offset = (uint32_t)t->nwords;
-    e->low = low; e->high = high; e->best = best;
+    e->check = check_of(h); e->offset = (uint32_t)t->nwords;
+    e->low = low; e->high = high; e->best = best; e->work = work;
     if (t->third) t->third[slot] = third;
     t->nwords += n + 1;
     t->size++;
     return 1;
 }
 
+/* A table as a Python object, so that the searches of one solve can share it: the searches of
+ * the root's moves read it (and write their own), and their entries are merged into it in a
+ * fixed order between rounds (kernel/tables.py). */
+typedef struct {
+    PyObject_HEAD
+    Table t;
+    PyObject *pool;
+} TableObject;
+
+static PyTypeObject TableType;
+static PyTypeObject PoolType;
+
 /* ---------------------------------------------------------------- the search */
 
 enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY, STOP_DEPTH,
-       STOP_CYCLE };
+       STOP_CYCLE, STOP_ABORT };
 #define MAX_DEPTH 1000 /* search.py: MAX_DEPTH */
 enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define CHECK_INTERVAL 4096
@@ -398,7 +539,14 @@ typedef struct {
     PyObject_HEAD
     Spec spec;
     Memo memo;
-    Table table;
+    Table own;
+    Table *table;      /* where this search stores: its own table, or a shared Table's */
+    Table *shared;     /* read after ``table`` and never written during a search (NULL: none) */
+    PyObject *table_obj, *shared_obj, *pool_obj;
+    Pool *pool;
+    _Atomic int abort; /* set from another thread: stop at the next check */
+    int threaded;      /* run without the GIL (progress is then not reported) */
+    PyThreadState *released; /* the thread state while the search runs without the GIL */
     int maximising[MAXP];
     int constant_sum, mode, total, gap_seen, has_payoff;
     Q payoff[MAXP + 1][MAXP];  /* [winner + 1][next round leader] */
@@ -429,17 +577,58 @@ static void schedule(Search *S) {
     S->next_check = following;
 }
 
+/* Python is called with the GIL held: a search running without it takes it back for the call. */
+static void gil_take(Search *S) { if (S->released) PyEval_RestoreThread(S->released); }
+static void gil_drop(Search *S) { if (S->released) S->released = PyEval_SaveThread(); }
+
 static int check_budget(Search *S) {
     if (S->max_nodes > 0 && S->nodes > S->max_nodes) { S->nodes = S->max_nodes; S->stop = STOP_NODES; return -1; }
+    if (atomic_load(&S->abort)) { S->stop = STOP_ABORT; return -1; }
     double now = now_seconds();
     if (S->deadline > 0 && now > S->deadline) { S->stop = STOP_TIME; return -1; }
-    if (PyErr_CheckSignals() < 0) { S->stop = STOP_PYTHON; return -1; }
-    if (S->progress != Py_None) {
-        PyObject *r = PyObject_CallFunction(S->progress, "Ld", S->nodes, now - S->started);
-        if (!r) { S->stop = STOP_PYTHON; return -1; }
-        Py_DECREF(r);
+    if (!S->released) {
+        if (PyErr_CheckSignals() < 0) { S->stop = STOP_PYTHON; return -1; }
+        if (S->progress != Py_None) {
+            PyObject *r = PyObject_CallFunction(S->progress, "Ld", S->nodes, now - S->started);
+            if (!r) { S->stop = STOP_PYTHON; return -1; }
+            Py_DECREF(r);
+        }
     }
     schedule(S);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the table as searches see it */
+
+typedef struct { Q low, high; int best; } Probe;
+
+/* The entry of a key: the search's own table first, then the shared one. */
+static int tt_probe(const Search *S, const uint64_t *w, int n, uint64_t h, Probe *p) {
+    size_t slot;
+    const Table *t = S->table;
+    if (!table_find(t, w, n, h, &slot)) {
+        t = S->shared;
+        if (!t || !table_find(t, w, n, h, &slot)) return 0;
+    }
+    const Entry *e = &t->slots[slot];
+    p->low = e->low; p->high = e->high; p->best = e->best;
+    return 1;
+}
+
+/* Store an entry in the search's own table; its work is the work already spent on the key
+ * (in either table) plus ``spent`` nodes. */
+static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                    long long spent) {
+    size_t slot;
+    uint32_t old = 0;
+    if (table_find(S->table, w, n, h, &slot)) old = S->table->slots[slot].work;
+    else if (S->shared && table_find(S->shared, w, n, h, &slot)) old = S->shared->slots[slot].work;
+    unsigned long long work = (unsigned long long)old + (unsigned long long)(spent > 0 ? spent : 0);
+    if (work > WORK_MAX) work = WORK_MAX;
+    if (!table_insert(S->table, w, n, h, low, high, best, Q0, (uint32_t)work)) {
+        S->stop = STOP_MEMORY;
+        return -1;
+    }
     return 0;
 }
 
@@ -658,14 +847,14 @@ static int choose(Search *S, Frame *f, int count, Q alpha, Q beta, int best, int
     if (count > 1) {
         /* enhanced transposition cut-off: a child the table already proves good enough */
         for (int i = 0; i < count; i++) {
-            size_t slot;
-            if (!table_find(&S->table, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &slot))
+            Probe p;
+            if (!tt_probe(S, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &p))
                 continue;
-            if (maximising && q_le(beta, S->table.slots[slot].low)) {
-                *value_out = S->table.slots[slot].low; *best_out = f->moves[i]; return 0;
+            if (maximising && q_le(beta, p.low)) {
+                *value_out = p.low; *best_out = f->moves[i]; return 0;
             }
-            if (!maximising && q_le(S->table.slots[slot].high, alpha)) {
-                *value_out = S->table.slots[slot].high; *best_out = f->moves[i]; return 0;
+            if (!maximising && q_le(p.high, alpha)) {
+                *value_out = p.high; *best_out = f->moves[i]; return 0;
             }
         }
         /* then by static evaluation, best for the side to move first (stable) */
@@ -864,6 +1053,7 @@ static int matrix_value(Search *S, Matrix *M, Q *out) {
     if (S->mode == MODE_UPPER) { *out = upper; free(entries); return 0; }
     if (q_eq(lower, upper)) { *out = lower; free(entries); return 0; }
     S->gap_seen = 1;
+    gil_take(S);
     PyObject *matrix = PyList_New(h);
     for (int r = 0; r < h; r++) {
         PyObject *row = PyList_New(w);
@@ -873,10 +1063,14 @@ static int matrix_value(Search *S, Matrix *M, Q *out) {
     free(entries);
     PyObject *value = PyObject_CallFunctionObjArgs(S->matrix_value, matrix, NULL);
     Py_DECREF(matrix);
-    if (!value) { S->stop = STOP_PYTHON; return -1; }
-    int r = q_from_py(value, out);
-    Py_DECREF(value);
-    if (r < 0) { S->stop = STOP_PYTHON; return -1; }
+    int r = value ? q_from_py(value, out) : -1;
+    Py_XDECREF(value);
+    if (r < 0 && S->released) {
+        /* the error cannot wait for the GIL to be handed back: report it as a stop */
+        PyErr_WriteUnraisable(S->matrix_value);
+    }
+    gil_drop(S);
+    if (r < 0) { S->stop = S->released ? STOP_CAPACITY : STOP_PYTHON; return -1; }
     return 0;
 }
 
@@ -919,6 +1113,7 @@ done:
 
 static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     S->nodes++;
+    long long start = S->nodes;
     if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
     if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
     int player = current_player(&S->spec, k);
@@ -928,12 +1123,11 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     uint64_t *w = frame->key;
     int len = pack_key(&S->spec, k, w);
     uint64_t h = hash_words(w, len);
-    size_t slot;
-    int found = table_find(&S->table, w, len, h, &slot);
+    Probe p;
     Q low = Q0, high = Q1;
     int best = NO_MOVE;
-    if (found) {
-        low = S->table.slots[slot].low; high = S->table.slots[slot].high; best = S->table.slots[slot].best;
+    if (tt_probe(S, w, len, h, &p)) {
+        low = p.low; high = p.high; best = p.best;
         if (q_le(beta, low)) { *out = low; return 0; }
         if (q_le(high, alpha)) { *out = high; return 0; }
         if (q_eq(low, high)) { *out = low; return 0; }
@@ -954,9 +1148,7 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     } else {
         low = high = value;
     }
-    if (found || (long long)S->table.size < S->table_limit) {
-        if (!table_insert(&S->table, w, len, h, low, high, best, Q0)) { S->stop = STOP_MEMORY; return -1; }
-    }
+    if (tt_store(S, w, len, h, low, high, best, S->nodes - start + 1) < 0) return -1;
     *out = value;
     return 0;
 }
@@ -1043,9 +1235,9 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
     int len = pack_key(spec, k, w);
     uint64_t h = hash_words(w, len);
     size_t slot;
-    if (table_find(&S->table, w, len, h, &slot)) {
-        out->v[0] = S->table.slots[slot].low; out->v[1] = S->table.slots[slot].high;
-        out->v[2] = S->table.third ? S->table.third[slot] : Q0;
+    if (table_find(S->table, w, len, h, &slot)) {
+        out->v[0] = S->table->slots[slot].low; out->v[1] = S->table->slots[slot].high;
+        out->v[2] = S->table->third ? S->table->third[slot] : Q0;
         *exact = 1;
         return 0;
     }
@@ -1119,8 +1311,9 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
     }
     if (r < 0) return -1;
     if (q_overflow) { S->stop = STOP_CAPACITY; return -1; }
-    if (*exact && (long long)S->table.size < S->table_limit) {
-        if (!table_insert(&S->table, w, len, h, out->v[0], out->v[1], NO_MOVE, out->v[2])) {
+    if (*exact && (long long)S->table->size < S->table_limit) {
+        /* max-n keeps the first entries it finds: a full table stops storing (kernel/maxn.py) */
+        if (!table_insert(S->table, w, len, h, out->v[0], out->v[1], NO_MOVE, out->v[2], 0)) {
             S->stop = STOP_MEMORY;
             return -1;
         }
@@ -1146,10 +1339,10 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
         else { *pn = PN_INFINITE; *dn = 0; }
         return 0;
     }
-    size_t slot;
-    if (table_find(&S->table, w, len, h, &slot)) {
-        *pn = S->table.slots[slot].low.n;
-        *dn = S->table.slots[slot].high.n;
+    Probe p;
+    if (tt_probe(S, w, len, h, &p)) {
+        *pn = p.low.n;
+        *dn = p.high.n;
         return 0;
     }
     *pn = seed_pn; *dn = seed_dn;
@@ -1265,19 +1458,18 @@ static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64
     return nr;
 }
 
-static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t pn, int64_t dn) {
-    size_t slot;
-    int found = table_find(&S->table, w, len, h, &slot);
-    if (found || (long long)S->table.size < S->table_limit || pn == 0 || dn == 0) {
-        Q low = {pn, 1}, high = {dn, 1};
-        if (!table_insert(&S->table, w, len, h, low, high, NO_MOVE, Q0)) { S->stop = STOP_MEMORY; return -1; }
-    }
-    return 0;
+/* Proof and disproof numbers are stored as alpha-beta's bounds are; a full table makes room by
+ * replacement (the entries that cost least go), so df-pn goes on learning. */
+static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t pn, int64_t dn,
+                      long long spent) {
+    Q low = {pn, 1}, high = {dn, 1};
+    return tt_store(S, w, len, h, low, high, NO_MOVE, spent);
 }
 
 static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
                     int64_t th_pn, int64_t th_dn) {
     S->nodes++;
+    long long start = S->nodes;
     if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
     if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
     Frame *f;
@@ -1299,9 +1491,9 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
     int child_row[MAXMOVES];
     for (int i = 0; i < count; i++) {
         child_row[i] = rows_made ? f->moves[i] : -1;
-        size_t slot;
+        Probe known;
         f->seed_pn[i] = f->seed_dn[i] = 1;
-        if (!table_find(&S->table, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &slot))
+        if (!tt_probe(S, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &known))
             dfpn_seed(S, &f->kids[i], child_row[i], &f->seed_pn[i], &f->seed_dn[i]);
     }
     for (;;) {
@@ -1322,7 +1514,8 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
         if (delta == 0) phi = PN_INFINITE;
         int64_t th_phi = is_or ? th_pn : th_dn, th_delta = is_or ? th_dn : th_pn;
         if (phi >= th_phi || delta >= th_delta) {
-            return dfpn_store(S, key, keylen, hash, is_or ? phi : delta, is_or ? delta : phi);
+            return dfpn_store(S, key, keylen, hash, is_or ? phi : delta, is_or ? delta : phi,
+                              S->nodes - start + 1);
         }
         int64_t want_phi = th_phi;
         if (second < PN_INFINITE) {
@@ -1343,7 +1536,10 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
 /* ---------------------------------------------------------------- the Search type */
 
 static void Search_dealloc(Search *S) {
-    table_free(&S->table);
+    table_free(&S->own);
+    Py_XDECREF(S->table_obj);
+    Py_XDECREF(S->shared_obj);
+    Py_XDECREF(S->pool_obj);
     free(S->memo.keys); free(S->memo.values);
     for (int i = 0; i < S->nframes; i++) {
         Frame *f = S->frames[i];
@@ -1357,19 +1553,45 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
+static int use_tables(Search *S, PyObject *table, PyObject *shared) {
+    if ((table != Py_None && !PyObject_TypeCheck(table, &TableType))
+        || (shared != Py_None && !PyObject_TypeCheck(shared, &TableType))) {
+        PyErr_SetString(PyExc_TypeError, "tables must be _ckernel.Table or None");
+        return -1;
+    }
+    Py_XDECREF(S->table_obj); Py_XDECREF(S->shared_obj);
+    S->table_obj = S->shared_obj = NULL;
+    S->table = &S->own;
+    S->shared = NULL;
+    if (table != Py_None) { Py_INCREF(table); S->table_obj = table; S->table = &((TableObject *)table)->t; }
+    if (shared != Py_None) { Py_INCREF(shared); S->shared_obj = shared; S->shared = &((TableObject *)shared)->t; }
+    return 0;
+}
+
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"spec", "maximising", "constant_sum", "mode", "max_nodes",
                              "max_seconds", "table_limit", "progress", "matrix_value", "payoff",
-                             "tuning", NULL};
+                             "tuning", "pool", "table", "shared", "memo_slots", NULL};
     PyObject *spec_o, *maximising, *progress, *matrix, *payoff;
+    PyObject *pool = Py_None, *table = Py_None, *shared = Py_None;
     int constant_sum, mode, tuning;
-    long long max_nodes, table_limit;
+    long long max_nodes, table_limit, memo_slots = 0;
     double max_seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi", kwlist, &spec_o, &maximising,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOOL", kwlist, &spec_o, &maximising,
                                      &constant_sum, &mode, &max_nodes, &max_seconds, &table_limit,
-                                     &progress, &matrix, &payoff, &tuning))
+                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared,
+                                     &memo_slots))
         return -1;
     S->tuning = tuning;
+    if (pool != Py_None && !PyObject_TypeCheck(pool, &PoolType)) {
+        PyErr_SetString(PyExc_TypeError, "pool must be _ckernel.Pool or None");
+        return -1;
+    }
+    if (pool != Py_None) { Py_INCREF(pool); S->pool_obj = pool; S->pool = (Pool *)pool; }
+    S->own.pool = S->pool;
+    S->own.limit = table_limit;
+    S->memo.max_cap = memo_slots > 0 ? (size_t)memo_slots : 0;
+    if (use_tables(S, table, shared) < 0) return -1;
     if (spec_from_py(spec_o, &S->spec) < 0) return -1;
     if (get_ints(maximising, S->maximising, S->spec.players) < 0) return -1;
     S->constant_sum = constant_sum;
@@ -1401,6 +1623,13 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static PyObject *stop_name(Search *S) {
+    return PyUnicode_FromString(S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
+                                : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
+                                : S->stop == STOP_CYCLE ? "cycle" : S->stop == STOP_ABORT ? "interrupted"
+                                : "capacity");
+}
+
 static PyObject *Search_search(Search *S, PyObject *args) {
     PyObject *state_o, *alpha_o, *beta_o;
     if (!PyArg_ParseTuple(args, "OOO", &state_o, &alpha_o, &beta_o)) return NULL;
@@ -1411,21 +1640,16 @@ static PyObject *Search_search(Search *S, PyObject *args) {
     S->stop = STOP_NONE;
     S->depth = 0;
     q_overflow = 0;
-    if (search(S, &k, alpha, beta, &value) < 0) {
+    if (S->threaded) S->released = PyEval_SaveThread();
+    int r = search(S, &k, alpha, beta, &value);
+    if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
+    if (r < 0) {
         if (S->stop == STOP_PYTHON) return NULL;
-        return Py_BuildValue("(Os)", Py_None,
-                             S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
-                             : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
-                             : "capacity");
+        return Py_BuildValue("(ON)", Py_None, stop_name(S));
     }
     return Py_BuildValue("(Ns)", q_to_py(value), "");
 }
 
-static PyObject *stop_name(Search *S) {
-    return PyUnicode_FromString(S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
-                                : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
-                                : S->stop == STOP_CYCLE ? "cycle" : "capacity");
-}
 
 /* prove(state, target) -> (True/False or None, stop reason): df-pn on "is the value of state
  * for the maximising seats equal to target (0 or 1)?" (kernel/dfpn.py: DfpnSearch.prove). */
@@ -1452,19 +1676,28 @@ static PyObject *Search_prove(Search *S, PyObject *args) {
     uint64_t key[KEYWORDS];
     int len = pack_key(&S->spec, &k, key);
     uint64_t h = hash_words(key, len);
-    if (dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1) < 0) {
+    if (S->threaded) S->released = PyEval_SaveThread();
+    int r = dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
+    if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
+    if (r < 0) {
         if (S->stop == STOP_PYTHON) return NULL;
         return Py_BuildValue("(ON)", Py_None, stop_name(S));
     }
-    size_t slot;
-    if (table_find(&S->table, key, len, h, &slot)) {
-        if (S->table.slots[slot].low.n == 0) return Py_BuildValue("(Os)", Py_True, "");
-        if (S->table.slots[slot].high.n == 0) return Py_BuildValue("(Os)", Py_False, "");
+    Probe p;
+    if (tt_probe(S, key, len, h, &p)) {
+        if (p.low.n == 0) return Py_BuildValue("(Os)", Py_True, "");
+        if (p.high.n == 0) return Py_BuildValue("(Os)", Py_False, "");
     }
     return Py_BuildValue("(Os)", Py_None, "unsettled");
 }
 
 static PyObject *Search_get_mixed(Search *S, void *closure) { return PyBool_FromLong(S->mixed_seen); }
+static int Search_set_mixed(Search *S, PyObject *value, void *closure) {
+    int flag = PyObject_IsTrue(value);
+    if (flag < 0) return -1;
+    S->mixed_seen = flag;
+    return 0;
+}
 
 static PyObject *Search_maxn(Search *S, PyObject *args) {
     PyObject *state_o;
@@ -1472,9 +1705,9 @@ static PyObject *Search_maxn(Search *S, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Op", &state_o, &tie_last)) return NULL;
     KS k;
     if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
-    if (!S->table.with_third) {
-        if (S->table.cap) { PyErr_SetString(PyExc_RuntimeError, "this search already holds values"); return NULL; }
-        S->table.with_third = 1;
+    if (!S->table->with_third) {
+        if (S->table->cap) { PyErr_SetString(PyExc_RuntimeError, "this search already holds values"); return NULL; }
+        S->table->with_third = 1;
     }
     S->tie_last = tie_last;
     S->stop = STOP_NONE;
@@ -1484,10 +1717,7 @@ static PyObject *Search_maxn(Search *S, PyObject *args) {
     int exact;
     if (maxn_value(S, &k, -1, Q0, &v, &exact) < 0) {
         if (S->stop == STOP_PYTHON) return NULL;
-        return Py_BuildValue("(Os)", Py_None,
-                             S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
-                             : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
-                             : "capacity");
+        return Py_BuildValue("(ON)", Py_None, stop_name(S));
     }
     int teams = 0;
     for (int seat = 0; seat < S->spec.players; seat++)
@@ -1504,10 +1734,9 @@ static PyObject *Search_entry(Search *S, PyObject *args) {
     if (state_from_py(&S->spec, state_o, &k) < 0) return NULL;
     uint64_t w[KEYWORDS];
     int len = pack_key(&S->spec, &k, w);
-    size_t slot;
-    if (!table_find(&S->table, w, len, hash_words(w, len), &slot)) Py_RETURN_NONE;
-    return Py_BuildValue("(NNi)", q_to_py(S->table.slots[slot].low), q_to_py(S->table.slots[slot].high),
-                         S->table.slots[slot].best);
+    Probe p;
+    if (!tt_probe(S, w, len, hash_words(w, len), &p)) Py_RETURN_NONE;
+    return Py_BuildValue("(NNi)", q_to_py(p.low), q_to_py(p.high), p.best);
 }
 
 static PyObject *Search_get_nodes(Search *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
@@ -1524,17 +1753,51 @@ static int Search_set_max_nodes(Search *S, PyObject *value, void *closure) {
     schedule(S);
     return 0;
 }
-static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table.size); }
+static PyObject *Search_get_states(Search *S, void *closure) { return PyLong_FromSize_t(S->table->size); }
 static PyObject *Search_get_gap(Search *S, void *closure) { return PyBool_FromLong(S->gap_seen); }
+static int Search_set_gap(Search *S, PyObject *value, void *closure) {
+    int flag = PyObject_IsTrue(value);
+    if (flag < 0) return -1;
+    S->gap_seen = flag;
+    return 0;
+}
 static PyObject *Search_get_total(Search *S, void *closure) { return PyLong_FromLong(S->total); }
+static int Search_set_total(Search *S, PyObject *value, void *closure) {
+    long total = PyLong_AsLong(value);
+    if (total == -1 && PyErr_Occurred()) return -1;
+    S->total = (int)total;
+    return 0;
+}
 static PyObject *Search_get_bytes(Search *S, void *closure) {
-    size_t per = sizeof(Entry) + (S->table.third ? sizeof(Q) : 0);
-    return PyLong_FromSize_t(S->table.cap * per + S->table.capwords * sizeof(uint64_t)
-                             + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
+    /* its own table (a shared one is counted by its owner) and the end-of-bout memo */
+    size_t own = S->table == &S->own ? table_bytes_of(&S->own) : 0;
+    return PyLong_FromSize_t(own + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
 }
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 
+static PyObject *Search_use(Search *S, PyObject *args) {
+    PyObject *table, *shared;
+    if (!PyArg_ParseTuple(args, "OO", &table, &shared)) return NULL;
+    if (use_tables(S, table, shared) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_interrupt(Search *S, PyObject *unused) {
+    atomic_store(&S->abort, 1);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_threaded(Search *S, void *closure) { return PyBool_FromLong(S->threaded); }
+static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
+    int flag = PyObject_IsTrue(value);
+    if (flag < 0) return -1;
+    S->threaded = flag;
+    return 0;
+}
+
 static PyMethodDef Search_methods[] = {
+    {"use", (PyCFunction)Search_use, METH_VARARGS, "use(table, shared): store in table (a Table, or None: its own), read shared after it (a Table or None)"},
+    {"interrupt", (PyCFunction)Search_interrupt, METH_NOARGS, "stop at the next check (from another thread)"},
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
     {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},
     {"maxn", (PyCFunction)Search_maxn, METH_VARARGS, "maxn(state, tie_last) -> (vector or None, stop reason)"},
@@ -1546,11 +1809,12 @@ static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "nodes searched", NULL},
     {"states", (getter)Search_get_states, NULL, "entries in the transposition table", NULL},
     {"max_nodes", (getter)Search_get_max_nodes, (setter)Search_set_max_nodes, "node limit (0: none)", NULL},
-    {"total", (getter)Search_get_total, NULL, "constant-sum total seen (-1: none yet)", NULL},
-    {"gap_seen", (getter)Search_get_gap, NULL, "a matrix game without a saddle was met", NULL},
+    {"total", (getter)Search_get_total, (setter)Search_set_total, "constant-sum total seen (-1: none yet)", NULL},
+    {"gap_seen", (getter)Search_get_gap, (setter)Search_set_gap, "a matrix game without a saddle was met", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "memory held by the tables", NULL},
     {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
-    {"mixed_seen", (getter)Search_get_mixed, NULL, "df-pn expanded a chance node or an exchange between the sides", NULL},
+    {"mixed_seen", (getter)Search_get_mixed, (setter)Search_set_mixed, "df-pn expanded a chance node or an exchange between the sides", NULL},
+    {"threaded", (getter)Search_get_threaded, (setter)Search_set_threaded, "search without the GIL", NULL},
     {NULL}
 };
 
@@ -1567,6 +1831,135 @@ static PyTypeObject SearchType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ---------------------------------------------------------------- the Pool and Table types */
+
+static int Pool_init(Pool *P, PyObject *args, PyObject *kwds) {
+    long long limit;
+    if (!PyArg_ParseTuple(args, "L", &limit)) return -1;
+    P->limit = limit;
+    atomic_store(&P->used, 0);
+    atomic_store(&P->peak, 0);
+    return 0;
+}
+
+static PyObject *Pool_get_used(Pool *P, void *c) { return PyLong_FromLongLong(atomic_load(&P->used)); }
+static PyObject *Pool_get_peak(Pool *P, void *c) { return PyLong_FromLongLong(atomic_load(&P->peak)); }
+static PyObject *Pool_get_limit(Pool *P, void *c) { return PyLong_FromLongLong(P->limit); }
+
+static PyGetSetDef Pool_getset[] = {
+    {"used", (getter)Pool_get_used, NULL, "bytes held now", NULL},
+    {"peak", (getter)Pool_get_peak, NULL, "bytes held at most", NULL},
+    {"limit", (getter)Pool_get_limit, NULL, "bytes allowed (0: no limit)", NULL},
+    {NULL}
+};
+
+static PyTypeObject PoolType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "omen_solver.omens.kernel._ckernel.Pool",
+    .tp_basicsize = sizeof(Pool),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Pool(limit): the bytes the tables of one solve may hold (kernel/tables.py).",
+    .tp_getset = Pool_getset,
+    .tp_init = (initproc)Pool_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static void Table_dealloc(TableObject *T) {
+    table_free(&T->t);
+    Py_XDECREF(T->pool);
+    Py_TYPE(T)->tp_free((PyObject *)T);
+}
+
+static int Table_init(TableObject *T, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"limit", "pool", NULL};
+    long long limit;
+    PyObject *pool = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "L|O", kwlist, &limit, &pool)) return -1;
+    if (pool != Py_None && !PyObject_TypeCheck(pool, &PoolType)) {
+        PyErr_SetString(PyExc_TypeError, "pool must be _ckernel.Pool or None");
+        return -1;
+    }
+    table_free(&T->t);
+    Py_XDECREF(T->pool);
+    T->pool = NULL;
+    T->t.limit = limit;
+    if (pool != Py_None) { Py_INCREF(pool); T->pool = pool; T->t.pool = (Pool *)pool; }
+    return 0;
+}
+
+/* merge(other, numbers): other's entries into this table, in the order other stored them
+ * (kernel/tables.py: Table.merge). Bounds (alpha-beta): both are true, so they are
+ * intersected, and other's best action is taken if it has one. Numbers (df-pn): a proof or
+ * disproof stays; otherwise other's numbers are taken. The work kept is the larger. */
+static PyObject *Table_merge(TableObject *T, PyObject *args) {
+    PyObject *other_o;
+    int numbers;
+    if (!PyArg_ParseTuple(args, "O!p", &TableType, &other_o, &numbers)) return NULL;
+    Table *t = &T->t, *o = &((TableObject *)other_o)->t;
+    if (t == o) { PyErr_SetString(PyExc_ValueError, "a table merged into itself"); return NULL; }
+    for (size_t read = 0; read < o->nwords;) {
+        int n = (int)o->words[read];
+        const uint64_t *key = o->words + read + 1;
+        uint64_t h = hash_words(key, n);
+        size_t slot, mine;
+        read += n + 1;
+        if (!table_find(o, key, n, h, &slot)) continue;
+        Entry e = o->slots[slot];
+        if (table_find(t, key, n, h, &mine)) {
+            Entry *m = &t->slots[mine];
+            if (numbers) {
+                if (m->low.n != 0 && m->high.n != 0) { m->low = e.low; m->high = e.high; }
+            } else {
+                if (q_lt(m->low, e.low)) m->low = e.low;
+                if (q_lt(e.high, m->high)) m->high = e.high;
+                if (e.best != NO_MOVE) m->best = e.best;
+            }
+            if (e.work > m->work) m->work = e.work;
+            continue;
+        }
+        if (!table_insert(t, key, n, h, e.low, e.high, e.best, Q0, e.work))
+            return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_clear(TableObject *T, PyObject *unused) {
+    table_free(&T->t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_get_size(TableObject *T, void *c) { return PyLong_FromSize_t(T->t.size); }
+static PyObject *Table_get_limit(TableObject *T, void *c) { return PyLong_FromLongLong(T->t.limit); }
+static PyObject *Table_get_bytes(TableObject *T, void *c) { return PyLong_FromSize_t(table_bytes_of(&T->t)); }
+static PyObject *Table_get_collections(TableObject *T, void *c) { return PyLong_FromLongLong(T->t.collections); }
+
+static PyMethodDef Table_methods[] = {
+    {"merge", (PyCFunction)Table_merge, METH_VARARGS, "merge(other, numbers): other's entries into this table"},
+    {"clear", (PyCFunction)Table_clear, METH_NOARGS, "drop every entry and the memory"},
+    {NULL}
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"size", (getter)Table_get_size, NULL, "entries", NULL},
+    {"limit", (getter)Table_get_limit, NULL, "entries kept at most (0: no limit)", NULL},
+    {"bytes", (getter)Table_get_bytes, NULL, "memory held", NULL},
+    {"collections", (getter)Table_get_collections, NULL, "times the cheapest half was dropped", NULL},
+    {NULL}
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "omen_solver.omens.kernel._ckernel.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Table(limit, pool=None): a transposition table searches can share (kernel/tables.py).",
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+    .tp_init = (initproc)Table_init,
+    .tp_new = PyType_GenericNew,
+};
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(spec, state, player) -> sorted actions"},
     {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
@@ -1579,7 +1972,8 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {
-    if (PyType_Ready(&SearchType) < 0) return NULL;
+    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&PoolType) < 0)
+        return NULL;
     PyObject *fractions = PyImport_ImportModule("fractions");
     if (!fractions) return NULL;
     FractionType = PyObject_GetAttrString(fractions, "Fraction");
@@ -1589,6 +1983,11 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     if (!m) return NULL;
     Py_INCREF(&SearchType);
     PyModule_AddObject(m, "Search", (PyObject *)&SearchType);
+    Py_INCREF(&TableType);
+    PyModule_AddObject(m, "Table", (PyObject *)&TableType);
+    Py_INCREF(&PoolType);
+    PyModule_AddObject(m, "Pool", (PyObject *)&PoolType);
+    PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry));
     PyModule_AddIntConstant(m, "MAXFRONT", MAXFRONT);
     PyModule_AddIntConstant(m, "MAXPEND", MAXPEND);
     return m;

@@ -89,6 +89,7 @@ typedef struct {
     uint64_t *keys;   /* 3 words per slot: front packed (2 words) | nfront,leader | used */
     Outcome *values;
     size_t cap, size;
+    size_t max_cap;   /* slots at most (0: no limit); past it bouts are resolved each time */
 } Memo;
 
 static inline int owner_of(const Spec *s, int p) { return s->owner_placer ? (p >> 9 & 7) : (p >> 6 & 7); }
@@ -219,6 +220,7 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
 
 static int memo_grow(Memo *m) {
     size_t cap = m->cap ? m->cap * 2 : 1024;
+    if (m->max_cap && cap > m->max_cap) return 0;
     uint64_t *keys = calloc(cap * 3, sizeof(uint64_t));
     Outcome *values = malloc(cap * sizeof(Outcome));
     if (!keys || !values) { free(keys); free(values); return 0; }

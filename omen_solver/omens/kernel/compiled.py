@@ -28,7 +28,7 @@ from omen_solver.omens.kernel.search import (
     Value,
 )
 
-__all__ = ["AVAILABLE", "CompiledDfpn", "CompiledMaxn", "CompiledSearch"]
+__all__ = ["AVAILABLE", "CompiledDfpn", "CompiledMaxn", "CompiledSearch", "new_pool", "new_table"]
 
 try:
     from omen_solver.omens.kernel import _ckernel  # type: ignore[attr-defined]
@@ -37,6 +37,21 @@ except ImportError:  # pragma: no cover - depends on the build
 
 AVAILABLE: Final = _ckernel is not None
 """Whether the compiled kernel was built."""
+
+def new_table(limit: int, pool: Any = None) -> Any:
+    """A compiled transposition table of at most ``limit`` entries that searches can share
+    (``_ckernel.Table``, :mod:`.tables`), its memory counted in ``pool``."""
+    if _ckernel is None:  # pragma: no cover - depends on the build
+        raise OmenSolverError("the compiled kernel is not built")
+    return _ckernel.Table(limit, pool)
+
+
+def new_pool(limit: int) -> Any:
+    """A count of the bytes a solve's compiled tables may hold (``_ckernel.Pool``)."""
+    if _ckernel is None:  # pragma: no cover - depends on the build
+        raise OmenSolverError("the compiled kernel is not built")
+    return _ckernel.Pool(limit)
+
 
 _MODES: Final = {SimultaneousMode.MIXED: 0, SimultaneousMode.LOWER: 1, SimultaneousMode.UPPER: 2}
 
@@ -69,6 +84,10 @@ class _Compiled:
         """With minimax: what the two teams' returns add up to (None before any leaf)."""
         total = int(self._search.total)
         return None if total < 0 else total
+
+    @total.setter
+    def total(self, value: int | None) -> None:
+        self._search.total = -1 if value is None else value
 
     @property
     def table_bytes(self) -> int:
@@ -103,6 +122,10 @@ def _made(
         _matrix_value,
         params.payoff,
         params.tuning.mask(),
+        pool=params.pool,
+        table=params.table,
+        shared=params.shared,
+        memo_slots=params.memo_slots,
     )
     return search, budget
 
@@ -121,6 +144,10 @@ class CompiledSearch(_Compiled):
     @property
     def gap_seen(self) -> bool:
         return bool(self._search.gap_seen)
+
+    @gap_seen.setter
+    def gap_seen(self, value: bool) -> None:
+        self._search.gap_seen = value
 
     def search(self, state: KState, alpha: Value, beta: Value) -> Value:
         try:
@@ -183,6 +210,10 @@ class CompiledDfpn(_Compiled):
     def mixed_seen(self) -> bool:
         return bool(self._search.mixed_seen)
 
+    @mixed_seen.setter
+    def mixed_seen(self, value: bool) -> None:
+        self._search.mixed_seen = value
+
     def numbers(self, state: KState) -> tuple[int, int] | None:
         found = self._search.entry(state.key())
         return None if found is None else (int(found[0]), int(found[1]))
@@ -208,6 +239,8 @@ def _exceeded(stop: str, budget: Budget, nodes: int, seconds: float) -> BudgetEx
         reason = CYCLE_REASON
     elif stop == "memory":
         reason = "out of memory for the transposition table"
+    elif stop == "interrupted":
+        reason = "interrupted"
     else:
         reason = "a position beyond the compiled kernel's fixed capacities"
     return BudgetExceeded(reason, nodes, seconds)

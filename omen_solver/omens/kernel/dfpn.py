@@ -41,6 +41,7 @@ from omen_solver.omens.kernel.search import (
     distances,
     skip_shows,
 )
+from omen_solver.omens.kernel.tables import Table
 
 __all__ = ["DfpnSearch", "Prover", "settled_by"]
 
@@ -120,7 +121,8 @@ class DfpnSearch(NodeMeter):
         self.attacker = [flag == bool(target) for flag in maximising]
         """The seats whose choices the proof makes: the maximising side's when the question
         is "value 1", the others' when it is "value 0"."""
-        self.table: dict[Key, tuple[int, int]] = {}
+        self.table: Table[tuple[int, int]] = Table.of(params)
+        """Proof and disproof numbers; full, it replaces what cost least (:mod:`.tables`)."""
         self.table_limit = params.table_limit
         self.mobility = params.tuning.mobility
         self.distance = params.tuning.distance
@@ -250,9 +252,8 @@ class DfpnSearch(NodeMeter):
             return _mobility(len(mine) * len(theirs), self.attacker[player])
         return _mobility(len(mine) if self.attacker[player] else len(theirs), True)
 
-    def _store(self, key: Key, pn: int, dn: int) -> None:
-        if key in self.table or len(self.table) < self.table_limit or pn == 0 or dn == 0:
-            self.table[key] = (pn, dn)
+    def _store(self, key: Key, pn: int, dn: int, spent: int) -> None:
+        self.table.store(key, (pn, dn), spent)
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -260,6 +261,7 @@ class DfpnSearch(NodeMeter):
         """Search ``node`` until its proof number reaches ``th_pn`` or its disproof number
         ``th_dn`` (multiple iterative deepening), and store its numbers."""
         self.nodes += 1
+        start = self.nodes
         if self.nodes >= self.next_check:
             self.check()
         if depth >= MAX_DEPTH:
@@ -292,7 +294,7 @@ class DfpnSearch(NodeMeter):
                     phi = INFINITE
                 pn, dn = (phi, delta) if is_or else (delta, phi)
                 if phi >= th_phi or delta >= th_delta:
-                    self._store(key, pn, dn)
+                    self._store(key, pn, dn, self.nodes - start + 1)
                     return
                 best = min(range(len(kids)), key=lambda i: phis[i])
                 second = min((phis[i] for i in range(len(kids)) if i != best), default=INFINITE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import SimultaneousMode
@@ -86,6 +86,16 @@ class SearchParams:
     ``[winner + 1][next round's leader]``; None: 1 for a round won, 0 otherwise."""
     tuning: Tuning = field(default_factory=Tuning)
     """How the search orders and seeds its nodes (the answers are the same)."""
+    table: Any = None
+    """The table the search stores in (:class:`.tables.Table`, or ``_ckernel.Table`` for the
+    compiled kernel); None: a table of its own of ``table_limit`` entries."""
+    shared: Any = None
+    """A table the search reads after its own and never writes (the compiled kernel's; a
+    pure-Python :class:`.tables.Table` carries its shared table itself)."""
+    pool: Any = None
+    """The compiled kernel's count of the bytes a solve's tables hold (``_ckernel.Pool``)."""
+    memo_slots: int = 0
+    """The compiled kernel's memo of ended bouts holds at most this many slots (0: no limit)."""
 
     def with_budget(self, budget: Budget) -> SearchParams:
         """The same settings with another budget."""

@@ -6,8 +6,8 @@ fraction of alpha-beta's nodes and stays fast where alpha-beta runs out, and alp
 elsewhere. :class:`Portfolio` runs them by turns on node budgets that double (alpha-beta
 first), each keeping its table between turns, and answers with the first that finishes. The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
-same node count on every run. When df-pn's table is full it can no longer keep what it
-learns (its numbers would go round in circles), and alpha-beta goes on alone.
+same node count on every run. A full table replaces the entries that cost least
+(:mod:`.tables`), so df-pn goes on learning and keeps its turns.
 
 df-pn answers yes-or-no questions: "value 1?", then, when that is disproved through an
 exchange between the teams or a chance node, "value 0?". When both are disproved the value is
@@ -151,9 +151,7 @@ class Portfolio:
                 return settled
             self._questions[key] = None if settled == _MIXED else 0
         except _TurnOver:
-            if self.proofs[question].states >= self.table_limit:
-                # a full table: df-pn can no longer keep what it learns, alpha-beta can
-                self._questions[key] = None
+            pass
         return None
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:

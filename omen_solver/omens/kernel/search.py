@@ -7,8 +7,8 @@ reference, which works on any game through the protocol), specialised to the ker
   boolean search (a maximiser stops at the first child worth 1, a minimiser at the first worth
   0); windows narrow only where chance or a mixed matrix game makes fractions.
 * **Transposition table** of proven lower and upper bounds and the best action, keyed by the
-  state (:meth:`KState.key`); at most ``table_limit`` entries are stored (a full table stops
-  storing, which keeps results identical from run to run and between the two kernels).
+  state (:meth:`KState.key`); at most ``table_limit`` entries: a full table drops the half
+  that cost least (:mod:`.tables`, the same rule in both kernels).
 * **Children first**: every child of a decision is made once, identical children merged, and
   the table asked about each before any is searched: a child already proven good enough cuts
   the node at once (enhanced transposition cut-off).
@@ -36,6 +36,7 @@ from omen_solver.errors import BudgetExceeded, ConceptError
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
+from omen_solver.omens.kernel.tables import Table
 
 __all__ = [
     "CYCLE_REASON",
@@ -97,7 +98,8 @@ class KernelSearch(NodeMeter):
         self.params = params
         self.constant_sum = params.constant_sum
         self.mode = params.mode
-        self.table: dict[tuple[object, ...], Entry] = {}
+        self.table: Table[Entry] = Table.of(params)
+        """Bounds and best actions; full, it replaces what cost least (:mod:`.tables`)."""
         self.table_limit = params.table_limit
         self.total: int | None = None
         self.gap_seen = False
@@ -142,6 +144,7 @@ class KernelSearch(NodeMeter):
         return value
 
     def _search(self, state: KState, alpha: Value, beta: Value) -> Value:
+        start = self.nodes
         machine = self.machine
         player = machine.current_player(state)
         if player == m.TERMINAL:
@@ -171,8 +174,7 @@ class KernelSearch(NodeMeter):
         else:
             value, best = self.simultaneous(state, alpha, beta, best)
         low, high = proven_bounds(value, alpha, beta, low, high)  # type: ignore[assignment]
-        if entry is not None or len(self.table) < self.table_limit:
-            self.table[key] = (low, high, best)
+        self.table.store(key, (low, high, best), self.nodes - start + 1)
         return value
 
     def children(self, state: KState, moves: Sequence[int]) -> list[tuple[int, KState]]:

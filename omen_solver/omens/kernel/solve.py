@@ -13,11 +13,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
+from omen_solver.core.game import GameState
 from omen_solver.core.search.maxn import TieBreak
-from omen_solver.core.search.moves import Report
+from omen_solver.core.search.moves import MoveDriver, Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.root import TwoSidedRoot, solve_maxn
 from omen_solver.errors import BudgetExceeded, ChoiceError, KernelUnsupported
@@ -27,10 +28,12 @@ from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
-from omen_solver.omens.kernel.params import DEFAULT_PARAMS, DEFAULT_TABLE_LIMIT, SearchParams, Value
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
+from omen_solver.omens.kernel.rounds import Job, RoundDriver
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import compile_table
+from omen_solver.omens.kernel.tables import MemoryPlan, Table, TableSet
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -58,7 +61,6 @@ def backend_name() -> str:
     return "compiled" if _use_compiled() else "pure Python"
 
 
-Factory = Callable[[SimultaneousMode, Budget], KernelTwoSided]
 Payoff = list[list[Value]]
 
 
@@ -110,10 +112,14 @@ def make_search(
     *,
     pure_python: bool | None = None,
     algorithm: str = "alphabeta",
+    tables: TableSet | None = None,
+    shared: TableSet | None = None,
 ) -> KernelSearchLike:
     """A kernel search: the compiled one when it is built (and not refused), else Python.
     ``algorithm`` (one of :data:`ALGORITHMS`) applies to a round's value under the mixed
-    simultaneous mode; a payoff table (a whole game) or another mode always uses alpha-beta."""
+    simultaneous mode; a payoff table (a whole game) or another mode always uses alpha-beta.
+    ``tables``: the tables its searches store in (:mod:`.tables`), over ``shared`` ones if
+    given; else each search makes its own of ``params.table_limit`` entries."""
     if algorithm not in ALGORITHMS:
         raise ChoiceError(
             f"algorithm {algorithm!r}: unknown; choose one of {', '.join(ALGORITHMS)}"
@@ -122,12 +128,21 @@ def make_search(
     kind: type[KernelSearch] | type[compiled.CompiledSearch] = (
         compiled.CompiledSearch if use_compiled and compiled.AVAILABLE else KernelSearch
     )
-    alpha_beta = kind(machine, maximising, params)
+
+    def on(table: Any, base: Any) -> SearchParams:
+        if table is None:
+            return params
+        return replace(params, table=table, shared=base if kind is not KernelSearch else None)
+
+    alpha_beta = kind(machine, maximising, on(tables and tables.alpha_beta,
+                                              shared and shared.alpha_beta))
     if (algorithm == "alphabeta" or params.payoff is not None
             or params.mode is not SimultaneousMode.MIXED):
         return alpha_beta
     proofs = {
-        target: make_dfpn(machine, maximising, target, params, pure_python=pure_python)
+        target: make_dfpn(machine, maximising, target,
+                          on(tables and tables.proofs[target], shared and shared.proofs[target]),
+                          pure_python=pure_python)
         for target in (1, 0)
     }
     return Portfolio(alpha_beta, proofs, params,
@@ -135,7 +150,8 @@ def make_search(
 
 
 class _KernelRoot(TwoSidedRoot):
-    """The reference's minimax/paranoid solve, with the kernel searching."""
+    """The reference's minimax/paranoid solve, with the kernel searching; the root's moves by
+    rounds on shared tables (:mod:`.rounds`)."""
 
     def __init__(
         self,
@@ -145,19 +161,141 @@ class _KernelRoot(TwoSidedRoot):
         budget: Budget,
         mode: SimultaneousMode,
         progress: Progress | None,
-        factory: Callable[[SimultaneousMode, Budget], KernelTwoSided],
+        factory: Factory,
         *,
         per_move: bool = True,
         report: Report | None = None,
+        threads: int = 1,
     ) -> None:
         self._factory = factory
+        self.threads = threads
+        self.progress = progress
         super().__init__(
             view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress,
             per_move=per_move, report=report,
         )
 
     def new_search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
-        return self._factory(mode, budget)
+        return self._factory.search(mode, budget)
+
+    def new_driver(
+        self, options: list[tuple[str, GameState[Any]]], maximising: bool
+    ) -> MoveDriver:
+        main = self.search
+        count = len(options)
+        factory = self._factory
+
+        def job(progress: Progress | None) -> Job:
+            return factory.job(main, count, progress)
+
+        return RoundDriver(
+            options, maximising, main, factory.tables_of(main), job, threads=self.threads,
+            budget=self.budget, first_turn=self.first_turn, report=self.report,
+            progress=self.progress,
+        )
+
+
+class Factory:
+    """Makes a side's kernel searches within a solve's memory plan: the root's own, on tables
+    of their own, and each root move's, on tables over the root's (:mod:`.rounds`)."""
+
+    MEMO_SLOTS_OF_A_MOVE: Final = 2**16
+    """Slots of the memo of ended bouts of a root move's search (the root's own have
+    :data:`.tables.MemoryPlan.MEMO_SLOTS`)."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        side: Sequence[bool],
+        params: SearchParams,
+        algorithm: str,
+        plan: MemoryPlan,
+        pool: Any,
+        table_limit: int | None,
+        made: list[KernelSearchLike],
+    ) -> None:
+        self.machine = machine
+        self.side = list(side)
+        self.params = params
+        self.algorithm = algorithm
+        self.plan = plan
+        self.pool = pool
+        self.table_limit = table_limit
+        self.made = made
+        self.compiled = _use_compiled()
+        self._tables: dict[int, TableSet] = {}
+        self.all_tables: list[TableSet] = []
+        """Every table set made (the root's and its moves'), for the report."""
+
+    def _tables_for(self, scale: float, shared: TableSet | None) -> TableSet:
+        if self.table_limit is not None:
+            # the caller's limit for every table: the same in both kernels
+            made = _own_tables(self.compiled, self.table_limit, self.pool, shared)
+        else:
+            made = self.plan.tables(self.compiled, _maker(self.compiled, self.pool),
+                                    scale=scale, shared=shared)
+        self.all_tables.append(made)
+        return made
+
+    def search(self, mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
+        """The root's own search (on tables of its own)."""
+        params = replace(self.params, mode=mode, budget=left, pool=self.pool,
+                         memo_slots=MemoryPlan.MEMO_SLOTS)
+        if self.table_limit is not None:
+            params = replace(params, table_limit=self.table_limit)
+        tables = self._tables_for(1.0, None)
+        inner = make_search(self.machine, self.side, params, algorithm=self.algorithm,
+                            tables=tables)
+        self.made.append(inner)
+        made = KernelTwoSided(inner, self.machine, self.side, params.payoff, left.max_nodes)
+        self._tables[id(made)] = tables
+        return made
+
+    def tables_of(self, search: KernelTwoSided) -> TableSet:
+        return self._tables[id(search)]
+
+    def job(self, main: KernelTwoSided, moves: int, progress: Progress | None) -> Job:
+        """A root move's searches: tables of their own over ``main``'s, with a share of the
+        memory for them divided among the ``moves``."""
+        shared = self.tables_of(main)
+        scale = MemoryPlan.PRIVATE_SHARE / (sum(MemoryPlan.SHARES.values()) * moves)
+        tables = self._tables_for(scale, shared)
+        inner_params = main.inner
+        params = replace(self.params, mode=main.mode, budget=_budget_of(inner_params),
+                         progress=progress, pool=self.pool,
+                         memo_slots=self.MEMO_SLOTS_OF_A_MOVE)
+        inner = make_search(self.machine, self.side, params, algorithm=self.algorithm,
+                            tables=tables, shared=shared)
+        turns = 2 if isinstance(inner, Portfolio) and inner.first_turn else 1
+        return Job(KernelTwoSided(inner, self.machine, self.side, params.payoff, main.overall),
+                   tables, turns)
+
+
+def _maker(compiled_kernel: bool, pool: Any) -> Callable[[int, Any], Any]:
+    """How a table of a given limit over a base table is made: the compiled kernel's in the
+    solve's pool (its searches are told their base), or a pure-Python one over its base."""
+
+    def make(limit: int, base: Any) -> Any:
+        return compiled.new_table(limit, pool) if compiled_kernel else Table(limit, shared=base)
+
+    return make
+
+
+def _own_tables(compiled_kernel: bool, limit: int, pool: Any,
+                shared: TableSet | None = None) -> TableSet:
+    """Tables of ``limit`` entries each (a limit asked for by the caller), over ``shared``."""
+    make = _maker(compiled_kernel, pool)
+    return TableSet(make(limit, shared and shared.alpha_beta),
+                    {q: make(limit, shared and shared.proofs[q]) for q in (1, 0)})
+
+
+def _budget_of(search: Any) -> Budget:
+    """The budget a root search was made with (its moves' searches keep its deadline)."""
+    params = getattr(search, "params", None)
+    if params is None:  # a Portfolio keeps its searches' params
+        params = search.alpha_beta.params
+    budget: Budget = params.budget
+    return budget
 
 
 def solve_with_kernel(
@@ -168,10 +306,12 @@ def solve_with_kernel(
     budget: Budget,
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
     progress: Progress | None = None,
-    table_limit: int = DEFAULT_TABLE_LIMIT,
+    table_limit: int | None = None,
     algorithm: str = "portfolio",
     per_move: bool = True,
     report: Report | None = None,
+    threads: int | None = None,
+    max_memory: int | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
     (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
@@ -179,7 +319,11 @@ def solve_with_kernel(
     (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
     caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
-    by turns, each with its answer (:func:`omen_solver.core.search.solve`)."""
+    by turns, each with its answer (:func:`omen_solver.core.search.solve`); ``threads``: how
+    many of them the compiled kernel searches at once (the same answers and node counts with
+    any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
+    bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
+    instead, the entries each table keeps at most."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -190,6 +334,10 @@ def solve_with_kernel(
     chain: GameChain | None = None
     payoff: Payoff | None = None
     searches: list[KernelSearchLike] = []
+    plan = MemoryPlan() if max_memory is None else MemoryPlan(max_memory)
+    factories: list[Factory] = []
+    threads = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
+    pool = compiled.new_pool(plan.table_bytes) if _use_compiled() else None
     with deep_recursion():
         if game:
             chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
@@ -202,16 +350,10 @@ def solve_with_kernel(
 
         def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
             """Searches for the seats of ``side`` (the asked team's by default)."""
-
-            def make(mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
-                params = SearchParams(constant_sum=constant_sum, mode=mode, budget=left,
-                                      progress=progress, table_limit=table_limit,
-                                      payoff=payoff)
-                inner = make_search(machine, side, params, algorithm=algorithm)
-                searches.append(inner)
-                return KernelTwoSided(inner, machine, side, payoff, left.max_nodes)
-
-            return make
+            params = SearchParams(constant_sum=constant_sum, progress=progress, payoff=payoff)
+            made = Factory(machine, side, params, algorithm, plan, pool, table_limit, searches)
+            factories.append(made)
+            return made
 
         view = KernelView(machine, from_engine(spec, state))
         if concept is Concept.MAXN:
@@ -221,17 +363,20 @@ def solve_with_kernel(
         else:
             result = _KernelRoot(
                 view, concept, team, budget, simultaneous, progress, factory(payoff),
-                per_move=per_move, report=report,
+                per_move=per_move, report=report, threads=threads,
             ).run()
         if chain is not None:
             result = _through_later_rounds(result, view, chain, factory)
-    memory = sum(getattr(s, "table_bytes", 0) for s in searches)
+    memory = int(pool.peak) if pool is not None else 0
     result.extra.update(
         {
             "engine": f"kernel ({backend_name()})",
             "algorithm": algorithm,
             "table_entries": sum(s.states for s in searches),
             **({"table_bytes": memory} if memory else {}),
+            "max_memory": plan.max_bytes,
+            "table_collections": sum(t.collections for f in factories for t in f.all_tables),
+            "threads": threads,
         }
     )
     return result

@@ -174,6 +174,13 @@ class KernelTwoSided:
         hi: Value = beta if isinstance(beta, Fraction | int) else 1
         return self.inner.search(state.k, lo, hi)
 
+    def cap(self, limit: int | None) -> None:
+        """Keep the whole search to ``limit`` nodes (counted on its own counter)."""
+        self.overall = limit
+        inner_limit = getattr(self.inner, "limit_nodes", None)
+        if inner_limit is not None:
+            inner_limit(limit)
+
     def step(self, state: GameState[Any], alpha: Bound, beta: Bound, turn: int) -> Bound | None:
         """:meth:`search` for at most ``turn`` more nodes (``None`` if that was not enough):
         the per-move search of the root runs by turns (:mod:`omen_solver.core.search.moves`)."""
