@@ -94,8 +94,8 @@ def test_a_fifo_among_puzzles_theorems_and_witnesses(
     puzzles = tmp_path / "puzzles"
     puzzles.mkdir()
     fifo = _fifo(puzzles, "a.toml")
-    assert main(["puzzles", "check", str(puzzles)]) != 0
-    assert f"{fifo}: {_NOT_REGULAR}" in capsys.readouterr().out
+    assert main(["puzzles", "check", str(puzzles)]) == 2
+    assert f"{fifo}: {_NOT_REGULAR}" in capsys.readouterr().err
     theorems = tmp_path / "proofs"
     theorems.mkdir()
     fifo = _fifo(theorems, "extreme_pairs.py")
