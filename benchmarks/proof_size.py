@@ -269,6 +269,8 @@ class Run:
     nodes: int
     seconds: float
     proof: int | None
+    states: int = 0
+    """Distinct states the search's tables hold at the end (its re-visits not counted)."""
 
     @property
     def ratio(self) -> float | None:
@@ -320,13 +322,13 @@ def run_search(machine: Machine, maximising: Sequence[bool], root: KState, searc
         with deep_recursion():
             value: object = made.search(root, 0, 1)
     except BudgetExceeded:
-        return Run("unknown", made.nodes, time.perf_counter() - began, None)
+        return Run("unknown", made.nodes, time.perf_counter() - began, None, made.states)
     seconds = time.perf_counter() - began
     if value not in (0, 1):
-        return Run(value, made.nodes, seconds, None)
+        return Run(value, made.nodes, seconds, None, made.states)
     proof = smallest_proof(machine, maximising, root, int(value),  # type: ignore[call-overload]
                            table_proves(made))
-    return Run(value, made.nodes, seconds, None if proof is None else proof.size)
+    return Run(value, made.nodes, seconds, None if proof is None else proof.size, made.states)
 
 
 def deals(count: int, players: int = 4, cards: int = 3, preset: str = "rulebook",
@@ -386,8 +388,8 @@ def main(argv: list[str] | None = None) -> int:
             if run.value != "unknown":
                 values.add(str(run.value))
             ratio = "-" if run.ratio is None else f"{run.ratio:,.1f}x"
-            print(f"    {name:>24} {run.value!s:>7} {run.nodes:>10,} nodes {run.seconds:6.2f} s"
-                  f"  proof {run.proof or '-':>7}  {ratio:>9}", flush=True)
+            print(f"    {name:>24} {run.value!s:>7} {run.nodes:>10,} nodes {run.states:>10,} states"
+                  f" {run.seconds:6.2f} s  proof {run.proof or '-':>7}  {ratio:>9}", flush=True)
         disagreements += len(values) > 1
     solved = [i for i in range(args.deals) if all(results[n][i].ratio for n in names)]
     print(f"on the {len(solved)} deals every search solved with a proof "
@@ -400,9 +402,12 @@ def main(argv: list[str] | None = None) -> int:
         count = sum(1 for r in results[name] if r.value != "unknown")
         nodes = statistics.median([run.nodes for run in runs]) if runs else 0
         seconds = statistics.median([run.seconds for run in runs]) if runs else 0
+        revisits = [run.nodes / max(run.states, 1) for run in runs]
+        outside = [run.states / (run.proof or 1) for run in runs]
         print(f"  {name:>24}: solved {count}/{args.deals}; median {nodes:,.0f} nodes, "
               f"{seconds:.2f} s; nodes / own proof {summary(own)}; "
-              f"nodes / smallest proof {summary(best)}")
+              f"nodes / smallest proof {summary(best)}; where the nodes go: nodes / states "
+              f"{summary(revisits)}, states / own proof {summary(outside)}")
     if disagreements:
         print(f"DISAGREEMENT on {disagreements} deals", file=sys.stderr)
         return 1

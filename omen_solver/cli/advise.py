@@ -20,7 +20,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table as RichTable
 
 from omen_solver.cli.args import budget_json, refuse_given, seconds, whole_number
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import console, print_json
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError
 from omen_solver.errors import shown as shown_text
@@ -231,10 +231,8 @@ def _imperfect(args: argparse.Namespace, name: str, view: View, budget: Budget) 
 
 
 def _console() -> Console:
-    """Rich's layout on a terminal; piped output, read by programs and people alike, keeps
-    long lines whole."""
-    out = Console(highlight=False)
-    return out if out.is_terminal else Console(highlight=False, width=200)
+    """As wide as the terminal, or ``COLUMNS`` when piped (long lines left to the terminal)."""
+    return console(soft_wrap=True)
 
 
 def _table(out: Console, *columns: str) -> RichTable:

@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import plural, print_json
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
-from omen_solver.omens.report import legal_moves, play_report, to_act
+from omen_solver.omens.report import board_lines, legal_moves, play_report, to_act
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 
@@ -74,7 +74,7 @@ def _legal(args: argparse.Namespace) -> int:
         print(f"the {state.table.scope.value} is over: no legal action")
         return 0
     heading = f"seat {who} to act" if isinstance(who, int) else f"{who} node"
-    print(f"{heading}: {len(moves)} legal action(s)")
+    print(f"{heading}: {plural(len(moves), 'legal action')}")
     for move in moves:
         print(f"  {move}")
     return 0
@@ -82,7 +82,7 @@ def _legal(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     position = load_position(args.file)
-    _, report = play_report(position, list(args.moves))
+    state, report = play_report(position, list(args.moves))
     if args.json:
         print_json(report)
         return 0
@@ -102,15 +102,9 @@ def _play(args: argparse.Namespace) -> int:
         print(f"round won by the team of seats {seats}")
     elif report["next_leader"] is not None:
         print(f"seat {report['next_leader']} leads the next bout")
-    for seat, hand in report["hands"].items():
-        print(f"seat {seat}: {', '.join(name(card) for card in hand) or '(no card)'}")
-    who = report["to_act"]
-    if who is not None:
-        print(
-            f"to act: {'seat ' + str(who) if isinstance(who, int) else who}; legal: "
-            + ", ".join(report["legal"][:10])
-            + (" ..." if len(report["legal"]) > 10 else "")
-        )
+    print("the board:")
+    for line in board_lines(state):
+        print(f"  {line}")
     return 0
 
 

@@ -182,7 +182,7 @@ def test_nothing_found_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str
     status = main(["puzzles", "generate", str(tmp_path), "--kind", "deep", *QUICK_SEED,
                    "--max-cards", "8"])
     assert status == 1
-    assert "0 puzzle(s) written" in capsys.readouterr().out
+    assert "0 puzzles written" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
