@@ -134,6 +134,7 @@ SAMPLES: dict[str, list[str]] = {
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
     "threads": ["--threads", "1"],
+    "deal_seconds": ["--deal-seconds", "1000"],
     "match": ["--match", "nothing-matches"],
     "timeout": ["--timeout", "0"],
     "start_timeout": ["--start-timeout", "0"],
