@@ -18,11 +18,13 @@ proof: 1 for a search that only ever looked at the proof (the proof's nodes must
 visited by any search that proves the value), more for one that explores moves that do not
 win or refutations that are not needed.
 
-``python benchmarks/proof_size.py [--deals 30] [--nodes 3000000] [--searches ...]`` runs the
-searches on seeded 4-player deals with 3 cards a hand (one Absolute each, as in
-``benchmarks/omens_search.py``, whose table shows the default search's ratio), side by side,
-and prints one line per deal and the median and worst ratio of each search on the deals every
-search solved. Node budgets, not seconds, so the figures repeat from run to run.
+``python benchmarks/proof_size.py [--deals 30] [--nodes 3000000] [--searches ...] [--profile
+SEARCH]`` runs the searches on seeded 4-player deals with 3 cards a hand (one Absolute each, as
+in ``benchmarks/omens_search.py``), side by side, and prints one line per deal and the median
+and worst ratio of each search on the deals every search solved, with the distinct states each
+held; ``--profile`` says where the nodes of a df-pn search go (:func:`profile`). Node budgets,
+not seconds, so the figures repeat from run to run; ``docs/benchmarks.md`` ("Proof size") has
+the figures.
 """
 
 from __future__ import annotations
