@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.cli.args import budget_json, seconds, whole_number
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import plural, print_json
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
@@ -373,8 +373,8 @@ def _cards(args: argparse.Namespace) -> int:
         words = f" {' '.join(c.keywords())}" if c.keywords() else ""
         kind = c.unit_type or c.kind
         print(f"{c.id:24} {kind:10} {c.set:18} {c.origin:8} x{c.copies}{stats}{words}")
-    print(f"{len(cards)} cards (cost/offering/strength), all valid")
+    print(f"{plural(len(cards), 'card')} (cost/offering/strength), all valid")
     if replaced:
-        print(f"your files replace {len(replaced)} shipped card(s) of the same id: "
+        print(f"your files replace {plural(len(replaced), 'shipped card')} of the same id: "
               f"{', '.join(replaced)}")
     return 0

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import plural, print_json
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
 from omen_solver.omens.report import board_lines, legal_moves, play_report, to_act
@@ -74,7 +74,7 @@ def _legal(args: argparse.Namespace) -> int:
         print(f"the {state.table.scope.value} is over: no legal action")
         return 0
     heading = f"seat {who} to act" if isinstance(who, int) else f"{who} node"
-    print(f"{heading}: {len(moves)} legal action(s)")
+    print(f"{heading}: {plural(len(moves), 'legal action')}")
     for move in moves:
         print(f"  {move}")
     return 0

@@ -323,7 +323,8 @@ def _generate(args: argparse.Namespace) -> int:
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
         tail = f": {reason}" if reason else ""
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
+        out.print(f"{plural(len(paths), 'puzzle')} written from {plural(tried, 'candidate deal')}"
+                  f"{escape(tail)}")
     return EXIT_OK if paths else EXIT_FAILED
 
 
@@ -433,7 +434,7 @@ def _deal_bar(total: int, quiet: bool) -> Iterator[DealProgress | None]:
         task = bar.add_task("deals", total=total)
 
         def report(done: int, found: int) -> None:
-            bar.update(task, completed=done, description=f"deals ({found} puzzle(s) found)")
+            bar.update(task, completed=done, description=f"deals ({plural(found, 'puzzle')} found)")
 
         yield report
 
@@ -476,8 +477,8 @@ def _run_deep(args: argparse.Namespace) -> int:
             )
         reasons = ", ".join(f"{count:,} {reason}" for reason, count in rejected.items() if count)
         out.print(
-            f"{len(paths)} puzzle(s) written from {tally['deals']:,} deal(s); "
-            f"{tally['positions']:,} position(s) examined"
+            f"{plural(len(paths), 'puzzle')} written from {plural(tally['deals'], 'deal')}; "
+            f"{plural(tally['positions'], 'position')} examined"
             + (f" (not kept: {reasons})" if reasons else "")
         )
     return 0 if paths else 1
