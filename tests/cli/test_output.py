@@ -107,3 +107,18 @@ def test_any_output_encoding_works(argv: tuple[str, ...]) -> None:
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
     done.stdout.decode("ascii")  # every byte is ASCII
+
+
+@pytest.mark.parametrize("width", [60, 80, 132])
+@pytest.mark.parametrize("command", ["cards", "rules"])
+def test_omens_listings_fit_the_width_and_show_everything_with_v(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, width: int,
+    command: str,
+) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    _, out, _ = run(capsys, "omens", command)
+    assert max(cell_len(line) for line in out.splitlines()) <= width
+    _, verbose, _ = run(capsys, "omens", command, "-v")
+    assert len(verbose.splitlines()) == len(out.splitlines())  # one line per item still
+    whole = "discard the highest green card in play" if command == "cards" else "[000 Setup]"
+    assert whole in verbose and (width > 100 or whole not in out)
