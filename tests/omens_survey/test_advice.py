@@ -182,5 +182,13 @@ def test_advise_replays_a_game_record_from_the_deal(capsys: pytest.CaptureFixtur
     assert out["seat"] == leader % 4 + 1
     assert out["budget"] == {"max_nodes": None, "max_seconds": 30.0, "total_seconds": 60.0}
     assert all(a["settled"] == out["deals"] and a["unknown"] == 0 for a in out["actions"])
+    assert "warning" not in out
     assert main(["advise", "--deal", "5", "--players", "4", "--moves", "9:99"]) == 2
     assert "--moves: move 1" in capsys.readouterr().err
+    # full hands: said at once, with what to try (issue 18, item 5), then advised anyway
+    assert main(["advise", "--deal", "5", "--players", "4", "--samples", "1", "--max-seconds",
+                 "0.5", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert "not expected to settle" in captured.err and "--moves" in captured.err
+    full = json.loads(captured.out)
+    assert "--cards 3" in full["warning"] and len(full["actions"]) >= 5
