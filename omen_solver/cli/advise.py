@@ -109,15 +109,39 @@ def _advise(args: argparse.Namespace) -> int:
         how = " (the default; --max-seconds S to change)" if args.max_seconds is None else ""
         _console().print(f"{escape(name)}: advising seat {view.seat + 1} within {total:g} s{how}",
                          soft_wrap=True)
+    warning = _warning(view)
+    if warning:
+        Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
     with _progress(f"advising seat {view.seat + 1}") as report:
         advice = advise(view, samples=samples, exact_limit=exact_limit, seed=args.seed or 0,
                         budget=budget, total_seconds=total, progress=report)
     if args.json:
-        print_json({"file": name, **advice.to_json(),
-                    "budget": {**budget_json(budget), "total_seconds": total}})
+        data = {"file": name, **advice.to_json(),
+                "budget": {**budget_json(budget), "total_seconds": total}}
+        if warning:
+            data["warning"] = warning
+        print_json(data)
     else:
         _show(name, advice)
     return 1 if advice.unknown else 0
+
+
+def _warning(view: View) -> str | None:
+    """Why few moves are expected to be settled in a deal's share of the time, and what to
+    try (said before the searches: the solve's own measure, :mod:`omen_solver.omens.kernel.
+    reach`)."""
+    from omen_solver.omens.kernel import compiled
+    from omen_solver.omens.kernel.reach import CARDS_IN_REACH, CARDS_IN_REACH_PURE
+
+    cards = sum(view.sizes)
+    reach = CARDS_IN_REACH if compiled.AVAILABLE else CARDS_IN_REACH_PURE
+    if cards <= reach:
+        return None
+    return (f"{cards} cards are in the hands at the start of this bout: a deal's searches are "
+            f"not expected to settle many moves (rounds of up to {reach} cards are solved in "
+            "30 s). Advising anyway, with each move's bounds; to settle more, advise at a later "
+            "position (--moves ...), with fewer cards (--deal SEED --cards 3), fewer samples "
+            "(--samples N) or more time (--max-seconds)")
 
 
 def _view(args: argparse.Namespace) -> tuple[str, View]:

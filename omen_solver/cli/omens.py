@@ -6,7 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.output import plural, print_json
+from rich.markup import escape
+
+from omen_solver.cli.output import Column, console, plural, print_json, print_rows
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
 from omen_solver.omens.report import board_lines, legal_moves, play_report, to_act
@@ -55,10 +57,14 @@ def register(subparsers: Any) -> None:
     cards = commands.add_parser("cards", help="list (and validate) a card catalogue")
     cards.add_argument("--catalogue", type=Path, help="a catalogue file (default: the 35 cards)")
     cards.add_argument("--json", action="store_true")
+    cards.add_argument("-v", "--verbose", action="store_true",
+                       help="each card's whole text (else cut to the terminal's width)")
     cards.set_defaults(handler=_cards)
 
     rules = commands.add_parser("rules", help="the rule ids that traces cite")
     rules.add_argument("--json", action="store_true")
+    rules.add_argument("-v", "--verbose", action="store_true",
+                       help="each rule's whole statement (else cut to the terminal's width)")
     rules.set_defaults(handler=_rules)
 
 
@@ -158,10 +164,12 @@ def _cards(args: argparse.Namespace) -> int:
             ]
         )
         return 0
-    print(f"{len(catalogue)} cards from {catalogue.source}")
-    for card in catalogue.values():
-        colours = "/".join(sorted(card.colours))
-        print(f"{card.value:>3} {card.name:<14} {colours:<24} {card.timing:<4} {card.text}")
+    out = console()
+    out.print(escape(f"{plural(len(catalogue), 'card')} from {catalogue.source}"))
+    columns = (Column("card", right=True), Column("name"), Column("colours"), Column("when"),
+               Column("effect", shrink=not args.verbose))
+    print_rows(out, columns, [(str(c.value), c.name, "/".join(sorted(c.colours)), c.timing,
+                               c.text) for c in catalogue.values()])
     return 0
 
 
@@ -171,6 +179,7 @@ def _rules(args: argparse.Namespace) -> int:
             [{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()]
         )
         return 0
-    for rule in RULES.values():
-        print(f"{rule.id}: {rule.statement} [{rule.source}]")
+    columns = (Column("rule"), Column("statement [rulebook passage]", shrink=not args.verbose))
+    print_rows(console(), columns,
+               [(rule.id, f"{rule.statement} [{rule.source}]") for rule in RULES.values()])
     return 0

@@ -82,11 +82,15 @@ GAP = 2
 
 
 def print_rows(out: Console, columns: Sequence[Column], items: Sequence[Row],
-         header: bool = True) -> None:
-    """Print one line per item, the columns aligned, within the console's width."""
+               header: bool = True, sizing: Sequence[Row] | None = None) -> None:
+    """Print one line per item, the columns aligned, within the console's width; the columns
+    as wide as ``sizing`` needs (default: ``items``), so that groups printed one after the
+    other line up."""
     texts = [[_text(cell) for cell in item] for item in items]
+    sized = texts if sizing is None else [[_text(cell) for cell in item] for item in sizing]
     heads = [column.header for column in columns]
-    widths = [max([cell_len(heads[i]) if header else 0, *(cell_len(t[i][0]) for t in texts)])
+    widths = [max([cell_len(heads[i]) if header or sizing is not None else 0,
+                   *(cell_len(t[i][0]) for t in sized)])
               for i in range(len(columns))]
     spare = out.width - sum(widths) - GAP * (len(columns) - 1)
     for i, column in enumerate(columns):
@@ -104,6 +108,7 @@ def print_rows(out: Console, columns: Sequence[Column], items: Sequence[Row],
             shown.append(cell, style=style)
             if not last:
                 shown.append(("" if column.right else " " * pad) + " " * GAP)
+        shown.rstrip()
         out.print(shown, soft_wrap=True)
 
 

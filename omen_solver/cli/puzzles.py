@@ -315,11 +315,21 @@ def _generate(args: argparse.Namespace) -> int:
         write_puzzle(recipe, puzzle, path)
         paths.append(path)
     reason = None if paths else _why_none(recipe, tried)
+    asked = {"kind": recipe.kind, "players": recipe.players, "hand_size": recipe.hand_size,
+             "lead": recipe.lead, "pool": list(recipe.pool),
+             "require": {str(seat + 1): list(cards) for seat, cards in recipe.require.items()},
+             "count": recipe.count, "seed": recipe.seed,
+             "max_candidates": recipe.max_candidates, "max_nodes": recipe.budget.max_nodes}
     if args.json:
-        print_json({"written": [str(p) for p in paths], "candidates": tried,
-                    "reason": reason})
+        print_json({"recipe": asked, "written": [str(p) for p in paths], "puzzles": [
+            {"file": str(path), "hands": {str(seat + 1): list(hand)
+                                          for seat, hand in enumerate(puzzle.hands)},
+             "best": list(puzzle.best)} for path, puzzle in zip(paths, found, strict=True)],
+            "candidates": tried, "reason": reason})
     else:
         out = console(soft_wrap=True)
+        out.print(f"{recipe.kind}: {recipe.players} players, {recipe.hand_size} cards a hand, "
+                  f"seed {recipe.seed}")
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
         tail = f": {reason}" if reason else ""

@@ -450,7 +450,8 @@ def advise(
 
     ``budget`` bounds one deal's searches, ``total_seconds`` (``None``: no limit) all of them:
     each deal gets an equal share of the time left; the deals not reached count as unknown for
-    every action. ``progress(done, deals, seconds)`` is called after each deal."""
+    every action. ``progress(done, deals, seconds)`` is called before the first deal and after
+    each."""
     view = with_revealed(view)
     view.check()
     budget = budget or Budget(max_seconds=DEFAULT_DEAL_SECONDS)
@@ -474,6 +475,8 @@ def advise(
     texts = [first.action_to_string(a) for a in first.legal_actions()]
     values = {text: ActionValue(text) for text in texts}
     searched = 0
+    if progress is not None:
+        progress(0, len(deals), time.perf_counter() - began)
     for number, deal in enumerate(deals):
         state = deal.state
         legal = {state.action_to_string(a): a for a in state.legal_actions()}

@@ -107,3 +107,34 @@ def test_any_output_encoding_works(argv: tuple[str, ...]) -> None:
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
     done.stdout.decode("ascii")  # every byte is ASCII
+
+
+@pytest.mark.parametrize("width", [60, 80, 132])
+@pytest.mark.parametrize("command", ["cards", "rules"])
+def test_omens_listings_fit_the_width_and_show_everything_with_v(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, width: int,
+    command: str,
+) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    _, out, _ = run(capsys, "omens", command)
+    assert max(cell_len(line) for line in out.splitlines()) <= width
+    _, verbose, _ = run(capsys, "omens", command, "-v")
+    assert len(verbose.splitlines()) == len(out.splitlines())  # one line per item still
+    whole = "discard the highest green card in play" if command == "cards" else "[000 Setup]"
+    assert whole in verbose and (width > 100 or whole not in out)
+
+
+@pytest.mark.parametrize("width", [80, 132])
+def test_omen_cards_fit_the_width_grouped_by_set(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 width: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = run(capsys, "omen", "cards")
+    lines = out.splitlines()
+    assert code == 0 and max(cell_len(line) for line in lines) <= width
+    assert lines[0].split() == ["card", "kind", "c/o/s", "copies", "origin", "keywords"]
+    assert "set reign-of-war: " in out and lines[-1].endswith("cards (c/o/s: cost/offering/"
+                                                              "strength), all valid")
+    assert all(line == line.rstrip() for line in lines)
+    hoplite = next(line for line in lines if line.startswith("hoplite "))
+    assert hoplite.split()[:3] == ["hoplite", "Soldier", "1/1/2"]

@@ -107,8 +107,9 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_two_card_deals()
 @pytest.mark.slow
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
 def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals() -> None:
-    """The proof-size benchmark's deals (``benchmarks/proof_size.py``): 3 cards a hand."""
-    assert _agree(_seeded_deals(12, 3), 3_000_000, ("portfolio", "dfpn")) >= 10
+    """The proof-size benchmark's deals (``benchmarks/proof_size.py``): 3 cards a hand, on the
+    9 of 12 that alpha-beta without any setting solves within 3 M nodes."""
+    assert _agree(_seeded_deals(12, 3), 3_000_000, ("portfolio", "dfpn")) >= 9
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")

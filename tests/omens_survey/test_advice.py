@@ -160,7 +160,7 @@ def test_a_total_time_budget_counts_the_deals_not_reached_as_unknown() -> None:
     advice = advise(view, samples=50, exact_limit=0, budget=Budget(max_seconds=60),
                     total_seconds=0.02, progress=lambda done, deals, s: spent.append(done))
     assert advice.searched < advice.deals == 50
-    assert spent == list(range(1, advice.searched + 1))
+    assert spent == list(range(advice.searched + 1))
     for action in advice.actions:
         assert action.known + action.unknown == 50
         assert action.unknown >= 50 - advice.searched
@@ -182,5 +182,13 @@ def test_advise_replays_a_game_record_from_the_deal(capsys: pytest.CaptureFixtur
     assert out["seat"] == leader % 4 + 1
     assert out["budget"] == {"max_nodes": None, "max_seconds": 30.0, "total_seconds": 60.0}
     assert all(a["settled"] == out["deals"] and a["unknown"] == 0 for a in out["actions"])
+    assert "warning" not in out
     assert main(["advise", "--deal", "5", "--players", "4", "--moves", "9:99"]) == 2
     assert "--moves: move 1" in capsys.readouterr().err
+    # full hands: said at once, with what to try (issue 18, item 5), then advised anyway
+    assert main(["advise", "--deal", "5", "--players", "4", "--samples", "1", "--max-seconds",
+                 "0.5", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert "not expected to settle" in captured.err and "--moves" in captured.err
+    full = json.loads(captured.out)
+    assert "--cards 3" in full["warning"] and len(full["actions"]) >= 5
