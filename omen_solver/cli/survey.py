@@ -78,7 +78,7 @@ DEFAULT_DEALS: Final = 100
 """Deals per player count of a plain ``survey``: a few minutes on a 2-core machine."""
 DEFAULT_UNTIL_CARDS: Final = 3
 DEFAULT_SECONDS: Final = 60.0
-DEFAULT_NODES: Final = 2_000_000
+DEFAULT_NODES: Final = 250_000
 """The node limit of each search of a plain ``survey`` (deterministic: the same answers on
 any machine)."""
 DEFAULT_GAMES: Final = 100
