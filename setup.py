@@ -1,12 +1,45 @@
-"""Build of the optional compiled search kernel (everything else is in pyproject.toml).
+"""Build of the optional compiled search kernel, and the shipped folders copied into the
+package (everything else is in pyproject.toml).
 
 The extension is optional: without a C compiler the build goes on and the library uses the
 pure-Python kernel, which gives the same results (omen_solver/omens/kernel/__init__.py).
+
+The theorems, puzzles and vectors stay at the top of the repository, where they are read and
+edited; ``build_py`` copies them into ``omen_solver/_shipped/`` so that an installed package
+finds them from any folder (``omen_solver.shipped``). An editable install reads the
+repository's own folders instead.
 """
 
+import shutil
+from pathlib import Path
+
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+SHIPPED = ("proofs", "puzzles", "vectors")
+"""The same tuple as omen_solver.shipped.SHIPPED (setup.py cannot import the package)."""
+
+
+class BuildWithShippedFolders(build_py):
+    """``build_py``, then the shipped folders copied into the built package."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return
+        root = Path(__file__).resolve().parent
+        target = Path(self.build_lib) / "omen_solver" / "_shipped"
+        for name in SHIPPED:
+            source = root / name
+            if not source.is_dir():
+                raise SystemExit(f"setup.py: the shipped folder {source} is missing")
+            shutil.rmtree(target / name, ignore_errors=True)
+            shutil.copytree(source, target / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
 
 setup(
+    cmdclass={"build_py": BuildWithShippedFolders},
     ext_modules=[
         Extension(
             "omen_solver.omens.kernel._ckernel",
@@ -15,5 +48,5 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         )
-    ]
+    ],
 )

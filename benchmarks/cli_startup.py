@@ -3,7 +3,7 @@
 Runs, side by side in one run and each ``--runs`` times (the median is shown), ``python -c
 pass`` and ``python -m omen_solver`` with ``--version``, ``--help`` and a few command helps and
 quick commands, and prints each one's seconds and its ratio to the bare Python. ``--version``
-and ``--help`` import none of the engines (``omen_solver.cli.COMMANDS`` loads a command's
+and ``--help`` import none of the engines (``omen_solver.cli.COMMANDS`` imports a command's
 module only when it runs); the target is under 0.3 s on this machine.
 
 Usage::

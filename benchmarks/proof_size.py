@@ -18,11 +18,13 @@ proof: 1 for a search that only ever looked at the proof (the proof's nodes must
 visited by any search that proves the value), more for one that explores moves that do not
 win or refutations that are not needed.
 
-``python benchmarks/proof_size.py [--deals 30] [--nodes 3000000] [--searches ...]`` runs the
-searches on seeded 4-player deals with 3 cards a hand (one Absolute each, as in
-``benchmarks/omens_search.py``, whose table shows the default search's ratio), side by side,
-and prints one line per deal and the median and worst ratio of each search on the deals every
-search solved. Node budgets, not seconds, so the figures repeat from run to run.
+``python benchmarks/proof_size.py [--deals 30] [--nodes 3000000] [--searches ...] [--profile
+SEARCH]`` runs the searches on seeded 4-player deals with 3 cards a hand (one Absolute each, as
+in ``benchmarks/omens_search.py``), side by side, and prints one line per deal and the median
+and worst ratio of each search on the deals every search solved, with the distinct states each
+held; ``--profile`` says where the nodes of a df-pn search go (:func:`profile`). Node budgets,
+not seconds, so the figures repeat from run to run; ``docs/benchmarks.md`` ("Proof size") has
+the figures.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from omen_solver.core.budget import Budget, BudgetExceeded, deep_recursion
+from omen_solver.core.budget import Budget, deep_recursion
+from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.search import skip_shows
@@ -59,8 +62,8 @@ def table_proves(search: Any) -> Proves:
     says only "not that value"), and both for the searches by turns."""
     from omen_solver.omens.kernel.portfolio import Portfolio
 
-    if isinstance(search, Portfolio):
-        parts = [table_proves(search.alpha_beta)]
+    if isinstance(search, Portfolio | Questions):
+        parts = [table_proves(search.alpha_beta)] if isinstance(search, Portfolio) else []
         parts += [table_proves(proof) for proof in search.proofs.values()]
         return lambda state, value: any(part(state, value) for part in parts)
     if hasattr(search, "numbers"):
@@ -269,13 +272,67 @@ class Run:
     nodes: int
     seconds: float
     proof: int | None
+    states: int = 0
+    """Distinct states the search's tables hold at the end (its re-visits not counted)."""
 
     @property
     def ratio(self) -> float | None:
         return None if not self.proof else self.nodes / self.proof
 
 
-ALGORITHMS = ("portfolio", "alphabeta", "dfpn")
+ALGORITHMS = ("portfolio", "alphabeta", "dfpn", "questions")
+"""The searches of ``solve --search``, and ``questions``: df-pn's two questions ("value 1?",
+"value 0?") by turns of doubling nodes (:class:`Questions`), measured here only."""
+
+QUESTIONS_TURN = 10_000
+"""Nodes of each question's first turn in :class:`Questions`."""
+
+
+class Questions:
+    """df-pn's questions "value 1?" and "value 0?" by turns, each keeping its table, the
+    turns doubling from :data:`QUESTIONS_TURN` nodes: the question whose answer is cheaper is
+    not kept waiting for the other's (``solve --search dfpn`` asks "value 1?" to the end
+    first). A proof settles the value; a disproof of "value 1?" through decisions only
+    settles 0; a disproof of both: a fraction, which this does not compute (None)."""
+
+    def __init__(self, machine: Machine, maximising: Sequence[bool], params: Any,
+                 pure_python: bool) -> None:
+        from omen_solver.omens.kernel.solve import make_dfpn
+
+        self.proofs = {target: make_dfpn(machine, maximising, target, params,
+                                         pure_python=pure_python) for target in (1, 0)}
+        self.limit = params.budget.max_nodes
+        self.nodes = 0
+
+    @property
+    def states(self) -> int:
+        return sum(proof.states for proof in self.proofs.values())
+
+    def search(self, root: KState, alpha: object, beta: object) -> object:
+        from omen_solver.omens.kernel.dfpn import settled_by
+
+        open_questions = [1, 0]
+        turn = QUESTIONS_TURN
+        while open_questions:
+            for question in list(open_questions):
+                proof = self.proofs[question]
+                proof.nodes = self.nodes
+                limit = self.nodes + turn
+                proof.limit_nodes(limit if self.limit is None else min(limit, self.limit))
+                try:
+                    proved = proof.prove(root)
+                except BudgetExceeded:
+                    self.nodes = proof.nodes
+                    if self.limit is not None and self.nodes >= self.limit:
+                        raise
+                    continue
+                self.nodes = proof.nodes
+                settled = settled_by(question, proved, proof)
+                if settled is not None:
+                    return settled
+                open_questions.remove(question)
+            turn *= 2
+        return None
 
 
 def parse_search(text: str) -> tuple[str, Any]:
@@ -313,20 +370,23 @@ def run_search(machine: Machine, maximising: Sequence[bool], root: KState, searc
     algorithm, tuning = parse_search(search)
     params = SearchParams(constant_sum=len(machine.spec.teams) == 2,
                           budget=Budget(max_nodes=nodes), tuning=tuning)
-    made = make_search(machine, maximising, params, pure_python=pure_python,
-                       algorithm=algorithm)
+    made: Any
+    if algorithm == "questions":
+        made = Questions(machine, maximising, params, pure_python)
+    else:
+        made = make_search(machine, maximising, params, pure_python=pure_python,
+                           algorithm=algorithm)
     began = time.perf_counter()
     try:
         with deep_recursion():
             value: object = made.search(root, 0, 1)
     except BudgetExceeded:
-        return Run("unknown", made.nodes, time.perf_counter() - began, None)
+        return Run("unknown", made.nodes, time.perf_counter() - began, None, made.states)
     seconds = time.perf_counter() - began
     if value not in (0, 1):
-        return Run(value, made.nodes, seconds, None)
-    proof = smallest_proof(machine, maximising, root, int(value),  # type: ignore[call-overload]
-                           table_proves(made))
-    return Run(value, made.nodes, seconds, None if proof is None else proof.size)
+        return Run(value, made.nodes, seconds, None, made.states)
+    proof = smallest_proof(machine, maximising, root, 1 if value == 1 else 0, table_proves(made))
+    return Run(value, made.nodes, seconds, None if proof is None else proof.size, made.states)
 
 
 def deals(count: int, players: int = 4, cards: int = 3, preset: str = "rulebook",
@@ -350,6 +410,83 @@ def deals(count: int, players: int = 4, cards: int = 3, preset: str = "rulebook"
     return out
 
 
+PROFILE_PARTS = (
+    "in the proof",
+    "proved, outside the proof",
+    "disproved",
+    "left open",
+    "exchange rows",
+    "the question 'value 1?', disproved",
+)
+"""Where a df-pn search's nodes go (:func:`profile`)."""
+
+
+def profile(machine: Machine, maximising: Sequence[bool], root: KState, search: str,
+            nodes: int) -> dict[str, tuple[int, int]] | None:
+    """Where the nodes of a df-pn search (``dfpn+SETTING...``, run in the pure-Python kernel,
+    which visits the compiled one's nodes) go, as :data:`PROFILE_PARTS` with the nodes
+    searched and the distinct states of each: the states of the proof extracted afterwards;
+    the others by what the table says of them at the end (proved for the question, but
+    another proof kept; disproved: a choice of the proving side that fails, or an answer of
+    the other side that the proof does not need; neither); the exchange's rows (one card of
+    the proving side fixed); and, for a round worth 0, the whole first question. None if the
+    search does not settle the value with a proof within ``nodes`` nodes."""
+    from collections import Counter
+
+    from omen_solver.omens.kernel.dfpn import DfpnSearch, settled_by
+    from omen_solver.omens.kernel.params import SearchParams
+
+    algorithm, tuning = parse_search(search)
+    if algorithm != "dfpn":
+        raise ValueError(f"{search!r}: only df-pn is profiled")
+
+    class Counting(DfpnSearch):
+        visits: Counter[Key]
+
+        def _mid(self, node: Any, th_pn: int, th_dn: int, depth: int) -> None:
+            self.visits[node[0]] += 1
+            super()._mid(node, th_pn, th_dn, depth)
+
+    parts = {part: (0, 0) for part in PROFILE_PARTS}
+    spent = 0
+    for question in (1, 0):
+        params = SearchParams(constant_sum=len(machine.spec.teams) == 2,
+                              budget=Budget(max_nodes=nodes - spent), tuning=tuning)
+        prover = Counting(machine, maximising, question, params)
+        prover.visits = Counter()
+        try:
+            with deep_recursion():
+                proved = prover.prove(root)
+        except BudgetExceeded:
+            return None
+        if proved:
+            break
+        if settled_by(question, proved, prover) is not None:
+            return None  # a disproof of "value 1?": no proof of 0 in its table
+        parts[PROFILE_PARTS[-1]] = (prover.nodes, prover.states)
+        spent = prover.nodes
+    else:
+        return None
+    proof = smallest_proof(machine, maximising, root, question, table_proves(prover))
+    if proof is None:
+        return None
+    counted: dict[str, Counter[str]] = {"nodes": Counter(), "states": Counter()}
+    for key, visits in prover.visits.items():
+        if len(key) == 3 and key[1] == "row":
+            part = "exchange rows"
+        elif key in proof.children:
+            part = "in the proof"
+        else:
+            found = prover.table.get(key)
+            part = ("left open" if found is None or 0 not in found
+                    else "proved, outside the proof" if found[0] == 0 else "disproved")
+        counted["nodes"][part] += visits
+        counted["states"][part] += 1
+    for part in PROFILE_PARTS[:-1]:
+        parts[part] = (counted["nodes"][part], counted["states"][part])
+    return parts
+
+
 def summary(ratios: Sequence[float]) -> str:
     if not ratios:
         return "no deal"
@@ -365,7 +502,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--searches", default="portfolio,alphabeta,dfpn",
                         help="comma-separated ALGORITHM[+SETTING...] (see parse_search)")
     parser.add_argument("--pure-python", action="store_true")
+    parser.add_argument("--profile", metavar="SEARCH",
+                        help="also say where the nodes of this df-pn search go (pure Python, "
+                        "on the deals it solves within --profile-nodes)")
+    parser.add_argument("--profile-nodes", type=int, default=300_000)
     args = parser.parse_args(argv)
+    if args.profile:
+        try:
+            if parse_search(args.profile)[0] != "dfpn":
+                parser.error("--profile: a df-pn search (dfpn[+SETTING...])")
+        except ValueError as error:
+            parser.error(f"--profile: {error}")
     names = [name for name in args.searches.split(",") if name]
     for name in names:
         try:
@@ -375,7 +522,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.deals} seeded deals, {args.players} players, {args.cards} cards a hand, "
           f"{args.nodes:,} nodes per search")
     results: dict[str, list[Run]] = {name: [] for name in names}
-    disagreements = 0
+    disagreements = profiled = 0
+    spent: dict[str, int] = dict.fromkeys(PROFILE_PARTS, 0)
+    held: dict[str, int] = dict.fromkeys(PROFILE_PARTS, 0)
     for index, (machine, maximising, root) in enumerate(deals(args.deals, args.players,
                                                               args.cards)):
         values = set()
@@ -386,9 +535,16 @@ def main(argv: list[str] | None = None) -> int:
             if run.value != "unknown":
                 values.add(str(run.value))
             ratio = "-" if run.ratio is None else f"{run.ratio:,.1f}x"
-            print(f"    {name:>24} {run.value!s:>7} {run.nodes:>10,} nodes {run.seconds:6.2f} s"
-                  f"  proof {run.proof or '-':>7}  {ratio:>9}", flush=True)
+            print(f"    {name:>24} {run.value!s:>7} {run.nodes:>10,} nodes {run.states:>10,} states"
+                  f" {run.seconds:6.2f} s  proof {run.proof or '-':>7}  {ratio:>9}", flush=True)
         disagreements += len(values) > 1
+        if args.profile:
+            found = profile(machine, maximising, root, args.profile, args.profile_nodes)
+            if found is not None:
+                profiled += 1
+                for part, (visits, states) in found.items():
+                    spent[part] += visits
+                    held[part] += states
     solved = [i for i in range(args.deals) if all(results[n][i].ratio for n in names)]
     print(f"on the {len(solved)} deals every search solved with a proof "
           "(against its own proof; against the smallest proof of the run):")
@@ -400,9 +556,19 @@ def main(argv: list[str] | None = None) -> int:
         count = sum(1 for r in results[name] if r.value != "unknown")
         nodes = statistics.median([run.nodes for run in runs]) if runs else 0
         seconds = statistics.median([run.seconds for run in runs]) if runs else 0
+        revisits = [run.nodes / max(run.states, 1) for run in runs]
+        outside = [run.states / (run.proof or 1) for run in runs]
         print(f"  {name:>24}: solved {count}/{args.deals}; median {nodes:,.0f} nodes, "
               f"{seconds:.2f} s; nodes / own proof {summary(own)}; "
-              f"nodes / smallest proof {summary(best)}")
+              f"nodes / smallest proof {summary(best)}; where the nodes go: nodes / states "
+              f"{summary(revisits)}, states / own proof {summary(outside)}")
+    if args.profile:
+        total = sum(spent.values()) or 1
+        print(f"where the nodes of {args.profile} go, over the {profiled} deals it solved within "
+              f"{args.profile_nodes:,} nodes (nodes, distinct states):")
+        for part in PROFILE_PARTS:
+            print(f"  {part:>36}: {spent[part]:>10,} nodes ({100 * spent[part] / total:4.1f} %), "
+                  f"{held[part]:>9,} states")
     if disagreements:
         print(f"DISAGREEMENT on {disagreements} deals", file=sys.stderr)
         return 1

@@ -1,14 +1,16 @@
 """The ``omen-solver`` command line.
 
-Each command group is one module of this package with a ``register(subparsers)`` function
-(:data:`COMMAND_MODULES`); this module only assembles them and turns input errors into
-a message on stderr and exit status 2.
+Each command group is one module of this package with a ``register(subparsers)`` function;
+:data:`COMMANDS` lists every command with the function that imports its group's module and
+registers it. This module only assembles them and turns input errors into a message on stderr
+and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import io
+import os
 import re
 import signal
 import sys
@@ -23,8 +25,9 @@ from omen_solver.errors import OmenSolverError, OptionError, one_line
 
 __all__ = [
     "COMMANDS",
-    "COMMAND_MODULES",
+    "COMMAND_GROUPS",
     "EXIT_BAD_INPUT",
+    "EXIT_BROKEN_PIPE",
     "EXIT_CODES",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
@@ -50,56 +53,123 @@ EXIT_TERMINATED = 143
 """Terminated (SIGTERM, as ``kill`` sends): stopped as on Ctrl-C; nothing is reported as a
 result."""
 
+EXIT_BROKEN_PIPE = 141
+"""The reader of the output stopped reading (a pipe into ``head``): the command stops quietly,
+with the status of a command ended by SIGPIPE, as shells report it (``yes | head`` gives
+141): its output was not all read."""
+
 EXIT_CODES = (
     (EXIT_OK, "success"),
     (EXIT_FAILED, "a negative or unknown answer (a check failed, a budget ran out)"),
     (EXIT_BAD_INPUT, "bad input: one line on stderr names the file, key or move"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
     (EXIT_TERMINATED, "terminated (SIGTERM)"),
+    (EXIT_BROKEN_PIPE, "the output's reader stopped reading (a pipe into head)"),
 )
+
+Register = Callable[[Any], None]
+"""Adds a command group's commands to the top-level ``subparsers``."""
+
+
+# Each group's module is imported when one of its commands runs, not before: importing them
+# all would load every engine (and z3, Dask, rich) for ``--help`` and ``--version``. The
+# imports are plain ones, inside these functions, so that the type checker, the import-cycle
+# test and a reader follow them as any other import (docs/architecture.md, "The command line").
+
+
+def _omens(subparsers: Any) -> None:
+    from omen_solver.cli import omens
+    omens.register(subparsers)
+
+
+def _perft(subparsers: Any) -> None:
+    from omen_solver.cli import perft
+    perft.register(subparsers)
+
+
+def _graph(subparsers: Any) -> None:
+    from omen_solver.cli import graph
+    graph.register(subparsers)
+
+
+def _solve(subparsers: Any) -> None:
+    from omen_solver.cli import solve
+    solve.register(subparsers)
+
+
+def _puzzles(subparsers: Any) -> None:
+    from omen_solver.cli import puzzles
+    puzzles.register(subparsers)
+
+
+def _omen(subparsers: Any) -> None:
+    from omen_solver.cli import omen
+    omen.register(subparsers)
+
+
+def _prove(subparsers: Any) -> None:
+    from omen_solver.cli import prove
+    prove.register(subparsers)
+
+
+def _survey(subparsers: Any) -> None:
+    from omen_solver.cli import survey
+    survey.register(subparsers)
+
+
+def _advise(subparsers: Any) -> None:
+    from omen_solver.cli import advise
+    advise.register(subparsers)
+
+
+def _vectors(subparsers: Any) -> None:
+    from omen_solver.cli import vectors
+    vectors.register(subparsers)
+
+
+def _serve(subparsers: Any) -> None:
+    from omen_solver.cli import serve
+    serve.register(subparsers)
+
 
 @dataclass(frozen=True)
 class Command:
-    """A top-level command: its name, the module that registers it, its line in ``--help``."""
+    """A top-level command: its name, the function that registers its group, its line in
+    ``--help``."""
 
     name: str
-    module: str
+    register: Register
     help: str
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("omens", "omen_solver.cli.omens",
+    Command("omens", _omens,
             "Omens (Présages): legal actions, explained play, rule options, catalogues"),
-    Command("perft", "omen_solver.cli.perft",
-            "count the legal action sequences from a position (any game)"),
-    Command("graph", "omen_solver.cli.graph",
-            "export the action tree or state graph (GraphML, DOT, SVG, PNG)"),
-    Command("solve", "omen_solver.cli.solve",
-            "solve a position or puzzle exactly, every hand open (any game)"),
-    Command("puzzles", "omen_solver.cli.puzzles", "best-play puzzles: check, generate"),
-    Command("omen", "omen_solver.cli.omen", "Omen: legal actions, explained play, profiles, cards"),
-    Command("prove", "omen_solver.cli.prove",
-            "prove the rule theorems of proofs/ (z3 and bounded enumeration)"),
-    Command("witnesses", "omen_solver.cli.prove",
+    Command("perft", _perft, "count the legal action sequences from a position (any game)"),
+    Command("graph", _graph, "export the action tree or state graph (GraphML, DOT, SVG, PNG)"),
+    Command("solve", _solve, "solve a position or puzzle exactly, every hand open (any game)"),
+    Command("puzzles", _puzzles, "best-play puzzles: check, generate"),
+    Command("omen", _omen, "Omen: legal actions, explained play, profiles, cards"),
+    Command("prove", _prove, "prove the rule theorems of proofs/ (z3 and bounded enumeration)"),
+    Command("witnesses", _prove,
             "find where each rule option's settings play differently (position files)"),
-    Command("survey", "omen_solver.cli.survey",
+    Command("survey", _survey,
             "solve the positions seeded Omens games reach, and aggregate (on Dask)"),
-    Command("balance", "omen_solver.cli.survey",
+    Command("balance", _survey,
             "play seeded whole Omens games by self-play and count who wins (on Dask)"),
-    Command("advise", "omen_solver.cli.advise",
+    Command("advise", _advise,
             "what to play when only your own hand is known (Monte Carlo over deals)"),
-    Command("vectors", "omen_solver.cli.vectors",
+    Command("vectors", _vectors,
             "conformance vectors for other engines: export them, check an engine"),
-    Command("serve", "omen_solver.cli.serve",
+    Command("serve", _serve,
             "the analysis board in the browser: play, edit, solve and puzzle (docs/web.md)"),
 )
-"""Every top-level command, in the order of ``--help``. Each module is one command group with
-a ``register(subparsers)`` that adds its commands and nothing else's; it is imported only
-when one of its commands runs (or for the full parser), so ``--help`` and ``--version`` start
-without loading the engines."""
+"""Every top-level command, in the order of ``--help``. Each group's ``register`` adds its
+commands and nothing else's; it is called only when one of its commands runs (or for the full
+parser), so ``--help`` and ``--version`` start without loading the engines."""
 
-COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(command.module for command in COMMANDS))
-"""The command modules, each once (:data:`COMMANDS` says which commands each one adds)."""
+COMMAND_GROUPS: tuple[Register, ...] = tuple(dict.fromkeys(c.register for c in COMMANDS))
+"""The command groups, each once (:data:`COMMANDS` says which commands each one adds)."""
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -168,13 +238,13 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> argparse.
     parser.add_argument("--version", action="version", version=f"omen-solver {__version__}")
     parser.register("action", "parsers", _Commands)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    wanted = {c.module for c in COMMANDS if not lazy or c.name == command}
-    loaded = set()
+    wanted = {c.register for c in COMMANDS if not lazy or c.name == command}
+    loaded: set[Register] = set()
     for listed in COMMANDS:
-        if listed.module in wanted and listed.module in COMMAND_MODULES:
-            if listed.module not in loaded:
-                importlib.import_module(listed.module).register(subparsers)
-                loaded.add(listed.module)
+        if listed.register in wanted:
+            if listed.register not in loaded:
+                listed.register(subparsers)
+                loaded.add(listed.register)
         else:
             subparsers.add_parser(listed.name, add_help=False)
     _add_epilog(parser, parser.epilog or "")
@@ -213,20 +283,45 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
+    """Run a command line (``sys.argv`` by default) and return its exit status."""
+    _tolerant_output()
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # The reader stopped reading (``omen-solver omens cards | head``): say nothing more.
+        # Output still buffered would fail again at exit; it goes nowhere instead.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+
+
+def _tolerant_output() -> None:
+    """Text the output's encoding cannot write (``PYTHONIOENCODING=ascii``) is written with
+    replacement characters instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
+def _main(words: list[str]) -> int:
     parser = build_parser(_command_in(words), lazy=True)
     if not words:
         parser.print_help()
         return EXIT_OK
     args = parser.parse_args(words)
     handler: Handler = args.handler
+    from omen_solver.cli.args import check_verbosity  # with the command: not for --help
     stop = Stop()
     raised = False
     try:
         with stop_on_signals() as stop:
+            check_verbosity(args)
             status = handler(args)
     except KeyboardInterrupt:
         raised = True
+    except BrokenPipeError:
+        raise
     except (OmenSolverError, OptionError, OSError) as error:
         if stop.signal is None:
             report_error(_where(error) if isinstance(error, OSError) else error)

@@ -1,28 +1,39 @@
 """``omen-solver advise FILE --seat S``: what to play when only one's own hand is known
 (Monte Carlo over the deals consistent with an advice file, ``docs/advice.md``; the format is
-read by :func:`omen_solver.survey.advice_file.load_view`)."""
+read by :func:`omen_solver.survey.advice_file.load_view`). ``advise --deal SEED --players N
+--moves M1 M2 ...`` (or a position file at the start of a bout, ``--moves``) replays a game
+record instead, and what each seat saw follows from the rules (:class:`~omen_solver.survey.
+advice.Tracker`)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table as RichTable
 
-from omen_solver.cli.args import budget_json, refuse_given
-from omen_solver.cli.output import print_json
+from omen_solver.cli.args import budget_json, refuse_given, seconds, whole_number
+from omen_solver.cli.output import console, print_json
 from omen_solver.core.budget import Budget
-from omen_solver.errors import PositionError
+from omen_solver.errors import OmenSolverError, PositionError
+from omen_solver.errors import shown as shown_text
 from omen_solver.survey.advice import (
+    DEFAULT_DEAL_SECONDS,
     DEFAULT_EXACT_LIMIT,
     DEFAULT_SAMPLES,
+    DEFAULT_TOTAL_SECONDS,
     Advice,
+    Tracker,
     View,
     advise,
 )
-from omen_solver.survey.advice_file import load_view
 
 __all__ = ["register"]
 
@@ -36,16 +47,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "every one is solved and the answer is exact over deals. Exit 0: answered; "
                     "1: some search unknown; 2: bad input.",
     )
-    parser.add_argument("file", type=Path, help="advice file (TOML; docs/advice.md)")
-    parser.add_argument("--seat", type=int, help="the seat to advise (default: the file's seat)")
+    parser.add_argument("file", type=Path, nargs="?",
+                        help="advice file (TOML; docs/advice.md); with --moves, a position "
+                             "file at the start of a bout; or give --deal")
+    record = parser.add_argument_group(
+        "a game record instead of an advice file",
+        "replay the moves from the deal (or the position file) and advise the seat to play "
+        "on what it saw by the rules (Secret, exchanges, Betrayal, Jealousy)")
+    record.add_argument("--deal", type=whole_number, metavar="SEED",
+                        help="the seeded random deal of 'solve --deal' (with --players)")
+    record.add_argument("--players", type=int, choices=(4, 5, 6), help="players of the deal")
+    record.add_argument("--cards", type=whole_number, metavar="K",
+                        help="K cards a hand instead of the full deal")
+    record.add_argument("--moves", nargs="+", default=None, metavar="MOVE",
+                        help="the moves played since, in the notation of 'omens play'")
+    parser.set_defaults(preset=None, rule=[], round=None)
+    parser.add_argument("--seat", type=int,
+                        help="the seat to advise (default: the file's seat; with --deal or "
+                             "--moves, the seat to play)")
     parser.add_argument("--samples", type=int, metavar="N",
                         help=f"deals to sample when there are many (default {DEFAULT_SAMPLES})")
     parser.add_argument("--exact-limit", type=int, metavar="N",
                         help="enumerate every deal when the hidden cards can be placed in at "
                              f"most N ways (default {DEFAULT_EXACT_LIMIT})")
     parser.add_argument("--seed", type=int, help="sampling seed (default 0)")
-    parser.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
-                        help="time limit of the searches of one deal, every action (default 30)")
+    parser.add_argument("--max-seconds", type=seconds, metavar="S",
+                        help="time limit of the whole advice, every deal's searches together "
+                             f"(default {DEFAULT_TOTAL_SECONDS:g}); each deal gets an equal share "
+                             "of what is left; deals not reached count as unknown")
+    parser.add_argument("--deal-seconds", type=seconds, metavar="S",
+                        help="time limit of one deal's searches at most (default "
+                             f"{DEFAULT_DEAL_SECONDS:g})")
     parser.add_argument("--max-nodes", type=int, metavar="N",
                         help="node limit of the searches of one deal (deterministic)")
     parser.add_argument("--imperfect", action="store_true",
@@ -65,30 +97,148 @@ def _advise(args: argparse.Namespace) -> int:
     exact_limit = DEFAULT_EXACT_LIMIT if args.exact_limit is None else args.exact_limit
     if samples < 1 or exact_limit < 0:
         raise PositionError("--samples must be at least 1 and --exact-limit 0 or more")
-    view = load_view(args.file, args.seat)
-    budget = Budget(args.max_nodes, args.max_seconds)
+    name, view = _view(args)
+    total = DEFAULT_TOTAL_SECONDS if args.max_seconds is None else args.max_seconds
+    budget = Budget(args.max_nodes, DEFAULT_DEAL_SECONDS if args.deal_seconds is None
+                    else args.deal_seconds)
     if args.imperfect:
-        return _imperfect(args, view, budget)
-    advice = advise(view, samples=samples, exact_limit=exact_limit, seed=args.seed or 0,
-                    budget=budget)
+        refuse_given(args, ("max_seconds",), "does not apply with --imperfect (give "
+                     "--deal-seconds or --max-nodes for its searches)")
+        return _imperfect(args, name, view, budget)
+    if not args.json:
+        how = " (the default; --max-seconds S to change)" if args.max_seconds is None else ""
+        _console().print(f"{escape(name)}: advising seat {view.seat + 1} within {total:g} s{how}",
+                         soft_wrap=True)
+    warning = _warning(view)
+    if warning:
+        Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
+    with _progress(f"advising seat {view.seat + 1}") as report:
+        advice = advise(view, samples=samples, exact_limit=exact_limit, seed=args.seed or 0,
+                        budget=budget, total_seconds=total, progress=report)
     if args.json:
-        print_json({"file": str(args.file), **advice.to_json(), "budget": budget_json(budget)})
+        data = {"file": name, **advice.to_json(),
+                "budget": {**budget_json(budget), "total_seconds": total}}
+        if warning:
+            data["warning"] = warning
+        print_json(data)
     else:
-        _show(args.file, advice)
+        _show(name, advice)
     return 1 if advice.unknown else 0
 
 
-def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
+def _warning(view: View) -> str | None:
+    """Why few moves are expected to be settled in a deal's share of the time, and what to
+    try (said before the searches: the solve's own measure, :mod:`omen_solver.omens.kernel.
+    reach`)."""
+    from omen_solver.omens.kernel import compiled
+    from omen_solver.omens.kernel.reach import CARDS_IN_REACH, CARDS_IN_REACH_PURE
+
+    cards = sum(view.sizes)
+    reach = CARDS_IN_REACH if compiled.AVAILABLE else CARDS_IN_REACH_PURE
+    if cards <= reach:
+        return None
+    return (f"{cards} cards are in the hands at the start of this bout: a deal's searches are "
+            f"not expected to settle many moves (rounds of up to {reach} cards are solved in "
+            "30 s). Advising anyway, with each move's bounds; to settle more, advise at a later "
+            "position (--moves ...), with fewer cards (--deal SEED --cards 3), fewer samples "
+            "(--samples N) or more time (--max-seconds)")
+
+
+def _view(args: argparse.Namespace) -> tuple[str, View]:
+    """What the seat knows: from an advice file, or by replaying a game record."""
+    from omen_solver.survey.advice_file import load_view as read_view
+
+    if args.deal is None and args.moves is None:
+        refuse_given(args, ("players", "cards"), "describes a random deal (with --deal SEED)")
+        if args.file is None:
+            raise OmenSolverError("advise: give an advice file, or --deal SEED --players N "
+                                  "(and --moves)")
+        return str(args.file), read_view(args.file, args.seat)
+    if args.deal is not None:
+        if args.file is not None:
+            raise OmenSolverError(f"{args.file}: give a file or --deal SEED, not both")
+        from omen_solver.cli.solve import _Deal
+
+        dealt = _Deal(args)
+        name, start = dealt.name, dealt.state
+    else:
+        refuse_given(args, ("players", "cards"), "describes a random deal (with --deal SEED)")
+        if args.file is None:
+            raise OmenSolverError("--moves: give the position file they start from, or "
+                                  "--deal SEED --players N")
+        name, start = str(args.file), _bout_start_file(args.file)
+    tracker, state = _replayed(start, args.moves or [])
+    seat = state.current_player() + 1 if args.seat is None else args.seat
+    if not 1 <= seat <= state.num_players():
+        raise OmenSolverError(f"--seat {args.seat}: seats are 1 to {state.num_players()}")
+    count = len(args.moves or [])
+    played = f" after {count} move{'s' if count > 1 else ''}" if count else ""
+    return name + played, tracker.view(seat - 1)
+
+
+def _bout_start_file(path: Path) -> Any:
+    from omen_solver.core.positions import load_state
+    from omen_solver.omens.state import OmensState
+
+    state = load_state(path)
+    if not isinstance(state, OmensState):
+        raise PositionError(f"{path}: advise replays Omens rounds; this is a "
+                            f"{type(state).__name__.removesuffix('State')} position")
+    if state.in_play or state.pending or any(state.played_this_bout(s)
+                                             for s in range(state.num_players())):
+        raise PositionError(f"{path}: --moves replays from the start of a bout; this file "
+                            "is in the middle of one (put its moves on the command line)")
+    return state
+
+
+def _replayed(start: Any, moves: list[str]) -> tuple[Tracker, Any]:
+    """The moves played from ``start``, each checked, and who saw what."""
+    tracker = Tracker(start)
+    tracker.discarded = set(start.discard_pile)
+    tracker.start_discarded = frozenset(start.discard_pile)
+    state = start
+    for number, text in enumerate(moves, start=1):
+        try:
+            if state.is_terminal():
+                raise OmenSolverError("play is over")
+            move = state.parse_move(text)
+            after = state.apply_move(move)
+        except OmenSolverError as error:
+            raise OmenSolverError(f"--moves: move {number} {shown_text(text)}: {error}") from None
+        tracker.observe(state, move, after)
+        state = after
+    return tracker, state
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Any]:
+    """A bar of the deals searched on stderr, if it is a terminal."""
+    stderr = Console(stderr=True)
+    if not stderr.is_terminal:
+        yield None
+        return
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("deals"), TimeElapsedColumn()]
+    with RichProgress(*columns, console=stderr, transient=True) as bar:
+        task = bar.add_task(escape(label), total=None)
+
+        def report(done: int, deals: int, spent: float) -> None:
+            bar.update(task, completed=done, total=deals)
+
+        yield report
+
+
+def _imperfect(args: argparse.Namespace, name: str, view: View, budget: Budget) -> int:
     # Imported here: OpenSpiel loads only when asked for.
     from omen_solver.survey.imperfect import TOLERANCE, check_against_imperfect
 
     check = check_against_imperfect(view, budget)
     if args.json:
-        print_json({"file": str(args.file), **check.advice.to_json(),
+        print_json({"file": name, **check.advice.to_json(),
                     "imperfect": check.to_json(), "budget": budget_json(budget)})
         return 0
     out = _console()
-    out.print(f"{escape(str(args.file))}: seat {check.seat + 1} to play; {check.deals} "
+    out.print(f"{escape(name)}: seat {check.seat + 1} to play; {check.deals} "
               f"consistent deals; the game of imperfect information has "
               f"{check.information_sets[0]} and {check.information_sets[1]} information sets "
               f"and is worth {check.value:.4f} to the seat's team")
@@ -105,10 +255,8 @@ def _imperfect(args: argparse.Namespace, view: View, budget: Budget) -> int:
 
 
 def _console() -> Console:
-    """Rich's layout on a terminal; piped output, read by programs and people alike, keeps
-    long lines whole."""
-    out = Console(highlight=False)
-    return out if out.is_terminal else Console(highlight=False, width=200)
+    """As wide as the terminal, or ``COLUMNS`` when piped (long lines left to the terminal)."""
+    return console(soft_wrap=True)
 
 
 def _table(out: Console, *columns: str) -> RichTable:
@@ -116,22 +264,33 @@ def _table(out: Console, *columns: str) -> RichTable:
     return RichTable(*columns) if out.is_terminal else RichTable(*columns, box=None)
 
 
-def _show(path: Path, advice: Advice) -> None:
+def _show(path: str, advice: Advice) -> None:
     out = _console()
     team = ", ".join(str(s + 1) for s in advice.team)
     method = (f"exact over all {advice.deals} consistent deals" if advice.exact else
               f"{advice.deals} deals sampled uniformly ({advice.rejected} inconsistent ones "
               f"rejected) of {advice.assignments:,} ways to place the hidden cards")
-    out.print(f"{escape(str(path))}: seat {advice.seat + 1} to play (team of seats {team}); "
+    out.print(f"{escape(path)}: seat {advice.seat + 1} to play (team of seats {team}); "
               f"{method}")
-    table = _table(out, "action", "win probability", "95 % interval", "deals", "unknown")
-    for value in sorted(advice.actions, key=lambda a: -(a.probability or -1)):
+    table = _table(out, "action", "win probability", "95 % interval", "settled", "unknown",
+                   "bounds")
+    for value in sorted(advice.actions, key=lambda a: (-(a.probability or -1), -a.bounds[1])):
         low, high = value.interval(advice.exact)
         p = value.probability
+        least, most = value.bounds
         table.add_row(escape(value.action), "-" if p is None else f"{p:.3f}",
                       "exact" if advice.exact and not value.unknown else f"[{low:.3f}, {high:.3f}]",
-                      str(value.known), str(value.unknown))
+                      str(value.known), str(value.unknown),
+                      f"[{least:.3f}, {most:.3f}]" if value.unknown else "-")
     out.print(table)
+    if advice.unknown:
+        out.print("settled: the deals that proved the action's value; bounds: the win "
+                  "probability over every deal searched, the others anywhere within their "
+                  "proven bounds")
+    if advice.searched < advice.deals:
+        out.print(f"{advice.searched} of {advice.deals} deals searched within "
+                  f"{advice.total_seconds:g} s; the rest count as unknown (--max-seconds S for "
+                  "more)")
     best = advice.best
     out.print(f"best action: {escape(best.action) if best else '-'}")
     if advice.unknown:

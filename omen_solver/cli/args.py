@@ -18,9 +18,11 @@ __all__ = [
     "add_max_memory",
     "add_solve_options",
     "add_stop",
+    "add_verbosity",
     "add_wait",
     "budget_json",
     "budget_of",
+    "check_verbosity",
     "describe_stop",
     "refuse_given",
     "seats",
@@ -121,6 +123,22 @@ def add_stop(parser: argparse.ArgumentParser) -> None:
         "--to", metavar="POINT",
         help="cut at a stopping point the game names, e.g. bout or round",
     )
+
+
+def add_verbosity(parser: argparse.ArgumentParser, verbose: str, quiet: str) -> None:
+    """``-v`` (one line per item, and ``verbose`` under each) and ``-q`` (``quiet``)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-v", "--verbose", action="store_true", help=f"also {verbose}")
+    group.add_argument("-q", "--quiet", action="store_true", help=quiet)
+
+
+def check_verbosity(args: argparse.Namespace) -> None:
+    """``-v`` and ``-q`` shape the text output: with ``--json``, which prints everything,
+    they are refused."""
+    if getattr(args, "json", False):
+        for flag in ("verbose", "quiet"):
+            if getattr(args, flag, False):
+                raise OptionError(f"--{flag} shapes the text output; --json prints everything")
 
 
 def refuse_given(args: argparse.Namespace, dests: Iterable[str], reason: str) -> None:

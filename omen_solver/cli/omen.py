@@ -7,8 +7,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from omen_solver.cli.args import budget_json, seconds, whole_number
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import Column, Row, console, plural, print_json, print_rows
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
@@ -368,13 +370,21 @@ def _cards(args: argparse.Namespace) -> int:
             "text": c.text, "source": c.source,
         } for c in cards])
         return 0
+    out = console()
+    columns = (Column("card"), Column("kind"), Column("c/o/s"), Column("copies", right=True),
+               Column("origin"), Column("keywords", shrink=True))
+    rows: dict[str, list[Row]] = {}
     for c in cards:
-        stats = f" {c.cost}/{c.offering}/{c.strength}" if c.is_unit else ""
-        words = f" {' '.join(c.keywords())}" if c.keywords() else ""
-        kind = c.unit_type or c.kind
-        print(f"{c.id:24} {kind:10} {c.set:18} {c.origin:8} x{c.copies}{stats}{words}")
-    print(f"{len(cards)} cards (cost/offering/strength), all valid")
+        rows.setdefault(c.set, []).append((
+            c.id, c.unit_type or c.kind, f"{c.cost}/{c.offering}/{c.strength}" if c.is_unit
+            else "", str(c.copies), c.origin, " ".join(c.keywords())))
+    every = [row for group in rows.values() for row in group]
+    print_rows(out, columns, [], sizing=every)
+    for name in sorted(rows):
+        out.print(escape(f"set {name}: {plural(len(rows[name]), 'card')}"))
+        print_rows(out, columns, rows[name], header=False, sizing=every)
+    out.print(escape(f"{plural(len(cards), 'card')} (c/o/s: cost/offering/strength), all valid"))
     if replaced:
-        print(f"your files replace {len(replaced)} shipped card(s) of the same id: "
-              f"{', '.join(replaced)}")
+        out.print(escape(f"your files replace {plural(len(replaced), 'shipped card')} of the same "
+                         f"id: {', '.join(replaced)}"))
     return 0

@@ -6,10 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.output import print_json
+from rich.markup import escape
+
+from omen_solver.cli.output import Column, console, plural, print_json, print_rows
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
-from omen_solver.omens.report import legal_moves, play_report, to_act
+from omen_solver.omens.report import board_lines, legal_moves, play_report, to_act
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 
@@ -55,10 +57,14 @@ def register(subparsers: Any) -> None:
     cards = commands.add_parser("cards", help="list (and validate) a card catalogue")
     cards.add_argument("--catalogue", type=Path, help="a catalogue file (default: the 35 cards)")
     cards.add_argument("--json", action="store_true")
+    cards.add_argument("-v", "--verbose", action="store_true",
+                       help="each card's whole text (else cut to the terminal's width)")
     cards.set_defaults(handler=_cards)
 
     rules = commands.add_parser("rules", help="the rule ids that traces cite")
     rules.add_argument("--json", action="store_true")
+    rules.add_argument("-v", "--verbose", action="store_true",
+                       help="each rule's whole statement (else cut to the terminal's width)")
     rules.set_defaults(handler=_rules)
 
 
@@ -74,7 +80,7 @@ def _legal(args: argparse.Namespace) -> int:
         print(f"the {state.table.scope.value} is over: no legal action")
         return 0
     heading = f"seat {who} to act" if isinstance(who, int) else f"{who} node"
-    print(f"{heading}: {len(moves)} legal action(s)")
+    print(f"{heading}: {plural(len(moves), 'legal action')}")
     for move in moves:
         print(f"  {move}")
     return 0
@@ -82,7 +88,7 @@ def _legal(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     position = load_position(args.file)
-    _, report = play_report(position, list(args.moves))
+    state, report = play_report(position, list(args.moves))
     if args.json:
         print_json(report)
         return 0
@@ -102,15 +108,9 @@ def _play(args: argparse.Namespace) -> int:
         print(f"round won by the team of seats {seats}")
     elif report["next_leader"] is not None:
         print(f"seat {report['next_leader']} leads the next bout")
-    for seat, hand in report["hands"].items():
-        print(f"seat {seat}: {', '.join(name(card) for card in hand) or '(no card)'}")
-    who = report["to_act"]
-    if who is not None:
-        print(
-            f"to act: {'seat ' + str(who) if isinstance(who, int) else who}; legal: "
-            + ", ".join(report["legal"][:10])
-            + (" ..." if len(report["legal"]) > 10 else "")
-        )
+    print("the board:")
+    for line in board_lines(state):
+        print(f"  {line}")
     return 0
 
 
@@ -164,10 +164,12 @@ def _cards(args: argparse.Namespace) -> int:
             ]
         )
         return 0
-    print(f"{len(catalogue)} cards from {catalogue.source}")
-    for card in catalogue.values():
-        colours = "/".join(sorted(card.colours))
-        print(f"{card.value:>3} {card.name:<14} {colours:<24} {card.timing:<4} {card.text}")
+    out = console()
+    out.print(escape(f"{plural(len(catalogue), 'card')} from {catalogue.source}"))
+    columns = (Column("card", right=True), Column("name"), Column("colours"), Column("when"),
+               Column("effect", shrink=not args.verbose))
+    print_rows(out, columns, [(str(c.value), c.name, "/".join(sorted(c.colours)), c.timing,
+                               c.text) for c in catalogue.values()])
     return 0
 
 
@@ -177,6 +179,7 @@ def _rules(args: argparse.Namespace) -> int:
             [{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()]
         )
         return 0
-    for rule in RULES.values():
-        print(f"{rule.id}: {rule.statement} [{rule.source}]")
+    columns = (Column("rule"), Column("statement [rulebook passage]", shrink=not args.verbose))
+    print_rows(console(), columns,
+               [(rule.id, f"{rule.statement} [{rule.source}]") for rule in RULES.values()])
     return 0

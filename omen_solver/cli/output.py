@@ -1,33 +1,126 @@
-"""What the commands print: one console, one JSON style, one progress bar."""
+"""What the commands print: one console, one JSON style, one progress bar, tables of one line
+per item that fit the width.
+
+The width is the terminal's, or ``COLUMNS`` when the output is piped (80 without it): rich
+reads both. A table never wraps a row: the columns that name things (a file, a theorem) and the
+short ones (a status, a number) are kept whole and the one column marked ``shrink`` is cut with
+an ellipsis to what is left; commands give the whole text with ``-v`` or ``--json``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
+from rich.text import Text
 
 from omen_solver.core.budget import Progress
 
-__all__ = ["console", "print_json", "progress"]
+__all__ = ["Cell", "Column", "Row", "console", "plural", "print_json", "print_rows", "progress"]
 
 
-def console() -> Console:
-    """The console of stdout (piped output, read by programs and people alike, keeps long
-    cells whole)."""
-    shown = Console(highlight=False)
-    if not shown.is_terminal:
-        shown = Console(highlight=False, width=200)
-    return shown
+class _Console(Console):
+    """rich's console, but a reader that stops reading ends the command as every other
+    output does (:data:`omen_solver.cli.EXIT_BROKEN_PIPE`), not with rich's exit status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def console(stderr: bool = False, soft_wrap: bool = True) -> Console:
+    """The console of stdout (or stderr): as wide as the terminal, or ``COLUMNS`` when piped.
+    A line is never broken in two (a path, a list of moves: the terminal wraps it, a program
+    reading the output finds it whole) unless ``soft_wrap`` is false (paragraphs of prose)."""
+    return _Console(highlight=False, stderr=stderr, soft_wrap=soft_wrap)
+
+
+def heading(line: str, args: Any) -> None:
+    """The first line of a command with a default budget, on a terminal only (piped output
+    stays as it was): what it does and within which budget, and how to change that."""
+    shown = console()
+    if shown.is_terminal:
+        how = "" if getattr(args, "max_seconds", None) is not None else (
+            " (the default; --max-seconds S to change)")
+        shown.print(escape(line + how), soft_wrap=True)
 
 
 def print_json(data: Any) -> None:
+    """Every command's JSON: indented by 2, keys in the order the command builds them,
+    characters as they are (not escaped)."""
     print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 puzzle``, ``2 puzzles`` (``many`` for an irregular plural)."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of :func:`print_rows`."""
+
+    header: str
+    right: bool = False
+    """Aligned right (numbers)."""
+    shrink: bool = False
+    """Cut with an ellipsis when the row would not fit (at most one column)."""
+
+
+Cell = str | tuple[str, str]
+"""A cell's text, or its text and a rich style (``("agrees", "green")``)."""
+Row = Sequence[Cell]
+
+GAP = 2
+"""Spaces between two columns."""
+
+
+def print_rows(out: Console, columns: Sequence[Column], items: Sequence[Row],
+               header: bool = True, sizing: Sequence[Row] | None = None) -> None:
+    """Print one line per item, the columns aligned, within the console's width; the columns
+    as wide as ``sizing`` needs (default: ``items``), so that groups printed one after the
+    other line up."""
+    texts = [[_text(cell) for cell in item] for item in items]
+    sized = texts if sizing is None else [[_text(cell) for cell in item] for item in sizing]
+    heads = [column.header for column in columns]
+    widths = [max([cell_len(heads[i]) if header or sizing is not None else 0,
+                   *(cell_len(t[i][0]) for t in sized)])
+              for i in range(len(columns))]
+    spare = out.width - sum(widths) - GAP * (len(columns) - 1)
+    for i, column in enumerate(columns):
+        if column.shrink and spare < 0:
+            widths[i] = max(widths[i] + spare, min(widths[i], len(column.header), 8))
+    lines = ([[(head, "bold") for head in heads]] if header else []) + texts
+    for line in lines:
+        shown = Text(no_wrap=True, overflow="ellipsis")
+        for i, (column, (text, style)) in enumerate(zip(columns, line, strict=True)):
+            last = i == len(columns) - 1
+            cell = _fit(text, widths[i]) if column.shrink else text
+            pad = widths[i] - cell_len(cell)
+            if column.right:
+                shown.append(" " * pad)
+            shown.append(cell, style=style)
+            if not last:
+                shown.append(("" if column.right else " " * pad) + " " * GAP)
+        shown.rstrip()
+        out.print(shown, soft_wrap=True)
+
+
+def _text(cell: Cell) -> tuple[str, str]:
+    return (cell, "") if isinstance(cell, str) else cell
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, an ellipsis marking the cut."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(width - 1, 0)) + "…"
 
 
 @contextmanager

@@ -23,14 +23,14 @@ from omen_solver.cli.args import (
     budget_of,
     describe_stop,
 )
-from omen_solver.cli.output import console, print_json, progress
+from omen_solver.cli.output import console, heading, print_json, progress
 from omen_solver.core.budget import MIB
 from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.positions import load_state
 
 __all__ = ["DEFAULT_PERFT_SECONDS", "register"]
 
-DEFAULT_PERFT_SECONDS = 600.0
+DEFAULT_PERFT_SECONDS = 30.0
 """The time limit of ``perft`` when the command line sets none: past it the count is
 "unknown" (exit status 1), never a wait without end."""
 
@@ -58,6 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     budget = budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS))
+    if not args.json:
+        heading(f"{args.file}: counting within {budget.describe()}", args)
     with progress(f"perft {args.file}") as report:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
                        budget=budget, progress=report, max_memory=args.max_memory * MIB)

@@ -19,10 +19,9 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from omen_solver.cli.args import add_wait
-from omen_solver.cli.output import print_json
+from omen_solver.cli.args import add_wait, refuse_given
+from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
 from omen_solver.core.files import FolderLock
 from omen_solver.core.processes import start_worker
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
@@ -30,6 +29,7 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.proofs.theorems.library import load_theorems, select
 from omen_solver.omens.proofs.theorems.runner import Report, VariantReport, run
 from omen_solver.omens.proofs.theorems.theorem import Finding, Theorem
+from omen_solver.shipped import shipped
 from omen_solver.vectors.witness import (
     SEARCHES,
     Witness,
@@ -57,14 +57,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="theorems to check (default: all)")
     parser.add_argument(
-        "--dir", type=Path, default=Path("proofs"), help="folder of theorem files (default: proofs)"
+        "--dir", type=Path,
+        help="folder of theorem files (default: the theorems shipped with omen-solver)",
     )
     parser.add_argument(
         "--counterexamples",
         type=Path,
         metavar="DIR",
-        help="where counterexample positions are written (default: "
-        "DIR/counterexamples under --dir)",
+        help="where counterexample positions are written (default: counterexamples/ in the "
+        "folder of theorems, or in the current folder if that one cannot be written)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print a JSON list, one object per theorem"
@@ -82,24 +83,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--rlimit",
         type=int,
-        default=DEFAULT_SETTINGS.rlimit,
         metavar="N",
         help=f"z3's deterministic resource limit per check (default {DEFAULT_SETTINGS.rlimit:,})",
     )
     parser.add_argument(
         "--jobs",
         type=int,
-        default=min(2, os.cpu_count() or 1),
         metavar="N",
         help="theorems checked at once, each in its own process (default: 2, or 1 on one core)",
     )
     parser.add_argument(
         "--timeout-ms",
         type=int,
-        default=DEFAULT_SETTINGS.timeout_ms,
         metavar="MS",
         help=f"z3's wall-clock safety net per check (default {DEFAULT_SETTINGS.timeout_ms})",
     )
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also each theorem's statement and broken variants")
     parser.set_defaults(handler=_prove)
     _register_witnesses(subparsers)
 
@@ -164,7 +164,7 @@ def _witnesses(args: argparse.Namespace) -> int:
     if args.json:
         print_json([w.to_json() for w in results])
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     for witness in results:
         if witness.option not in chosen:
             continue
@@ -187,8 +187,8 @@ def _with_progress(
 ) -> Iterator[_T]:
     """The items, with a progress bar on stderr while they are worked through (only on a
     terminal): which one is being worked on, how many are done."""
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
+    stderr = Console(stderr=True)
+    if quiet or not stderr.is_terminal:
         yield from items
         return
     columns = (
@@ -197,7 +197,7 @@ def _with_progress(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*columns, console=stderr, transient=True) as progress:
         task = progress.add_task(what, total=len(items))
         for item in items:
             progress.update(task, description=f"{what}: {name(item)}")
@@ -212,26 +212,56 @@ def _previous(summary: Path, replaced: list[str]) -> list[Witness]:
     return [w for w in read_summary(summary) if w.option not in replaced]
 
 
+_CHECKING = ("counterexamples", "rlimit", "jobs", "timeout_ms")
+"""The options of a check, which ``--list`` and ``--query`` do not run."""
+
+
 def _prove(args: argparse.Namespace) -> int:
-    theorems = select(load_theorems(args.dir), args.names)
-    if args.list:
-        return _list(theorems, args.json)
-    if args.query:
-        return _queries(theorems)
-    if args.rlimit <= 0 or args.timeout_ms <= 0:
+    source = shipped("proofs") if args.dir is None else args.dir
+    theorems = select(load_theorems(source), args.names)
+    if args.list or args.query:
+        if args.list and args.query:
+            raise OmenSolverError("--query prints what --list lists and more: give one of them")
+        refuse_given(args, _CHECKING, f"does not apply with {'--list' if args.list else '--query'}"
+                     ", which checks nothing")
+        if args.query and args.json:
+            raise OmenSolverError("--json lists the theorems (--list), --query prints them "
+                                  "as text: give one of them")
+        where = " (shipped with omen-solver)" if args.dir is None else ""
+        return _list(theorems, args.json, source, where) if args.list else _queries(theorems)
+    rlimit = DEFAULT_SETTINGS.rlimit if args.rlimit is None else args.rlimit
+    timeout_ms = DEFAULT_SETTINGS.timeout_ms if args.timeout_ms is None else args.timeout_ms
+    jobs = min(2, os.cpu_count() or 1) if args.jobs is None else args.jobs
+    if rlimit <= 0 or timeout_ms <= 0:
         raise OmenSolverError("--rlimit and --timeout-ms must be positive")
-    if args.jobs <= 0:
+    if jobs <= 0:
         raise OmenSolverError("--jobs must be positive")
-    settings = SolverSettings(DEFAULT_SETTINGS.seed, args.timeout_ms, args.rlimit)
-    folder = args.counterexamples or args.dir / "counterexamples"
+    settings = SolverSettings(DEFAULT_SETTINGS.seed, timeout_ms, rlimit)
+    folder = args.counterexamples or counterexample_folder(source)
     started = time.perf_counter()
-    reports = _run_all(theorems, args.dir, settings, folder, args.jobs, quiet=args.json)
+    reports = _run_all(theorems, source, settings, folder, jobs, quiet=args.json)
     total = time.perf_counter() - started
     if args.json:
-        print_json([report.to_json() for report in reports])
+        print_json([{**report.to_json(), "file": str(_file_of(source, report.theorem))}
+                    for report in reports])
     else:
-        _show(reports, total, settings, folder)
+        where = " (shipped with omen-solver)" if args.dir is None else ""
+        console().print(f"{plural(len(reports), 'theorem')} from {escape(str(source))}{where}")
+        _show(reports, total, settings, folder, verbose=args.verbose)
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
+
+
+def _file_of(folder: Path, theorem: Theorem) -> Path:
+    """The file a theorem was read from (its name, with ``_`` for ``-``)."""
+    return folder / f"{theorem.name.replace('-', '_')}.py"
+
+
+def counterexample_folder(theorems: Path) -> Path:
+    """``counterexamples/`` beside the theorems, or in the current folder when the theorems'
+    folder cannot be written (an installed package)."""
+    beside = theorems / "counterexamples"
+    writable = beside if beside.is_dir() else theorems
+    return beside if os.access(writable, os.W_OK) else Path("counterexamples")
 
 
 def _run_all(
@@ -298,11 +328,12 @@ def _report(theorem: Theorem, result: _Result) -> Report:
     )
 
 
-def _list(theorems: list[Theorem], as_json: bool) -> int:
+def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str) -> int:
     if as_json:
         data: list[dict[str, Any]] = [
             {
                 "name": t.name,
+                "file": str(_file_of(source, t)),
                 "title": t.title,
                 "method": t.method,
                 "statement": t.statement,
@@ -313,7 +344,8 @@ def _list(theorems: list[Theorem], as_json: bool) -> int:
         ]
         print_json(data)
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
+    out.print(f"{plural(len(theorems), 'theorem')} from {escape(str(source))}{where}")
     for theorem in theorems:
         out.print(
             f"[bold]{escape(theorem.name)}[/] ({theorem.method}): {escape(theorem.statement)}"
@@ -322,7 +354,7 @@ def _list(theorems: list[Theorem], as_json: bool) -> int:
 
 
 def _queries(theorems: list[Theorem]) -> int:
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     for theorem in theorems:
         out.print(f"[bold]{escape(theorem.name)}[/]: {escape(theorem.statement)}")
         for ref in theorem.rests_on:
@@ -348,39 +380,40 @@ BROKEN_EXPLAINED = (
 
 
 def _show(
-    reports: list[Report], total: float, settings: SolverSettings, folder: Path | None = None
+    reports: list[Report], total: float, settings: SolverSettings, folder: Path | None = None,
+    *, verbose: bool = False,
 ) -> None:
-    out = Console(highlight=False, soft_wrap=True)
-    if not out.is_terminal:
-        out.width = max(out.width, 140)  # a table in a file or a pipe shows whole names
-    table = Table(
-        "theorem",
-        "what it says",
-        "status",
-        "seconds",
-        "broken variants",
-        title="Omens rule theorems",
-    )
+    """One line per theorem (``-v``: with its statement and each broken variant)."""
+    out = console()
+    columns = (Column("status"), Column("theorem"), Column("seconds", right=True),
+               Column("broken variants"), Column("what it says", shrink=True))
+    lines: list[list[Cell]] = []
     for report in reports:
         refuted = sum(v.ok for v in report.variants)
         colour = "green" if refuted == len(report.variants) else "bold red"
-        table.add_row(
-            escape(report.theorem.name),
-            escape(report.theorem.title),
-            _status(report.finding.outcome),
-            f"{report.seconds:.2f}",
-            f"[{colour}]{refuted}/{len(report.variants)} refuted[/]",
-        )
-    out.print(table)
+        outcome = report.finding.outcome
+        lines.append([(outcome.name.lower(), _STYLE[outcome]), report.theorem.name,
+                      f"{report.seconds:.2f}",
+                      (f"{refuted}/{len(report.variants)} refuted", colour),
+                      report.theorem.title])
+    if verbose:
+        for line, report in zip(lines, reports, strict=True):
+            print_rows(out, columns, [line], header=False)
+            out.print(f"    {escape(report.theorem.title)}: {escape(report.theorem.statement)}")
+            for variant in report.variants:
+                out.print(f"    broken: {escape(variant.variant.name)}: "
+                          f"{variant.finding.outcome.name.lower()}", soft_wrap=True)
+    else:
+        print_rows(out, columns, lines)
     for report in reports:
         _details(out, report)
     proved = sum(r.finding.outcome is Outcome.PROVED for r in reports)
     variants = [v for r in reports for v in r.variants]
-    out.print(escape(BROKEN_EXPLAINED))
+    console(soft_wrap=False).print(escape(BROKEN_EXPLAINED))
     if folder is not None and any(v.counterexample_path for v in variants):
         out.print(f"Counterexamples: {escape(str(folder))}/<theorem>--<broken variant>.toml")
     out.print(
-        f"{len(reports)} theorems: {proved} proved, "
+        f"{plural(len(reports), 'theorem')}: {proved} proved, "
         f"{sum(r.finding.outcome is Outcome.REFUTED for r in reports)} refuted, "
         f"{sum(r.finding.outcome is Outcome.UNKNOWN for r in reports)} unknown; "
         f"broken variants: {sum(v.ok for v in variants)}/{len(variants)} refuted; "

@@ -15,10 +15,10 @@ from typing import Any, Final
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from omen_solver.cli.args import add_budget
-from omen_solver.cli.output import console, print_json
+from omen_solver.cli.args import add_budget, add_verbosity
+from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
+from omen_solver.cli.overrides import describe_overrides
 from omen_solver.cli.solve import Solved, describe_answer, solve_file
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError, one_line
@@ -33,6 +33,7 @@ from omen_solver.puzzles.deep import (
     write_deep_puzzle,
 )
 from omen_solver.puzzles.format import read_puzzle
+from omen_solver.shipped import shipped
 
 __all__ = ["DEFAULT_CHECK_SECONDS", "register"]
 
@@ -69,9 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "answer the solver contradicts. Exit 0: all agree; 1: a contradiction or "
                     "an unknown; 2: a file could not be read.",
     )
-    check.add_argument("dir", nargs="?", type=Path, default=Path("puzzles"),
-                       help="folder of puzzles (default: puzzles)")
+    check.add_argument("dir", nargs="?", type=Path,
+                       help="folder of puzzles (default: the puzzles shipped with omen-solver)")
     check.add_argument("--json", action="store_true", help="print JSON")
+    add_verbosity(check, "the question, the whole answer and the best first actions of each "
+                         "puzzle", "only the summary and the puzzles that do not agree")
     add_budget(check, f"per puzzle; default: the puzzle's, else {DEFAULT_CHECK_SECONDS:g}")
     check.set_defaults(handler=_check)
     _register_generate(commands)
@@ -90,7 +93,7 @@ class _Row:
 
 
 def _check(args: argparse.Namespace) -> int:
-    root: Path = args.dir
+    root: Path = shipped("puzzles") if args.dir is None else args.dir
     if not root.is_dir():
         raise PositionError(f"{root}: no such folder of puzzles")
     files = sorted(root.rglob("*.toml"))
@@ -100,7 +103,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.json:
         print_json([_row_json(row) for row in rows])
     else:
-        _show_rows(root, rows)
+        where = " (shipped with omen-solver)" if args.dir is None else ""
+        _show_rows(f"{root}{where}", root, rows, args)
     for row in rows:
         if row.status == "error":
             print(f"omen-solver: error: {one_line(row.error)}", file=sys.stderr)
@@ -132,31 +136,73 @@ def _row_json(row: _Row) -> dict[str, Any]:
     return data
 
 
-def _show_rows(root: Path, rows: list[_Row]) -> None:
+_STYLES: Final = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow",
+                  "error": "red"}
+
+
+_COLUMNS: Final = (Column("status"), Column("puzzle"), Column("nodes", right=True),
+                   Column("seconds", right=True), Column("answer", shrink=True))
+
+
+def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespace) -> None:
+    """One line per puzzle (``-q``: only those that do not agree; ``-v``: with the question,
+    the whole answer and the best first actions)."""
     out = console()
-    table = Table("puzzle", "question", "answer", "best first actions", "status", "nodes",
-                  "seconds", title=f"puzzles under {escape(str(root))}")
-    styles = {"agrees": "green", "CONTRADICTED": "bold red", "unknown": "yellow", "error": "red"}
-    for row in rows:
-        solved = row.solved
-        question = solved.puzzle.question if solved and solved.puzzle else ""
-        answer = describe_answer(solved.result) if solved else row.error
-        table.add_row(
-            escape(str(row.path.relative_to(root))), escape(question), escape(answer),
-            escape(", ".join(solved.result.best_actions)) if solved else "",
-            f"[{styles[row.status]}]{row.status}[/]",
+    out.print(f"{plural(len(rows), 'puzzle')} under {escape(title)}", soft_wrap=True)
+    shown = [row for row in rows if not args.quiet or row.status != "agrees"]
+    if args.verbose:
+        for row in shown:
+            print_rows(out, _COLUMNS, [_cells(row, root)], header=False)
+            for line in _details(row):
+                out.print(f"    {escape(line)}", soft_wrap=True)
+    elif shown:
+        print_rows(out, _COLUMNS, [_cells(row, root) for row in shown])
+        for row in shown:
+            if row.status == "CONTRADICTED" and row.solved is not None:
+                out.print(f"[bold red]{escape(str(row.path.relative_to(root)))}[/]:")
+                for problem in row.solved.problems:
+                    out.print(f"  {escape(problem)}")
+    counts = {status: sum(r.status == status for r in rows) for status in _STYLES}
+    out.print(f"{plural(len(rows), 'puzzle')}: {counts['agrees']} agree, "
+              f"{counts['CONTRADICTED']} contradicted, {counts['unknown']} unknown, "
+              f"{counts['error']} unreadable", soft_wrap=True)
+
+
+def _cells(row: _Row, root: Path) -> list[Cell]:
+    solved = row.solved
+    return [(row.status, _STYLES[row.status]), str(row.path.relative_to(root)),
             f"{solved.result.nodes:,}" if solved else "",
-            f"{solved.result.seconds:.2f}" if solved else "",
-        )
-    out.print(table)
-    for row in rows:
-        if row.status == "CONTRADICTED" and row.solved is not None:
-            out.print(f"[bold red]{escape(str(row.path))}[/]:")
-            for problem in row.solved.problems:
-                out.print(f"  {escape(problem)}")
-    counts = {status: sum(r.status == status for r in rows) for status in styles}
-    out.print(f"{len(rows)} puzzles: {counts['agrees']} agree, {counts['CONTRADICTED']} "
-              f"contradicted, {counts['unknown']} unknown, {counts['error']} unreadable")
+            f"{solved.result.seconds:.2f}" if solved else "", _short_answer(row)]
+
+
+def _short_answer(row: _Row) -> str:
+    """Who wins and with what, or why not, in a few words (``-v`` gives the whole)."""
+    if row.solved is None:
+        return row.error
+    result = row.solved.result
+    answer = describe_answer(result).split(" (")[0]
+    if row.status == "CONTRADICTED":
+        return f"{answer}; " + "; ".join(row.solved.problems)
+    best = ", ".join(result.best_actions)
+    return f"{answer}; best: {best}" if result.solved and best else answer
+
+
+def _details(row: _Row) -> list[str]:
+    """The lines ``-v`` adds under a puzzle."""
+    solved = row.solved
+    if solved is None:
+        return [row.error]
+    lines = []
+    if solved.puzzle is not None:
+        lines.append(f"question: {solved.puzzle.question}")
+    lines.append(f"answer: {describe_answer(solved.result)}")
+    if solved.result.solved:
+        lines.append(f"best first actions: {', '.join(solved.result.best_actions) or '-'}")
+    if solved.overrides:
+        lines.append(describe_overrides(solved.overrides))
+    lines += [f"contradicted: {problem}" for problem in solved.problems]
+    return lines
+
 
 # -- puzzles generate ------------------------------------------------------------------------
 
@@ -269,15 +315,26 @@ def _generate(args: argparse.Namespace) -> int:
         write_puzzle(recipe, puzzle, path)
         paths.append(path)
     reason = None if paths else _why_none(recipe, tried)
+    asked = {"kind": recipe.kind, "players": recipe.players, "hand_size": recipe.hand_size,
+             "lead": recipe.lead, "pool": list(recipe.pool),
+             "require": {str(seat + 1): list(cards) for seat, cards in recipe.require.items()},
+             "count": recipe.count, "seed": recipe.seed,
+             "max_candidates": recipe.max_candidates, "max_nodes": recipe.budget.max_nodes}
     if args.json:
-        print_json({"written": [str(p) for p in paths], "candidates": tried,
-                    "reason": reason})
+        print_json({"recipe": asked, "written": [str(p) for p in paths], "puzzles": [
+            {"file": str(path), "hands": {str(seat + 1): list(hand)
+                                          for seat, hand in enumerate(puzzle.hands)},
+             "best": list(puzzle.best)} for path, puzzle in zip(paths, found, strict=True)],
+            "candidates": tried, "reason": reason})
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = console(soft_wrap=True)
+        out.print(f"{recipe.kind}: {recipe.players} players, {recipe.hand_size} cards a hand, "
+                  f"seed {recipe.seed}")
         for path, puzzle in zip(paths, found, strict=True):
             out.print(f"{escape(str(path))}: best first play {', '.join(puzzle.best)}")
         tail = f": {reason}" if reason else ""
-        out.print(f"{len(paths)} puzzle(s) written from {tried:,} candidate deal(s){escape(tail)}")
+        out.print(f"{plural(len(paths), 'puzzle')} written from {plural(tried, 'candidate deal')}"
+                  f"{escape(tail)}")
     return EXIT_OK if paths else EXIT_FAILED
 
 
@@ -377,17 +434,17 @@ def _deep_recipe(args: argparse.Namespace) -> DeepRecipe:
 @contextmanager
 def _deal_bar(total: int, quiet: bool) -> Iterator[DealProgress | None]:
     """A progress bar on stderr while deals are examined (only on a terminal)."""
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
+    stderr = Console(stderr=True)
+    if quiet or not stderr.is_terminal:
         yield None
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(*columns, console=stderr, transient=True) as bar:
         task = bar.add_task("deals", total=total)
 
         def report(done: int, found: int) -> None:
-            bar.update(task, completed=done, description=f"deals ({found} puzzle(s) found)")
+            bar.update(task, completed=done, description=f"deals ({plural(found, 'puzzle')} found)")
 
         yield report
 
@@ -421,7 +478,7 @@ def _run_deep(args: argparse.Namespace) -> int:
             "not_kept": rejected,
         })
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = console(soft_wrap=True)
         for path, puzzle in zip(paths, found, strict=True):
             rating = puzzle.rating
             out.print(
@@ -430,8 +487,8 @@ def _run_deep(args: argparse.Namespace) -> int:
             )
         reasons = ", ".join(f"{count:,} {reason}" for reason, count in rejected.items() if count)
         out.print(
-            f"{len(paths)} puzzle(s) written from {tally['deals']:,} deal(s); "
-            f"{tally['positions']:,} position(s) examined"
+            f"{plural(len(paths), 'puzzle')} written from {plural(tally['deals'], 'deal')}; "
+            f"{plural(tally['positions'], 'position')} examined"
             + (f" (not kept: {reasons})" if reasons else "")
         )
     return 0 if paths else 1

@@ -16,10 +16,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
 from omen_solver.omens.rules import PRESETS
+from omen_solver.shipped import shipped
 from omen_solver.vectors.engine import serve
 from omen_solver.vectors.export import GAMES, SETS, check_docs, docs_key, export, update_docs
 from omen_solver.vectors.omens_mine import Suite
@@ -55,7 +56,8 @@ def register(subparsers: Any) -> None:
     exp.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="the folder to write (the shipped set is vectors/)")
     exp.add_argument("--witnesses", type=Path, metavar="DIR",
-                     help="Omens: the option witnesses to mine (default: proofs/witnesses)")
+                     help="Omens: the option witnesses to mine (default: the witnesses "
+                     "shipped with omen-solver, proofs/witnesses)")
     exp.add_argument("--only", action="append", default=[], metavar="SET",
                      help="write only this set (repeatable): "
                      + "; ".join(f"{g}: {', '.join(s)}" for g, s in SETS.items()))
@@ -86,7 +88,9 @@ def register(subparsers: Any) -> None:
         "input (a bad vector file, a command that does not start or answer 'hello'), 130 "
         "interrupted.",
     )
-    check.add_argument("dir", type=Path, metavar="DIR", help="a vector folder or file")
+    check.add_argument("dir", type=Path, metavar="DIR", nargs="?",
+                       help="a vector folder or file (default: the vectors shipped with "
+                       "omen-solver)")
     check.add_argument("--engine", required=True, metavar="COMMAND",
                        help="the engine's command line, e.g. \"node my-adapter.js\"")
     check.add_argument("--game", action="append", default=[], choices=GAMES,
@@ -185,7 +189,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.witnesses is not None and args.game != "omens":
         raise OmenSolverError("--witnesses is for --game omens (Omen's witnesses are mined "
                               "from its seed positions)")
-    witnesses = args.witnesses or Path("proofs/witnesses")
+    witnesses = shipped("proofs") / "witnesses" if args.witnesses is None else args.witnesses
     suite = None
     if args.preset is not None or args.rule or args.suite is not None:
         if args.game != "omens":
@@ -196,8 +200,8 @@ def _export(args: argparse.Namespace) -> int:
     section = docs_key(args.game, suite)
     if args.docs is not None:
         check_docs(args.docs, section)
-    console = Console(stderr=True)
-    with _status(console, args.json) as say:
+    stderr = Console(stderr=True)
+    with _status(stderr, args.json) as say:
         result = export(args.game, args.out, witnesses=witnesses, only=args.only,
                         progress=say, suite=suite)
     report = result.coverage
@@ -209,7 +213,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return EXIT_OK
-    out = Console(highlight=False, soft_wrap=True)
+    out = console(soft_wrap=True)
     counts = ", ".join(f"{count} {name}" for name, count in result.counts.items())
     out.print(f"{args.game}: {counts}; {len(result.files)} files under {escape(str(args.out))}")
     if report is None:
@@ -233,9 +237,12 @@ def _check(args: argparse.Namespace) -> int:
         raise OmenSolverError(f"--max-failures must be positive, not {args.max_failures}")
     if args.min_played is not None and args.min_played < 0:
         raise OmenSolverError(f"--min-played must be 0 or more, not {args.min_played}")
-    files = load_vector_files(args.dir)
-    console = Console(stderr=True)
-    out = Console(highlight=False, soft_wrap=True)
+    source = shipped("vectors") if args.dir is None else args.dir
+    files = load_vector_files(source)
+    stderr = Console(stderr=True)
+    out = console(soft_wrap=True)
+    if not args.json and args.dir is None:
+        out.print(f"vectors from {escape(str(source))} (shipped with omen-solver)")
 
     def shown(result: VectorResult) -> None:
         if args.json or result.status != "failed":
@@ -245,14 +252,14 @@ def _check(args: argparse.Namespace) -> int:
         for mismatch in result.mismatches:
             out.print(escape("  " + mismatch.describe()))
 
-    with _progress(console, quiet=args.json) as progress:
+    with _progress(stderr, quiet=args.json) as progress:
         report = check_vectors(
             files, args.engine, timeout=args.timeout, start_timeout=args.start_timeout,
             games=args.game, match=args.match, max_failures=args.max_failures,
             min_played=args.min_played, progress=progress, on_result=shown,
         )
     if args.json:
-        print_json(report.to_json())
+        print_json({"dir": str(source), **report.to_json()})
     else:
         _summary(out, report)
     return EXIT_OK if report.ok() else EXIT_MISMATCH
@@ -266,9 +273,9 @@ def _perft(args: argparse.Namespace) -> int:
     if args.max_nodes < 1:
         raise OmenSolverError(f"--max-nodes must be at least 1, not {args.max_nodes}")
     files = load_perft_files(args.dir)
-    console = Console(stderr=True)
-    out = Console(highlight=False, soft_wrap=True)
-    with _progress(console, quiet=args.json) as progress:
+    stderr = Console(stderr=True)
+    out = console(soft_wrap=True)
+    with _progress(stderr, quiet=args.json) as progress:
         report = check_perft(files, args.engine, timeout=args.timeout,
                              start_timeout=args.start_timeout, max_nodes=args.max_nodes,
                              walk=args.walk, games=args.game, match=args.match,

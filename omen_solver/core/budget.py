@@ -150,6 +150,13 @@ class MemoryCap:
         self.address_stop = (None if address is None else
                              address - max(64 * MIB, address // self.HEADROOM_SHARE))
 
+    @classmethod
+    def address_space(cls) -> MemoryCap | None:
+        """The cap of a walk given none: the address-space limit's alone, if the process has
+        one (a search whose tables grow answers "unknown" near it rather than dying in the
+        allocation that fails, ``docs/robustness.md``, "Memory")."""
+        return cls() if _address_limit() is not None else None
+
     def exceeded(self) -> str | None:
         """Why the walk must stop now, or None."""
         if self.max_bytes is None and self.address_stop is None:
@@ -170,13 +177,14 @@ class NodeMeter:
     """Node counting and budget checks, meant as the base class of a tree walk.
 
     The walk does ``self.nodes += 1`` and ``if self.nodes >= self.next_check: self.check()``
-    on each node it enters. A :class:`MemoryCap` is read at each check too.
+    on each node it enters. A :class:`MemoryCap` is read at each check too; a walk given
+    none still stops near an address-space limit (:meth:`MemoryCap.address_space`).
     """
 
     def __init__(self, budget: Budget | None = None, progress: Progress | None = None,
                  memory: MemoryCap | None = None) -> None:
         budget = budget or Budget()
-        self.memory = memory
+        self.memory = memory if memory is not None else MemoryCap.address_space()
         self.nodes = 0
         self.started = perf_counter()
         self._budget = budget

@@ -97,17 +97,20 @@ def build_graph(
     merge: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES,
     max_memory: int | None = None,
+    max_seconds: float | None = None,
 ) -> nx.DiGraph:
     """The action tree (or, with ``merge``, the state graph) below ``state``.
 
     The graph is held in memory whole: ``max_nodes`` bounds its nodes, ``max_memory`` (bytes)
     the process's resident memory while it is built (and it always stops short of an
-    address-space limit); past either, :class:`GraphTooLargeError` says which.
+    address-space limit), ``max_seconds`` the time; past any, :class:`GraphTooLargeError` says
+    which.
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise OmenSolverError(f"depth: expected a whole number of plies ≥ 0, got {depth!r}")
     predicate = resolve_stop(state, stop)
-    meter = NodeMeter(Budget(max_nodes=max_nodes), memory=MemoryCap(max_memory))
+    meter = NodeMeter(Budget(max_nodes=max_nodes, max_seconds=max_seconds),
+                      memory=MemoryCap(max_memory))
     advice = "lower the depth, stop earlier, merge transpositions or raise the limit"
     try:
         if merge:

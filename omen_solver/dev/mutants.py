@@ -50,8 +50,9 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 VECTORS: Final = "omen_solver/vectors/data/omens-examples.toml"
 """The hand-written Omens regression vectors."""
 DATA: Final = Path(os.environ.get("OMENS_MUTANTS_DATA", ROOT))
-"""Where the detectors read the project's data (vectors, theorems, counterexamples): the
-working tree, also when the mutant runs on a copy of the package elsewhere."""
+"""Where the detectors read the project's data (theorems, counterexamples): the run's snapshot
+of ``proofs/`` (taken with the package's when the run starts), so that a file edited while the
+run goes on cannot count as a kill; the working tree when a detector is run by hand."""
 TARGETS: Final = ("omen_solver/omens/state.py", "omen_solver/omens/resolve.py")
 SKIP_CALLS: Final = frozenset(
     {"say", "_say", "TraceStep", "IllegalActionError", "ValueError", "AssertionError"}
@@ -358,23 +359,6 @@ def _vectors() -> str | None:
             want = {s: list(c) for s, c in value.items()} if key == "hands" else value
             if actual[key] != want:
                 return f"vector {vector['id']}: {key}"
-    json_vectors = DATA / "vectors"
-    if json_vectors.is_dir():
-        for path in sorted(json_vectors.rglob("*.json")):
-            problem = _json_vector(path)
-            if problem:
-                return problem
-    return None
-
-
-def _json_vector(path: Path) -> str | None:
-    """A JSON vector in the project's published format, if it is one this check can read
-    (a position and moves with the expected outcome); others are left to their own tests."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    del data
     return None
 
 
@@ -441,7 +425,10 @@ def _run_mutant(
         shutil.copytree(_SNAPSHOT or ROOT / "omen_solver", copy_root, ignore=_IGNORE)
         atomic_write(Path(folder) / mutant.file, source)
         env = dict(
-            os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1", OMENS_MUTANTS_DATA=str(DATA)
+            os.environ,
+            PYTHONPATH=folder,
+            PYTHONDONTWRITEBYTECODE="1",
+            OMENS_MUTANTS_DATA=str(_SNAPSHOT.parent if _SNAPSHOT else DATA),
         )
         command = [
             sys.executable,
@@ -487,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     snapshot = tempfile.TemporaryDirectory(prefix="omens-mutants-")
     _SNAPSHOT = Path(snapshot.name) / "omen_solver"
     shutil.copytree(ROOT / "omen_solver", _SNAPSHOT, ignore=_IGNORE)
+    shutil.copytree(ROOT / "proofs", _SNAPSHOT.parent / "proofs", ignore=_IGNORE)
     for relative in TARGETS:
         _ORIGINAL[relative] = ast.unparse(ast.parse((ROOT / relative).read_text("utf-8")))
     numbers: set[int] = set()

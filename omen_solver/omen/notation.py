@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import InvalidActionError, shown
 
 __all__ = ["VERBS", "Action", "UnitRef", "parse_action", "parse_unit_ref"]
@@ -199,9 +200,10 @@ def parse_action(text: str) -> Action:
     words = text.split(" ")
     verb = words[0]
     if verb not in _ARG_KINDS:
+        hint = did_you_mean(verb, _ARG_KINDS)
         raise InvalidActionError(
-            f"{shown(text)}: unknown verb {shown(verb)}; known verbs: "
-            f"{', '.join(sorted(_ARG_KINDS))}"
+            f"{shown(text)}: unknown verb {shown(verb)}; "
+            + (hint if hint else f"known verbs: {', '.join(sorted(_ARG_KINDS))}")
         )
     kinds = _ARG_KINDS[verb]
     args = tuple(words[1:])

@@ -17,6 +17,7 @@ from typing import Any
 
 from omen_solver.core import game as game_protocol
 from omen_solver.core.game import TraceStep
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.core.values import decode
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen import cards as cards_module
@@ -119,7 +120,10 @@ class _Reader:
     def check_card(self, card: str, key: str, kind: str) -> None:
         found = self.catalogue.cards.get(card)
         if found is None:
-            raise self.fail(key, f"{card!r} is not in the card catalogue")
+            known = [c for c, entry in self.catalogue.cards.items() if entry.kind == kind]
+            hint = did_you_mean(card, known)
+            raise self.fail(key, f"{card!r} is not in the card catalogue"
+                            + (f"; {hint}" if hint else ""))
         if found.kind != kind:
             raise self.fail(key, f"{card!r} is a {found.kind}, not a {kind}")
         if self.sets and found.set not in self.sets:
@@ -326,7 +330,9 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     box = r.strings(pools.get("box"), "pool.box")
     for index, card in enumerate(box):
         if card not in catalogue:
-            raise r.fail(f"pool.box[{index}]", f"{card!r} is not in the card catalogue")
+            hint = did_you_mean(card, catalogue.cards)
+            raise r.fail(f"pool.box[{index}]", f"{card!r} is not in the card catalogue"
+                         + (f"; {hint}" if hint else ""))
     relics = () if rules.relics == "off" and pools.get("relics") is None else _pool(
         r, pools.get("relics"), "pool.relics", "relic", sets, _seen(players, cities, box))
     challenges = () if rules.challenges == "off" and pools.get("challenges") is None else _pool(

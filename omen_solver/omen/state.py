@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
+from omen_solver.core.suggest import did_you_mean
 from omen_solver.core.values import encode, toml_document
 from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
 from omen_solver.omen.board import describe_state
@@ -164,7 +165,9 @@ class OmenState(GameState[Action]):
         legal = [str(action) for action in self.legal_actions()]
         shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
         where = "the game is over" if self.over else f"step {self.turn.step}"
-        return f"{text!r} is not legal here ({where}); legal: {shown or 'none'}"
+        hint = did_you_mean(text, legal)
+        return (f"{text!r} is not legal here ({where}); " + (f"{hint} " if hint else "")
+                + f"legal: {shown or 'none'}")
 
     # -- the stopping points of its descriptor (omen_solver.omen.game) ----------------------
 

@@ -9,9 +9,10 @@ from typing import Any
 from omen_solver.core.game import SIMULTANEOUS, TraceStep
 from omen_solver.errors import OmenSolverError, PositionError
 from omen_solver.omens.position import OmensPosition
-from omen_solver.omens.state import BoutSummary, OmensState
+from omen_solver.omens.state import BoutSummary, OmensState, describe_state
+from omen_solver.omens.why import pending_text
 
-__all__ = ["legal_moves", "play_report", "to_act"]
+__all__ = ["board_lines", "legal_moves", "pending_text", "play_report", "to_act"]
 
 
 def to_act(state: OmensState) -> str | int | None:
@@ -29,6 +30,24 @@ def to_act(state: OmensState) -> str | int | None:
 def legal_moves(state: OmensState) -> list[str]:
     """The legal actions in canonical notation."""
     return [state.action_to_string(move) for move in state.moves()]
+
+
+def board_lines(state: OmensState) -> list[str]:
+    """The whole board: hands, cards in play, Law's constraint, what is pending and why, who
+    acts and what is legal."""
+    lines = describe_state(state).splitlines()
+    for pending in reversed(state.pending):
+        text, rule = pending_text(state, pending)
+        lines.append(f"pending: {text} [{rule}]")
+    who = to_act(state)
+    if who is None:
+        lines.append(f"the {state.table.scope.value} is over")
+    else:
+        legal = legal_moves(state)
+        shown = ", ".join(legal[:10]) + (" ..." if len(legal) > 10 else "")
+        lines.append(f"to act: {'seat ' + str(who) if isinstance(who, int) else who}; "
+                     f"legal: {shown}")
+    return lines
 
 
 def _apply_cli_moves(
@@ -74,6 +93,12 @@ def play_report(position: OmensPosition, texts: list[str]) -> tuple[OmensState, 
         "trace": trace,
         "in_play": [
             {"card": p.card, "before": p.before + 1, "by": p.by + 1} for p in state.in_play
+        ],
+        "law": None if state.law is None else {
+            "card": state.law[0], "direction": "higher" if state.law[1] > 0 else "lower"},
+        "pending": [
+            dict(zip(("text", "rule"), pending_text(state, pending), strict=True))
+            for pending in reversed(state.pending)
         ],
         "to_act": to_act(state),
         "legal": legal_moves(state),

@@ -33,6 +33,7 @@ from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_ac
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
 from omen_solver.omens.table import Placement, Scope, Table, deal_sizes
+from omen_solver.omens.why import choice_error, why_illegal
 
 __all__ = ["BoutObserver", "BoutSummary", "OmensState", "Pending", "Phase", "derive_teams"]
 
@@ -813,7 +814,8 @@ class OmensState(GameState[Legal]):
         lead = f"seat {who + 1} is to act" if who >= 0 else "a card is being dealt"
         legal = [self.move_to_string(a) for a in self.legal_actions()]
         sample = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-        return f"{text!r} is not legal here ({lead}); legal: {sample}"
+        reason = why_illegal(self, action)
+        return f"{text!r} is not legal here: {reason or lead}; legal: {sample}"
 
     # -- protocol: results and identity ------------------------------------------------------
 
@@ -872,7 +874,10 @@ class OmensState(GameState[Legal]):
         text = openspiel_argument(args, "string_to_action")
         if not isinstance(text, str):
             raise InvalidActionError(f"expected the text of an action, not {shown(text)}")
-        action = parse_action(text)
+        try:
+            action = parse_action(text)
+        except InvalidActionError as error:
+            raise InvalidActionError(choice_error(self, text, str(error))) from None
         if self.current_player() == SIMULTANEOUS:
             if action.seat not in self.acting_players() or action not in self.legal_actions(
                 action.seat

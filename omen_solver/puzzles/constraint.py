@@ -5,7 +5,8 @@ Two kinds of constraints:
 * on the deal itself (which cards, who holds which): a constraint problem of python-constraint2
   (``constraint``) whose variables are the cards of each hand, all different, each hand written
   in increasing order, the required cards in their seats. Its solutions are the candidate
-  deals, in a fixed order (the card pool shuffled by a seed first, for variety).
+  deals, each the first solution with the card pool in a new seeded random order (so that
+  consecutive deals are not near copies).
 * on best play (every hand open): each candidate is solved exactly
   (:func:`omen_solver.core.search.solve`) and kept if the recipe's property holds:
 
@@ -14,9 +15,11 @@ Two kinds of constraints:
   - ``only-lead``: seat 1's team wins only if seat 1 leads a given card (e.g. Mirror): the
     winning first plays are exactly the plays of that card.
 
-Each kept deal is written as a puzzle file (``docs/puzzles.md``): the position, the question,
-the stated answer (winner, value, best first plays) and, in comments, the value of every first
-play, so the answer can be followed. ``omen-solver puzzles check DIR`` confirms them.
+No two deals kept in one run share more than half their cards (a card shared: the same seat
+holds it in both, :func:`shared`). Each kept deal is written as a puzzle file
+(``docs/puzzles.md``): the position, the question, the stated answer (winner, value, best first
+plays) and, in comments, the value of every first play, so the answer can be followed.
+``omen-solver puzzles check DIR`` confirms them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Final
 
 import constraint
 
@@ -41,7 +45,8 @@ from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 
-__all__ = ["KINDS", "Generated", "Recipe", "candidate_deals", "generate", "write_puzzle"]
+__all__ = ["KINDS", "MAX_REPEATS", "Generated", "Recipe", "candidate_deals", "generate", "shared",
+           "too_alike", "write_puzzle"]
 
 KINDS = ("unique-win", "only-lead")
 
@@ -94,25 +99,62 @@ class Recipe:
         return cards
 
 
+MAX_REPEATS: Final = 200
+"""Candidate deals drawn in a row that were all drawn before: the constraints leave so few
+deals that the stream stops."""
+
+
 def candidate_deals(recipe: Recipe, catalogue: Catalogue) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Deals satisfying the recipe's constraints on cards, from python-constraint2."""
+    """Deals satisfying the recipe's constraints on cards, from python-constraint2: each one the
+    first solution of the constraint problem with the pool in a new seeded random order, so
+    that one deal does not follow another with one card changed; each deal once."""
     required = recipe.required()
     pool = list(recipe.pool or sorted(catalogue))
     for cards in required.values():
         pool += [card for card in cards if card not in pool]
-    random.Random(recipe.seed).shuffle(pool)
-    problem = constraint.Problem(constraint.BacktrackingSolver())
+    shuffle = random.Random(recipe.seed)
     names = [[f"s{s}c{h}" for h in range(recipe.hand_size)] for s in range(recipe.players)]
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    repeats = 0
+    while repeats < MAX_REPEATS:
+        shuffle.shuffle(pool)
+        solution = _problem(names, pool, required).getSolution()
+        if solution is None:
+            return
+        hands = tuple(tuple(solution[name] for name in row) for row in names)
+        if hands in seen:
+            repeats += 1
+            continue
+        repeats = 0
+        seen.add(hands)
+        yield hands
+
+
+def _problem(names: list[list[str]], pool: list[int],
+             required: Mapping[int, tuple[int, ...]]) -> constraint.Problem:
+    """The cards of each hand, all different, each hand in increasing order, the required cards
+    in their seats; the values tried in the order of ``pool``."""
+    problem = constraint.Problem(constraint.BacktrackingSolver())
     for row in names:
-        problem.addVariables(row, pool)
+        problem.addVariables(row, list(pool))
         for low, high in itertools.pairwise(row):
             problem.addConstraint(lambda a, b: a < b, [low, high])
     problem.addConstraint(constraint.AllDifferentConstraint())
     for seat, cards in required.items():
         for card in cards:
             problem.addConstraint(constraint.SomeInSetConstraint({card}), names[seat])
-    for solution in problem.getSolutionIter():
-        yield tuple(tuple(solution[name] for name in row) for row in names)
+    return problem
+
+
+def shared(first: Sequence[Sequence[int]], second: Sequence[Sequence[int]]) -> int:
+    """The cards two deals have in common: each card that the same seat holds in both."""
+    return sum(len(set(a) & set(b)) for a, b in zip(first, second, strict=True))
+
+
+def too_alike(hands: Sequence[Sequence[int]], kept: Sequence[Sequence[Sequence[int]]]) -> bool:
+    """Whether ``hands`` shares more than half its cards with a deal already kept."""
+    size = sum(len(hand) for hand in hands)
+    return any(2 * shared(hands, other) > size for other in kept)
 
 
 @dataclass(frozen=True)
@@ -170,6 +212,8 @@ def generate(recipe: Recipe, catalogue: Catalogue | None = None) -> tuple[list[G
         if tried >= recipe.max_candidates or len(kept) >= recipe.count:
             break
         tried += 1
+        if too_alike(hands, [found.hands for found in kept]):
+            continue  # a near copy of a puzzle kept: not worth posing again
         found = _keep(recipe, _start(recipe, hands, catalogue))
         if found is not None:
             kept.append(found)

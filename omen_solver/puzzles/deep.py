@@ -16,8 +16,10 @@ are left to solve (:data:`DEFAULT_MAX_CARDS`). A position is kept when, with eve
 
 Each kept position is rated (:class:`Rating`): its depth (bouts in the winning line when the
 defence holds out longest), the number of tempting plays (all of them failing), and the nodes
-the kernel's alpha-beta needs for it (:data:`RATING_SEARCH`: one fixed search, so that a
-rating does not move when the default search does). The puzzle file states the answer (the
+the solver needs for it: exactly what ``omen-solver solve FILE`` reports (the default search,
+within the file's budget; when the default search changes, the ratings are renewed with it).
+Candidates are examined with one fixed search (:data:`RATING_SEARCH`), whose nodes set the
+file's budget (ten times them). The puzzle file states the answer (the
 value, the one winning play, the tempting plays excluded), the rating, and, in comments, the
 idea in one sentence, how each tempting play is refuted and the winning line, bout by bout,
 with the rules that decide each bout (the explaining engine's own words).
@@ -149,7 +151,12 @@ class Rating:
     tempting: int
     """Tempting plays (the highest card, or a play that wins the bout), all of them failing."""
     nodes: int
-    """Nodes the solver needs for the puzzle (as ``omen-solver puzzles check`` solves it)."""
+    """Nodes the solver needs for the puzzle: what ``omen-solver solve FILE`` and ``puzzles
+    check`` report for it (:func:`omen_solver.core.search.solve` with its defaults, within the
+    puzzle's ``max_nodes``)."""
+    max_nodes: int = 0
+    """The puzzle's node budget (``puzzle.max_nodes``): ten times what the examining search
+    (:data:`RATING_SEARCH`) needed."""
 
 
 @dataclass(frozen=True)
@@ -302,7 +309,13 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
         )
     except (BudgetExceeded, ConceptError):
         return Examined(reason="unknown")
-    rating = Rating(depth=depth, tempting=len(tempting), nodes=result.nodes)
+    # The rating's nodes are those of the solve a reader runs on the file (the default search,
+    # every root move analysed), within the budget the file states.
+    max_nodes = puzzle_budget(result.nodes)
+    shown = solve(state, concept=concept, team=team, budget=Budget(max_nodes=max_nodes))
+    if not shown.solved:
+        return Examined(reason="unknown")
+    rating = Rating(depth=depth, tempting=len(tempting), nodes=shown.nodes, max_nodes=max_nodes)
     return Examined(
         DeepPuzzle(
             reached=reached,
@@ -578,7 +591,7 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
         f"question = {json.dumps(question)}",
         f"team = {json.dumps(list(puzzle.team))}",
         *([f'concept = "{puzzle.concept.value}"'] if puzzle.concept is Concept.PARANOID else []),
-        f"max_nodes = {puzzle_budget(rating.nodes)}",
+        f"max_nodes = {rating.max_nodes or puzzle_budget(rating.nodes)}",
         "",
         "[puzzle.answer]",
         'value = "1"',

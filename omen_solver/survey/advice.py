@@ -14,12 +14,19 @@ could). Every consistent deal has the same weight, unless the view states weight
 ``?`` stands for each of the player's legal actions with the same weight.
 
 For every legal action of the seat, its team's value after the action is solved exactly in each
-deal (every hand open; one search per deal, shared by the positions after each action, within
-the budget); the mean over the deals is the action's win probability. With few
+deal (every hand open): by default one solve of the deal whose root is the seat's decision,
+its moves searched by turns on shared tables (the per-move answers of
+:mod:`omen_solver.core.search.moves`), so that within the deal's budget the moves whose proofs
+are small are settled first and the others keep the bounds proven for them; with
+``per_move=False``, the values-only searches of :func:`omen_solver.survey.exact.values_of`
+(the positions after each action in turn, sharing one search). The mean over the deals is the
+action's win probability, over the deals that settled it; the mean of the bounds over every
+deal searched bounds it whatever the unsettled deals are worth. ``total_seconds`` bounds the
+whole advice: each deal gets an equal share of what is left (at most its own budget). With few
 consistent deals every one is enumerated and the answer is exact over deals; otherwise deals are
 sampled uniformly (rejecting the inconsistent ones) and each probability has a 95 % Wilson
 interval (over the effective sample size when weights differ). A search that runs out of budget
-is counted as unknown for that action and deal, never as a win or a loss.
+is counted as unknown for that action and deal (with its bounds), never as a win or a loss.
 
 PIMC answers "which action is best if the hands were then shown": it may over-value an action
 that needs to guess differently in deals the seat cannot tell apart (strategy fusion,
@@ -32,13 +39,14 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.budget import Budget
-from omen_solver.core.game import SIMULTANEOUS
+from omen_solver.core.game import SIMULTANEOUS, GameState
 from omen_solver.errors import AdviceError, IllegalActionError, InvalidActionError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.state import OmensState
@@ -47,8 +55,10 @@ from omen_solver.survey.exact import values_of
 from omen_solver.survey.stats import wilson
 
 __all__ = [
+    "DEFAULT_DEAL_SECONDS",
     "DEFAULT_EXACT_LIMIT",
     "DEFAULT_SAMPLES",
+    "DEFAULT_TOTAL_SECONDS",
     "ActionValue",
     "Advice",
     "Tracker",
@@ -58,6 +68,10 @@ __all__ = [
 ]
 
 DEFAULT_SAMPLES: Final = 200
+DEFAULT_TOTAL_SECONDS: Final = 60.0
+"""The command line's time limit of a whole advice (every deal's searches together)."""
+DEFAULT_DEAL_SECONDS: Final = 30.0
+"""The time limit of one deal's searches at most (an interactive tool's budget)."""
 DEFAULT_EXACT_LIMIT: Final = 500
 """Up to this many assignments of the hidden cards, every deal is enumerated."""
 HIDDEN: Final = "?"
@@ -324,6 +338,33 @@ class ActionValue:
     square: float = 0.0
     known: int = 0
     unknown: int = 0
+    low_total: float = 0.0
+    """The weighted sum over every deal searched of the proven lower bound (the value where
+    settled)."""
+    high_total: float = 0.0
+    searched_weight: float = 0.0
+
+    def add(self, weight: float, value: float | None, lower: float, upper: float) -> None:
+        """One deal's answer: its value when settled, else only its bounds."""
+        if value is None:
+            self.unknown += 1
+        else:
+            self.known += 1
+            self.total += weight * value
+            self.weight += weight
+            self.square += weight * weight
+            lower = upper = value
+        self.low_total += weight * lower
+        self.high_total += weight * upper
+        self.searched_weight += weight
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The win probability over every deal searched lies between these (settled deals at
+        their value, the others anywhere within their proven bounds)."""
+        if self.searched_weight == 0:
+            return 0.0, 1.0
+        return self.low_total / self.searched_weight, self.high_total / self.searched_weight
 
     @property
     def probability(self) -> float | None:
@@ -346,9 +387,11 @@ class ActionValue:
     def to_json(self, exact: bool) -> dict[str, Any]:
         low, high = self.interval(exact)
         p = self.probability
+        least, most = self.bounds
         return {"action": self.action, "win_probability": None if p is None else round(p, 6),
                 "low": round(low, 6), "high": round(high, 6), "deals": self.known,
-                "unknown": self.unknown}
+                "settled": self.known, "unknown": self.unknown,
+                "bounds": [round(least, 6), round(most, 6)]}
 
 
 @dataclass
@@ -361,6 +404,9 @@ class Advice:
     assignments: int
     actions: list[ActionValue]
     seconds: float = 0.0
+    searched: int = 0
+    """Deals searched (the others were not reached within ``total_seconds``)."""
+    total_seconds: float | None = None
 
     @property
     def best(self) -> ActionValue | None:
@@ -383,6 +429,9 @@ class Advice:
             "best_action": None if best is None else best.action,
             "actions": [a.to_json(self.exact) for a in self.actions],
             "unknown": self.unknown,
+            "searched": self.searched,
+            "seconds": round(self.seconds, 3),
+            "total_seconds": self.total_seconds,
         }
 
 
@@ -393,11 +442,20 @@ def advise(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     seed: int = 0,
     budget: Budget | None = None,
+    total_seconds: float | None = None,
+    per_move: bool = True,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> Advice:
-    """Every legal action of ``view.seat`` with its win probability over consistent deals."""
+    """Every legal action of ``view.seat`` with its win probability over consistent deals.
+
+    ``budget`` bounds one deal's searches, ``total_seconds`` (``None``: no limit) all of them:
+    each deal gets an equal share of the time left; the deals not reached count as unknown for
+    every action. ``progress(done, deals, seconds)`` is called before the first deal and after
+    each."""
     view = with_revealed(view)
     view.check()
-    budget = budget or Budget(max_seconds=30.0)
+    budget = budget or Budget(max_seconds=DEFAULT_DEAL_SECONDS)
+    began = time.perf_counter()
     assignments = consistent_count(view)
     exact = assignments <= exact_limit
     if exact:
@@ -416,25 +474,85 @@ def advise(
     team_index = first.team_of(view.seat)
     texts = [first.action_to_string(a) for a in first.legal_actions()]
     values = {text: ActionValue(text) for text in texts}
-    for deal in deals:
+    searched = 0
+    if progress is not None:
+        progress(0, len(deals), time.perf_counter() - began)
+    for number, deal in enumerate(deals):
         state = deal.state
         legal = {state.action_to_string(a): a for a in state.legal_actions()}
         if set(legal) != set(texts):
             raise AdviceError("the seat's legal actions differ between deals it cannot tell "
                               "apart; the view is inconsistent")
-        outcomes = values_of([state.child(action) for action in legal.values()], budget)
-        for text, outcome in zip(legal, outcomes, strict=True):
-            entry = values[text]
-            if outcome.values is None:
+        share = _share(budget, total_seconds, time.perf_counter() - began, len(deals) - number)
+        if share is None:
+            for entry in values.values():
                 entry.unknown += 1
-                continue
-            value = float(outcome.values[team_index])
-            entry.known += 1
-            entry.total += deal.weight * value
-            entry.weight += deal.weight
-            entry.square += deal.weight * deal.weight
+            continue
+        searched += 1
+        if per_move:
+            answers = _per_move(state, view.seat, share)
+        else:
+            answers = _values_only(state, legal, team_index, share)
+        for text in legal:
+            value, lower, upper = answers.get(text, (None, 0.0, 1.0))
+            values[text].add(deal.weight, value, lower, upper)
+        if progress is not None:
+            progress(number + 1, len(deals), time.perf_counter() - began)
     return Advice(view.seat, first.teams()[team_index], exact, len(deals), rejected,
-                  assignments, list(values.values()))
+                  assignments, list(values.values()), time.perf_counter() - began, searched,
+                  total_seconds)
+
+
+def _share(budget: Budget, total: float | None, spent: float, left: int) -> Budget | None:
+    """One deal's budget: its own, within an equal share of the total time left (``None``:
+    none left)."""
+    if total is None:
+        return budget
+    remaining = total - spent
+    if remaining <= 0.01:
+        return None
+    share = remaining / left
+    seconds = share if budget.max_seconds is None else min(budget.max_seconds, share)
+    return Budget(budget.max_nodes, seconds)
+
+
+Answer = tuple[float | None, float, float]
+"""A move's value in one deal (``None``: not settled) and its proven bounds."""
+
+
+def _per_move(state: OmensState, seat: int, budget: Budget) -> dict[str, Answer]:
+    """The seat's moves in one deal by the solver's per-move answers."""
+    from omen_solver.core.search import solve
+    from omen_solver.survey.exact import concept_for
+
+    result = solve(state, concept=concept_for(state), team=seat + 1, budget=budget)
+    answers: dict[str, Answer] = {}
+    for move in result.moves:
+        lower = 0.0 if move.lower is None else float(move.lower)
+        upper = 1.0 if move.upper is None else float(move.upper)
+        value = None if move.value is None else float(move.value)
+        if value is None and result.solved and result.value is not None \
+                and move.lower is not None and move.lower >= result.value:
+            value = float(result.value)  # it reaches the best value, and none is above it
+        answers[move.action] = (value, lower, upper)
+    return answers
+
+
+def _values_only(state: OmensState, legal: Mapping[str, Any], team: int,
+                 budget: Budget) -> dict[str, Answer]:
+    """The seat's moves in one deal by values-only searches of the positions after them."""
+    children: list[GameState[Any]] = [state.child(action) for action in legal.values()]
+    answers: dict[str, Answer] = {}
+    for text, outcome in zip(legal, values_of(children, budget), strict=True):
+        if outcome.values is not None:
+            value = float(outcome.values[team])
+            answers[text] = (value, value, value)
+        elif outcome.bounds:
+            low, high = outcome.bounds[team]
+            answers[text] = (None, float(low), float(high))
+        else:
+            answers[text] = (None, 0.0, 1.0)
+    return answers
 
 
 # -- who knows what, during play -------------------------------------------------------------

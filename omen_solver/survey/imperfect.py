@@ -186,7 +186,7 @@ def check_against_imperfect(view: View, budget: Budget | None = None) -> Imperfe
     found = enumerate_deals(view)
     if not found:
         raise AdviceError("no deal is consistent with this view and its moves")
-    advice = advise(view, exact_limit=count, budget=budget)
+    advice = advise(view, exact_limit=count, budget=budget, per_move=False)  # exact values
     if advice.unknown:
         raise AdviceError(f"{advice.unknown} PIMC searches ran out of budget: no comparison")
     advised = found[0].state.team_of(view.seat)

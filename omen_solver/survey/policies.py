@@ -179,7 +179,8 @@ class Seats:
         try:
             advice = advise(self.tracker.view(seat), samples=policy.samples,
                             exact_limit=policy.samples, seed=seed,
-                            budget=Budget(max_nodes=policy.nodes))
+                            budget=Budget(max_nodes=policy.nodes),
+                            per_move=False)  # the searches docs/advice.md's figures measured
         except AdviceError:
             advice = None
         best = None if advice is None or advice.unknown else advice.best

@@ -35,6 +35,8 @@ from omen_solver.vectors.settings import EngineRules, declared
 __all__ = ["PerftCaseResult", "PerftReport", "check_perft", "load_perft_files"]
 
 _KEYS: Final = ("sequences", "at_depth", "ended", "nodes")
+PROTOCOL_GAMES: Final = ("omens", "omen")
+"""The games the protocol sets up (a perft suite of another game is counted in process only)."""
 
 
 def load_perft_files(path: Path) -> list[tuple[Path, Mapping[str, Any]]]:
@@ -48,8 +50,14 @@ def load_perft_files(path: Path) -> list[tuple[Path, Mapping[str, Any]]]:
         if isinstance(data, dict) and "$schema" in data:
             continue
         validate(data, str(candidate))
-        if data["format"] == "omen-solver-perft":
-            found.append((candidate, data))
+        if data["format"] != "omen-solver-perft":
+            continue
+        if data["game"] not in PROTOCOL_GAMES:
+            raise VectorFileError(
+                f"{candidate}: key 'game': {data['game']!r} has no vector view; the protocol's "
+                f"engines play {' and '.join(PROTOCOL_GAMES)}"
+            )
+        found.append((candidate, data))
     if not found:
         raise VectorFileError(f"{path}: no perft file (format 'omen-solver-perft') here")
     return found

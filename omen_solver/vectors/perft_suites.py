@@ -8,22 +8,38 @@ exactly that many plies (the number chess perft reports); ``ended`` the shorter 
 reach the end of play (the position's scope); ``sequences`` is their sum; ``nodes`` the size of
 the tree cut at that depth, the root included. The counts come from
 :func:`omen_solver.core.enumeration.perft`; :func:`check_suite` counts again and compares.
+
+One format serves every game: the suites of Omens and Omen give a position and its settings
+as the vector protocol does; a suite of another registered game (one a library user adds, the
+tests' toy games) gives a position file's keys, read by that game's loader, and may stop at a
+stopping point the game names (``to``), count to the end (``depth`` null) and record the
+distinct states (``states``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration import PerftResult, perft
 from omen_solver.core.game import GameState
+from omen_solver.core.positions import load_data
+from omen_solver.errors import VectorFileError
+from omen_solver.vectors.jsonfile import read_json, validate
 from omen_solver.vectors.omen_mine import load_seeds, seed_position
 from omen_solver.vectors.omen_record import omen_options_json, omen_start
 from omen_solver.vectors.omens_mine import Suite, example_setup, load_examples
 from omen_solver.vectors.omens_record import OmensSetup, start_state
 
-__all__ = ["PerftMismatch", "check_suite", "omen_perft_suite", "omens_perft_suite"]
+__all__ = [
+    "PerftMismatch",
+    "check_suite",
+    "omen_perft_suite",
+    "omens_perft_suite",
+    "read_suite",
+]
 
 _OMENS_CASES: tuple[tuple[str, int, str], ...] = (
     ("worked-example", 9, "The rulebook's worked example (6 players): the bout played out."),
@@ -49,7 +65,7 @@ _OMEN_CASES: tuple[tuple[str, int], ...] = (
 """Omen example seeds whose positions are perft cases: (seed id, deepest depth)."""
 
 
-def _counts(result: PerftResult, depth: int) -> dict[str, int]:
+def _counts(result: PerftResult, depth: int | None) -> dict[str, Any]:
     assert result.total is not None
     return {
         "depth": depth,
@@ -57,6 +73,7 @@ def _counts(result: PerftResult, depth: int) -> dict[str, int]:
         "at_depth": result.total.at_depth,
         "ended": result.total.ended,
         "nodes": result.total.nodes,
+        "states": result.states,
     }
 
 
@@ -73,7 +90,9 @@ def _case(
     last = None
     for depth in range(1, deepest + 1):
         last = perft(start, depth)
-        depths.append(_counts(last, depth))
+        row = _counts(last, depth)
+        del row["states"]
+        depths.append(row)
     assert last is not None
     divide = {text: count.sequences for text, count in last.divide}
     return {
@@ -149,23 +168,36 @@ def _suite(game: str, cases: list[dict[str, Any]], suite: Suite | None = None
     }
 
 
+def read_suite(path: Path | str) -> dict[str, Any]:
+    """Read a perft file and check it against the perft schema (errors name the file and the
+    JSON path)."""
+    data = read_json(Path(path))
+    validate(data, str(path))
+    if data["format"] != "omen-solver-perft":
+        raise VectorFileError(f"{path}: key 'format': expected 'omen-solver-perft', not "
+                              f"{data['format']!r}")
+    return dict(data)
+
+
 @dataclass(frozen=True)
 class PerftMismatch:
     case: str
-    depth: int
+    depth: int | None
     key: str
     expected: Any
     counted: Any
 
     def __str__(self) -> str:
-        return (f"{self.case}: depth {self.depth}: {self.key}: recorded {self.expected}, "
-                f"counted {self.counted}")
+        cut = "to the end" if self.depth is None else f"depth {self.depth}"
+        return f"{self.case}: {cut}: {self.key}: recorded {self.expected}, counted {self.counted}"
 
 
 def _start(game: str, case: Mapping[str, Any]) -> GameState[Any]:
     if game == "omens":
         return start_state(case["options"], case["position"], case["id"])
-    return omen_start(case["options"], case["position"], case["id"])
+    if game == "omen":
+        return omen_start(case["options"], case["position"], case["id"])
+    return load_data(Path(f"perft case {case['id']}"), dict(case["position"]))
 
 
 def check_suite(
@@ -184,7 +216,11 @@ def check_suite(
                 continue
             if progress is not None:
                 progress(f"{case['id']} depth {row['depth']}")
-            result = perft(start, row["depth"])
+            result = perft(start, row["depth"], stop=case.get("to"))
+            if result.total is None:
+                yield PerftMismatch(case["id"], row["depth"], "sequences", row["sequences"],
+                                    f"unknown: {result.reason}")
+                continue
             yield from _compare(case["id"], row, _counts(result, row["depth"]))
             if row["depth"] == case["divide"]["depth"]:
                 counted = {text: count.sequences for text, count in result.divide}
@@ -193,10 +229,10 @@ def check_suite(
                                         case["divide"]["counts"], counted)
 
 
-def _compare(case: str, row: Mapping[str, int], counted: Mapping[str, int]
+def _compare(case: str, row: Mapping[str, Any], counted: Mapping[str, Any]
              ) -> Sequence[PerftMismatch]:
     return [
         PerftMismatch(case, row["depth"], key, row[key], counted[key])
-        for key in ("sequences", "at_depth", "ended", "nodes")
-        if row[key] != counted[key]
+        for key in ("sequences", "at_depth", "ended", "nodes", "states")
+        if key in row and row[key] != counted[key]
     ]

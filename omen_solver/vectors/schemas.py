@@ -352,9 +352,11 @@ def _vectors_schema() -> dict[str, Any]:
 
 
 def _perft_schema() -> dict[str, Any]:
-    counts = _strict(
-        ["depth", "sequences", "at_depth", "ended", "nodes"],
-        {key: _COUNT for key in ("depth", "sequences", "at_depth", "ended", "nodes")},
+    keys = ("sequences", "at_depth", "ended", "nodes")
+    counts = _strict(["depth", *keys], {"depth": _COUNT, **{key: _COUNT for key in keys}})
+    divide = _strict(
+        ["depth", "counts"],
+        {"depth": _COUNT, "counts": {"type": "object", "additionalProperties": _COUNT}},
     )
 
     def case(prefix: str) -> dict[str, Any]:
@@ -367,15 +369,36 @@ def _perft_schema() -> dict[str, Any]:
                 "options": {"$ref": f"#/$defs/{prefix}Options"},
                 "position": {"$ref": f"#/$defs/{prefix}Position"},
                 "depths": {"type": "array", "items": counts, "minItems": 1},
-                "divide": _strict(
-                    ["depth", "counts"],
-                    {
-                        "depth": _COUNT,
-                        "counts": {"type": "object", "additionalProperties": _COUNT},
-                    },
-                ),
+                "divide": divide,
             },
         )
+
+    # a game without a vector view (one a library user registers, the tests' toy games): the
+    # position is a position file's keys, read by the game's own loader; a case may stop at a
+    # stopping point the game names, a depth may be null (no cut) and may record the states
+    whole = {"type": ["integer", "null"], "minimum": 0}
+    other = _strict(
+        ["id", "why", "source", "position", "depths", "divide"],
+        {
+            "id": _NAME,
+            "why": _TEXT,
+            "source": _TEXT,
+            "position": {"type": "object", "required": ["game"], "properties": {"game": _NAME}},
+            "to": _NAME,
+            "depths": {
+                "type": "array",
+                "items": _strict(
+                    ["depth", *keys],
+                    {"depth": whole, **{key: _COUNT for key in keys}, "states": _COUNT},
+                ),
+                "minItems": 1,
+            },
+            "divide": _strict(["depth", "counts"], {**divide["properties"], "depth": whole}),
+        },
+    )
+    top = _file("perft", "suite", "cases", minItems=1)
+    top["properties"]["game"] = _NAME
+    published = ("omens", "omen")
 
     return {
         **_header(
@@ -384,8 +407,20 @@ def _perft_schema() -> dict[str, Any]:
             "Exact counts of the legal action sequences from positions, per depth, with the "
             "count under each first action at one depth (docs/vectors.md).",
         ),
-        **_file("perft", "suite", "cases", minItems=1),
-        **_by_game("cases", case("omens"), case("omen")),
+        **top,
+        "allOf": [
+            *(
+                {
+                    "if": {"properties": {"game": {"const": game}}},
+                    "then": {"properties": {"cases": {"items": case(game)}}},
+                }
+                for game in published
+            ),
+            {
+                "if": {"properties": {"game": {"enum": list(published)}}},
+                "else": {"properties": {"cases": {"items": other}}},
+            },
+        ],
         "$defs": {**_omens_defs(), **_omen_defs()},
     }
 

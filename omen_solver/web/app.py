@@ -36,6 +36,7 @@ from omen_solver.errors import (
     one_line,
     shown,
 )
+from omen_solver.shipped import shipped
 from omen_solver.web import library
 from omen_solver.web.jobs import Job, Jobs, Limits
 
@@ -49,9 +50,12 @@ class BodyTooLarge(Exception):
 
 
 def default_puzzle_folder() -> Path | None:
-    """The bundled puzzles: ``puzzles/`` of the source tree the package runs from."""
-    folder = Path(__file__).resolve().parents[2] / "puzzles"
-    return folder if folder.is_dir() else None
+    """The bundled puzzles (:func:`omen_solver.shipped.shipped`), if this installation has
+    them."""
+    try:
+        return shipped("puzzles")
+    except OmenSolverError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,8 @@ def test_text_is_accepted_where_an_action_is_expected() -> None:
 @pytest.mark.parametrize(
     ("given", "error", "message"),
     [
-        ("2:3", IllegalActionError, r"'2:3' is not legal here \(seat 5 is to act\); legal: "
-                                    r"5:7, 5:11"),
+        ("2:3", IllegalActionError, r"'2:3' is not legal here: seat 5 is to act, not seat 2 "
+                                    r"\[bout.turn\]; legal: 5:7, 5:11"),
         ("５:11", InvalidActionError, r"'５:11': an action starts with a seat and a colon"),
         ("5:" + "9" * 5000, InvalidActionError, r"a card value of 5000 digits is too large"),
         (5, InvalidActionError, r"expected an action, a joint action or the text of one"),

@@ -393,6 +393,11 @@ def test_a_huge_depth_is_read_and_the_budget_answers(capsys: pytest.CaptureFixtu
     )
     outcome = run(capsys, ["perft", str(position), "--depth", str(10**30), "--max-nodes", "500"])
     assert outcome.code == 1 and "unknown: node limit of 500 reached" in outcome.out
-    assert DEFAULT_PERFT_SECONDS == 600
+    assert DEFAULT_PERFT_SECONDS == 30  # an interactive tool's default (issue 18, item 5)
     helped = run(capsys, ["perft", "--help"])
-    assert helped.code == 0 and "(default: 600)" in " ".join(helped.out.split())
+    assert helped.code == 0 and "(default: 30)" in " ".join(helped.out.split())
+    written = tmp_path / "tree.dot"
+    built = run(capsys, ["graph", str(position), "--out", str(written), "--max-nodes",
+                         str(10**9), "--max-seconds", "0.001"])
+    assert built.code == 2 and "time limit of 0.001 s reached" in built.err
+    assert not written.exists()

@@ -134,6 +134,7 @@ SAMPLES: dict[str, list[str]] = {
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
     "threads": ["--threads", "1"],
+    "deal_seconds": ["--deal-seconds", "1000"],
     "match": ["--match", "nothing-matches"],
     "timeout": ["--timeout", "0"],
     "start_timeout": ["--start-timeout", "0"],
@@ -224,6 +225,12 @@ def normal(out: str) -> Any:
         return _TIMES.sub("#", out)
 
 
+def one_style(out: str) -> str:
+    """``out`` in the one JSON style of every command (``omen_solver.cli.output.print_json``:
+    indented by 2, keys in the command's order, characters unescaped)."""
+    return json.dumps(json.loads(out), indent=2, ensure_ascii=False) + "\n"
+
+
 def _drop_volatile(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _drop_volatile(v) for k, v in data.items() if k not in _VOLATILE}
@@ -288,6 +295,8 @@ def walk(capsys: pytest.CaptureFixture[str], place: Path, path: tuple[str, ...],
         _BASES[key] = _placed(run(capsys, argv, stdin), tmp)
     before = _BASES[key]
     assert before[0] in (0, 1), f"the base {argv} fails: {before[2]}"
+    if "--json" in argv and stdin is None:
+        assert before[1] == one_style(before[1]), f"{argv}: not the JSON style of print_json"
     after = _placed(run(capsys, [*argv, *given], stdin), tmp)
     refused = after[0] == 2 and any(flag in after[2] for flag in action.option_strings)
     changed = (after[0], normal(after[1])) != (before[0], normal(before[1]))

@@ -57,7 +57,7 @@ def test_puzzles_generate_says_why_it_found_none(capsys: pytest.CaptureFixture[s
     code, out, _ = run(capsys, "puzzles", "generate", str(tmp_path / "out"), "--kind",
                        "only-lead", "--lead", "14", "--pool", "4,9,12,14")
     assert code == 1
-    assert "0 puzzle(s) written from 0 candidate deal(s): no deal satisfies the card " in out
+    assert "0 puzzles written from 0 candidate deals: no deal satisfies the card " in out
     assert "loosen them" in out
     assert not (tmp_path / "out").exists()
 
@@ -81,7 +81,7 @@ def test_a_bad_move_is_named_by_its_place_and_text_once(
 
 
 def test_exit_statuses_are_in_every_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130, 143]
+    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 130, 143, 141]
     for argv in (["--help"], ["perft", "--help"], ["omens", "play", "--help"],
                  ["puzzles", "check", "--help"], ["omen", "cards", "--help"]):
         code, out, _ = run(capsys, *argv)
@@ -114,3 +114,50 @@ def test_an_unknown_action_in_a_stated_answer_is_bad_input(
         code, _, err = run(capsys, *argv)
         assert code == 2, argv
         assert "key 'puzzle.answer.best_actions_exclude[1]': '4:99' is not a legal action" in err
+
+
+DRAW = ROOT / "puzzles" / "omen" / "endgame-draw-a-hoplite.toml"
+KEEP = ROOT / "puzzles" / "omen" / "endgame-keep-to-hold.toml"
+
+
+@pytest.mark.parametrize(("replace", "expected"), [
+    (('seat1 = ["hoplite", "hoplite"]', 'seat1 = ["hoplit", "hoplite"]'),
+     "key 'city[0].seat1[0]': 'hoplit' is not in the card catalogue; did you mean 'hoplite'?"),
+    (('rewards = ["ambrosia"]', 'rewards = ["ambrosa"]'),
+     "key 'city[0].rewards[0]': 'ambrosa' is not in the card catalogue; did you mean "
+     "'ambrosia'?"),
+])
+def test_a_misspelt_card_gets_the_closest_names(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path, replace: tuple[str, str],
+                                                expected: str) -> None:
+    position = tmp_path / "position.toml"
+    text = DRAW.read_text(encoding="utf-8")
+    assert replace[0] in text
+    position.write_text(text.replace(*replace), encoding="utf-8")
+    code, _, err = run(capsys, "omen", "legal", str(position))
+    assert (code, err) == (2, f"omen-solver: error: {position}: {expected}\n")
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("keep 1@1:cyclop", "'keep 1@1:cyclop' is not legal here (step war); did you mean "
+                        "'keep 1@1:cyclops'"),
+    ("kep 1@1:cyclops", "'kep 1@1:cyclops': unknown verb 'kep'; did you mean 'keep'?"),
+])
+def test_a_misspelt_omen_move_gets_the_closest_one(capsys: pytest.CaptureFixture[str],
+                                                   move: str, expected: str) -> None:
+    code, _, err = run(capsys, "omen", "play", str(KEEP), "--moves", move)
+    assert code == 2
+    assert expected in err
+
+
+def test_a_misspelt_option_setting_or_flag_gets_the_closest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv, expected in (
+        (["--rule", "fear_passon=yes"], "did you mean 'fear_pass_on'?"),
+        (["--rule", "fear_pass_on=yess"], "unknown setting 'yess'; did you mean 'yes'?"),
+        (["--preset", "gamepak"], "did you mean 'gamepark'?"),
+        (["--max-nodez", "5"], "did you mean '--max-nodes'"),
+    ):
+        code, out, err = run(capsys, "solve", str(HARMONY), *argv)
+        assert (code, out) == (2, "") and expected in err, argv

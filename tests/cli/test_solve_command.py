@@ -99,7 +99,8 @@ def test_ctrl_c_prints_what_is_proven_and_exits_130(
         return real(state, **{**options, "report": report})
 
     monkeypatch.setattr(solve_command, "solve", interrupted)
-    status, out, err = _run(capsys, "solve", *DEAL)
+    # hands of 4: a search that is still running at its third report
+    status, out, err = _run(capsys, "solve", *DEAL[:-1], "4")
     assert status == 130 and "interrupted" in err
     assert "interrupted: proven so far, the value lies in" in out
     assert "moves, best first for the side to move:" in out

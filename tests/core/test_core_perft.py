@@ -17,10 +17,13 @@ from core_toys import (
     every_action_sequence,
 )
 
-from omen_solver.core.enumeration import Budget, Status, check_case, load_suite, perft
+from omen_solver.core.enumeration import Budget, Status, perft
 from omen_solver.core.enumeration.tree import child_states
 from omen_solver.core.game import TERMINAL
-from omen_solver.errors import OmenSolverError, OptionError, PositionError
+from omen_solver.errors import OmenSolverError, OptionError, VectorFileError
+from omen_solver.vectors.jsonfile import dumps
+from omen_solver.vectors.perft_runner import load_perft_files
+from omen_solver.vectors.perft_suites import check_suite, read_suite
 
 RANDOM_SPECS = [
     RandomSpec(seed, depth=5, chance_percent=20, simultaneous_percent=20)
@@ -175,28 +178,43 @@ def test_bad_budgets_are_refused() -> None:
 
 
 def test_toy_perft_suite(data_dir: Path) -> None:
-    failures = [check.message for check in map(check_case, load_suite(data_dir / "perft_toys.toml"))
-                if not check.ok]
+    """The toy suite, in the one perft format (docs/vectors.md "Perft suites"), counted again."""
+    suite = read_suite(data_dir / "perft_toys.json")
+    assert len(suite["cases"]) == 6
+    failures = [str(mismatch) for mismatch in check_suite(suite)]
     assert not failures, "\n".join(failures)
 
 
-def test_suite_mismatch_prints_the_divide(tmp_path: Path, data_dir: Path) -> None:
-    suite = tmp_path / "suite.toml"
-    suite.write_text(
-        f'[[case]]\nid = "wrong"\nposition = "{data_dir / "positions" / "nim10.toml"}"\n'
-        'depth = 2\nsequences = 8\nsource = "deliberately wrong"\n'
-    )
-    (check,) = [check_case(case) for case in load_suite(suite)]
-    assert not check.ok
-    assert "expected 8, counted 9" in check.message
-    assert "take1: 3" in check.message and "take3: 3" in check.message
+def _wrong_suite(tmp_path: Path, data_dir: Path) -> Path:
+    suite = read_suite(data_dir / "perft_toys.json")
+    (case,) = [case for case in suite["cases"] if case["id"] == "nim10-depth2"]
+    case["depths"][0]["sequences"] = 8
+    case["divide"]["counts"]["take1"] = 2
+    path = tmp_path / "suite.json"
+    path.write_text(dumps({**suite, "cases": [case]}))
+    return path
 
 
-def test_suite_errors_name_file_case_and_key(tmp_path: Path) -> None:
-    suite = tmp_path / "suite.toml"
-    suite.write_text('[[case]]\nid = "x"\nposition = "p.toml"\nsequences = -2\nsource = "?"\n')
-    with pytest.raises(PositionError, match=r"suite.toml: case 1: key 'sequences'"):
-        load_suite(suite)
-    suite.write_text('[[case]]\nid = "x"\nposition = "p.toml"\nsequence = 2\nsource = "?"\n')
-    with pytest.raises(PositionError, match="unknown key 'sequence'"):
-        load_suite(suite)
+def test_suite_mismatch_names_the_branch(tmp_path: Path, data_dir: Path) -> None:
+    found = [str(m) for m in check_suite(read_suite(_wrong_suite(tmp_path, data_dir)))]
+    assert "nim10-depth2: depth 2: sequences: recorded 8, counted 9" in found
+    (divide,) = [text for text in found if ": divide:" in text]
+    assert "'take1': 2" in divide and "'take1': 3" in divide
+
+
+def test_suite_errors_name_file_and_path(tmp_path: Path, data_dir: Path) -> None:
+    path = _wrong_suite(tmp_path, data_dir)
+    path.write_text(path.read_text().replace('"sequences": 8', '"sequences": -2'))
+    with pytest.raises(VectorFileError, match=r"suite.json: \$\.cases\[0\]\.depths\[0\]"
+                       r"\.sequences: -2"):
+        read_suite(path)
+    path.write_text(path.read_text().replace('"sequences": -2', '"sequence": 9'))
+    with pytest.raises(VectorFileError, match=r"depths\[0\]: 'sequences' is a required"):
+        read_suite(path)
+
+
+def test_engines_are_not_asked_for_games_without_a_vector_view(data_dir: Path) -> None:
+    """``vectors perft`` counts through the protocol, which sets up Omens and Omen only: a toy
+    suite is refused rather than sent (docs/vectors.md "Perft suites")."""
+    with pytest.raises(VectorFileError, match=r"perft_toys\.json: key 'game': 'toy' has no vector"):
+        load_perft_files(data_dir / "perft_toys.json")

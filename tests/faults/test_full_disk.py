@@ -98,3 +98,29 @@ def test_witnesses_on_a_full_disk_keep_the_old_summary(
     assert "No space left on device" in err and f"{out}/fear_pass_on--" in err, err
     assert (out / "summary.json").read_text(encoding="utf-8") == "[]\n"
     assert _left(small_disk) == {"witnesses", "summary.json", ".lock"}
+
+
+def test_solve_write_on_a_full_disk_keeps_the_old_position(
+        small_disk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``solve --deal --write``: the position file is whole or the old one is kept."""
+    out = small_disk / "deal.toml"
+    out.write_text("old = 1\n", encoding="utf-8")
+    fill(small_disk)
+    status = main(["solve", "--deal", "1", "--players", "4", "--cards", "1", "--write",
+                   str(out), "--max-seconds", "10"])
+    _no_space(capsys.readouterr().err, out)
+    assert status == 2
+    assert out.read_text(encoding="utf-8") == "old = 1\n" and _left(small_disk) == {"deal.toml"}
+
+
+@pytest.mark.slow
+def test_vectors_export_on_a_full_disk_writes_no_half_vector_file(
+        small_disk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = small_disk / "vectors"
+    fill(small_disk)
+    status = main(["vectors", "export", "--game", "omen", "--only", "examples", "--out",
+                   str(out)])
+    err = capsys.readouterr().err
+    assert status == 2 and "No space left on device" in err and f"{out}/" in err, err
+    assert err.count("\n") == 1, err
+    assert not any(path.is_file() for path in out.rglob("*")), sorted(out.rglob("*"))

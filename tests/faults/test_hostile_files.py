@@ -49,6 +49,7 @@ def _position_naming(folder: Path, key: str, value: str, source: Path = POSITION
 
 COMMANDS: dict[str, Callable[[Path], list[str]]] = {
     "omens legal": lambda fifo: ["omens", "legal", str(fifo)],
+    "omens play": lambda fifo: ["omens", "play", str(fifo)],
     "omens cards --catalogue": lambda fifo: ["omens", "cards", "--catalogue", str(fifo)],
     "perft": lambda fifo: ["perft", str(fifo), "--depth", "1"],
     "graph": lambda fifo: ["graph", str(fifo), "--depth", "1", "--out",
@@ -56,8 +57,12 @@ COMMANDS: dict[str, Callable[[Path], list[str]]] = {
     "solve": lambda fifo: ["solve", str(fifo)],
     "advise": lambda fifo: ["advise", str(fifo)],
     "omen legal": lambda fifo: ["omen", "legal", str(fifo)],
+    "omen play": lambda fifo: ["omen", "play", str(fifo)],
+    "omen endgame": lambda fifo: ["omen", "endgame", str(fifo)],
+    "omen ask": lambda fifo: ["omen", "ask", str(fifo), "win-city", "1"],
     "omen cards": lambda fifo: ["omen", "cards", str(fifo)],
     "vectors check": lambda fifo: ["vectors", "check", str(fifo), "--engine", "unused"],
+    "vectors perft": lambda fifo: ["vectors", "perft", str(fifo), "--engine", "unused"],
 }
 
 
@@ -89,8 +94,8 @@ def test_a_fifo_among_puzzles_theorems_and_witnesses(
     puzzles = tmp_path / "puzzles"
     puzzles.mkdir()
     fifo = _fifo(puzzles, "a.toml")
-    assert main(["puzzles", "check", str(puzzles)]) != 0
-    assert f"{fifo}: {_NOT_REGULAR}" in capsys.readouterr().out
+    assert main(["puzzles", "check", str(puzzles)]) == 2
+    assert f"{fifo}: {_NOT_REGULAR}" in capsys.readouterr().err
     theorems = tmp_path / "proofs"
     theorems.mkdir()
     fifo = _fifo(theorems, "extreme_pairs.py")

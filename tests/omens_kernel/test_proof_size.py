@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.proof_size import Proof, check_proof, smallest_proof, table_proves
+from benchmarks.proof_size import (
+    Proof,
+    Questions,
+    check_proof,
+    run_search,
+    smallest_proof,
+    table_proves,
+)
 from omen_solver.core.budget import Budget
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch
@@ -71,3 +78,28 @@ def test_a_table_that_proves_nothing_gives_no_proof_of_a_deep_round() -> None:
             continue
         wrong = smallest_proof(machine, maximising, root, 1 - int(value), lambda s, v: True)
         assert wrong is None
+
+
+def test_questions_by_turns_give_alpha_betas_values_with_a_proof() -> None:
+    """The benchmark's df-pn questions by turns (``Questions``) answer alpha-beta's value (rules
+    file 000, "End of a Round", ``round.end.one_card``) in both kernels, where neither side
+    wins for sure none, and the proof their tables hold (none for a 0 settled by disproving
+    "value 1?") holds."""
+    proved = 0
+    for machine, maximising, root in _positions(13, 24):
+        value = KernelSearch(machine, maximising, SearchParams(budget=Budget(20_000))).search(
+            root, 0, 1)
+        runs = [run_search(machine, maximising, root, "questions+defaults", 20_000,
+                           pure_python=pure_python) for pure_python in (True, False)]
+        assert [(run.value, run.nodes, run.proof) for run in runs] == [
+            (runs[0].value, runs[0].nodes, runs[0].proof)] * 2
+        assert runs[0].value == (value if value in (0, 1) else None)
+        if value not in (0, 1):
+            continue
+        questions = Questions(machine, maximising, SearchParams(budget=Budget(20_000)), True)
+        assert questions.search(root, 0, 1) == value
+        proof = smallest_proof(machine, maximising, root, int(value), table_proves(questions))
+        if proof is not None:
+            check_proof(machine, maximising, root, int(value), proof)
+            proved += 1
+    assert proved >= 10

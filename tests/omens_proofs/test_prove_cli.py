@@ -152,11 +152,12 @@ def test_readable_output_names_every_theorem(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     status, out, _ = run(
-        capsys, "prove", "life-and-death", "--dir", str(PROOFS), "--counterexamples", str(tmp_path)
+        capsys, "prove", "life-and-death", "--dir", str(PROOFS), "--counterexamples", str(tmp_path),
+        "-v",
     )
     assert status == 0
     assert "life-and-death" in out and "proved" in out
-    assert "Life and Death discard each other" in out  # the statement beside the name
+    assert "Life and Death discard each other" in out  # -v: the title and statement under it
     assert "1/1 refuted" in out and out.count("Broken variants refuted") == 1
 
 

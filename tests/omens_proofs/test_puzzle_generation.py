@@ -92,4 +92,4 @@ def test_nothing_found_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         ]
     )
     assert status == 1
-    assert "0 puzzle(s) written" in capsys.readouterr().out
+    assert "0 puzzles written" in capsys.readouterr().out

@@ -3,6 +3,7 @@ what during play, and the advice file's errors."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -132,3 +133,62 @@ def test_advise_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["advise", str(bad)]) == 2
     assert "hands.1" in capsys.readouterr().err
     assert main(["advise", str(EXAMPLE), "--seat", "2"]) == 2
+
+
+def test_per_move_answers_agree_with_the_values_only_searches() -> None:
+    """Issue 18, item 7: advice from the per-move answers gives each action the value the
+    values-only searches give it in every deal both settle (the same rules, rules file 000),
+    and says in how many deals each action was settled."""
+    hands = [[7, 18], [3, 25], [12, 20], [5, 27]]
+    small = replace(_view(hands, 0, hidden=True),
+                    known={1: frozenset(hands[1]), 2: frozenset(hands[2])})
+    per_move = advise(small, budget=Budget(max_seconds=60))
+    values = advise(small, budget=Budget(max_seconds=60), per_move=False)
+    assert [a.action for a in per_move.actions] == [a.action for a in values.actions]
+    for ours, theirs in zip(per_move.actions, values.actions, strict=True):
+        assert ours.known == theirs.known == per_move.deals == 6 and ours.unknown == 0
+        assert ours.probability == pytest.approx(theirs.probability)
+        assert ours.bounds == pytest.approx((ours.probability, ours.probability))
+
+
+def test_a_total_time_budget_counts_the_deals_not_reached_as_unknown() -> None:
+    """The whole advice has one time limit: a deal it does not reach is unknown for every
+    action, never a win or a loss."""
+    hands = [[7, 18], [3, 25], [12, 20], [5, 27]]
+    view = _view(hands, 0, hidden=True)
+    spent = []
+    advice = advise(view, samples=50, exact_limit=0, budget=Budget(max_seconds=60),
+                    total_seconds=0.02, progress=lambda done, deals, s: spent.append(done))
+    assert advice.searched < advice.deals == 50
+    assert spent == list(range(advice.searched + 1))
+    for action in advice.actions:
+        assert action.known + action.unknown == 50
+        assert action.unknown >= 50 - advice.searched
+
+
+def test_advise_replays_a_game_record_from_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``advise --deal SEED --moves ...``: the seat to play after the moves is advised on what
+    it saw; a card played in sight (rules file 000, "Game Sequence") is placed in every deal
+    (the seat knows it was there), and the default budgets are stated."""
+    assert main(["solve", "--deal", "5", "--players", "4", "--cards", "2", "--json",
+                 "--max-seconds", "60"]) == 0
+    dealt = json.loads(capsys.readouterr().out)
+    leader = dealt["deal"]["leader"]
+    first = next(m["action"] for m in dealt["moves"] if " " not in m["action"])
+    code = main(["advise", "--deal", "5", "--players", "4", "--cards", "2", "--moves", first,
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out
+    assert out["seat"] == leader % 4 + 1
+    assert out["budget"] == {"max_nodes": None, "max_seconds": 30.0, "total_seconds": 60.0}
+    assert all(a["settled"] == out["deals"] and a["unknown"] == 0 for a in out["actions"])
+    assert "warning" not in out
+    assert main(["advise", "--deal", "5", "--players", "4", "--moves", "9:99"]) == 2
+    assert "--moves: move 1" in capsys.readouterr().err
+    # full hands: said at once, with what to try (issue 18, item 5), then advised anyway
+    assert main(["advise", "--deal", "5", "--players", "4", "--samples", "1", "--max-seconds",
+                 "0.5", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert "not expected to settle" in captured.err and "--moves" in captured.err
+    full = json.loads(captured.out)
+    assert "--cards 3" in full["warning"] and len(full["actions"]) >= 5

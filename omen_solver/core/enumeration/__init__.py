@@ -8,7 +8,6 @@ from omen_solver.core.enumeration.hooks import (
     stop_points,
 )
 from omen_solver.core.enumeration.perft import PerftCount, PerftResult, perft
-from omen_solver.core.enumeration.suite import CaseCheck, PerftCase, check_case, load_suite
 from omen_solver.core.enumeration.tree import Branch, branches, child_states, joint_actions
 from omen_solver.errors import BudgetExceeded
 
@@ -16,17 +15,13 @@ __all__ = [
     "Branch",
     "Budget",
     "BudgetExceeded",
-    "CaseCheck",
     "NodeMeter",
-    "PerftCase",
     "PerftCount",
     "PerftResult",
     "Status",
     "branches",
-    "check_case",
     "child_states",
     "joint_actions",
-    "load_suite",
     "perft",
     "resolve_stop",
     "return_bounds",

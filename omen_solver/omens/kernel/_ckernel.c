@@ -516,6 +516,8 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define CHECK_INTERVAL 4096
 #define TUNE_MOBILITY 1 /* params.py: Tuning.mobility */
 #define TUNE_DISTANCE(t) ((t) >> 1 & 7) /* params.py: Tuning.distance */
+#define TUNE_SQUEEZE 16 /* params.py: Tuning.squeeze */
+#define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
 #define NO_MOVE (-1)
 
@@ -751,10 +753,23 @@ static void distances(Search *S, const KS *k, const int *side, int *mine_out, in
 }
 
 static int evaluate(Search *S, const KS *k) {
-    if (k->phase == OVER) return (k->winner >= 0 && S->maximising[k->winner]) ? 1000 : -1000;
+    int squeeze = S->tuning & TUNE_SQUEEZE;
+    if (k->phase == OVER) {
+        int won = (k->winner >= 0 && S->maximising[k->winner]) ? 1000 : -1000;
+        return squeeze ? won * SQUEEZE_SCALE : won;
+    }
     int mine, theirs;
     distances(S, k, S->maximising, &mine, &theirs);
-    return theirs - mine;
+    if (!squeeze) return theirs - mine;
+    int score = (theirs - mine) * SQUEEZE_SCALE;
+    int player = current_player(&S->spec, k);
+    if (player >= 0) {
+        int moves[MAXMOVES];
+        int count = legal(&S->spec, k, player, moves);
+        if (count > SQUEEZE_SCALE - 1) count = SQUEEZE_SCALE - 1;
+        score += S->maximising[player] ? count : -count;
+    }
+    return score;
 }
 
 /* Make the distinct children of ``moves`` (the first action of each kept) into frame f.

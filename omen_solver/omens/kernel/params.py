@@ -36,16 +36,22 @@ class Tuning:
     ones the proof-size benchmark (``benchmarks/proof_size.py``) kept; ``docs/kernel.md``
     gives the figures of each, kept or not."""
 
-    mobility: bool = False
+    mobility: bool = True
     """df-pn: a node not searched yet starts with the numbers of its mobility (the side to
     move's number of choices: an AND node needs that many proofs, an OR node that many
     disproofs) instead of 1 and 1."""
 
-    distance: int = 0
+    distance: int = 4
     """df-pn: a node not searched yet has its proof number multiplied by ``(1 + a) **
     distance`` and its disproof number by ``(1 + d) ** distance``, where ``a`` and ``d`` are
     the cards the nearest player of the side that proves and of the other side must still lose
     to hold 1, as if the bout ended now (0: not at all; at most 7)."""
+
+    squeeze: bool = False
+    """alpha-beta: among children the distances rank alike, first the one that leaves the next
+    player to choose fewest choices if the other side, most if the side choosing (Law's
+    "lower" or "higher" against the cards still to be played, a card that ends a hand's
+    choices)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
@@ -58,7 +64,7 @@ class Tuning:
 
     def mask(self) -> int:
         """The settings as bits, for the compiled kernel (``_ckernel.c``: ``TUNE_*``)."""
-        return int(self.mobility) | self.distance << 1
+        return int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
 
 
 @dataclass(frozen=True)

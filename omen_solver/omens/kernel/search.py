@@ -77,6 +77,8 @@ NOT_CONSTANT_SUM: Final = (
 )
 
 _NONE: Final = -1
+SQUEEZE_SCALE: Final = 16
+"""With ``tuning.squeeze``, a step of distance outweighs any count of choices."""
 Entry = tuple[Value, Value, int]
 
 
@@ -103,6 +105,7 @@ class KernelSearch(NodeMeter):
         self.gap_seen = False
         self.payoff = params.payoff
         self.depth = 0
+        self.squeeze = params.tuning.squeeze
 
     @property
     def states(self) -> int:
@@ -251,11 +254,22 @@ class KernelSearch(NodeMeter):
 
     def evaluate(self, state: KState) -> int:
         """A static guess of how good ``state`` is for the maximising side, for move ordering
-        only: how close each side's nearest player is to 1 card, as if the bout ended now."""
+        only: how close each side's nearest player is to 1 card, as if the bout ended now;
+        with ``tuning.squeeze``, then the choices of the player to choose (at most 15 counted:
+        fewer for the other side, more for the maximising side)."""
+        squeeze = self.squeeze
         if state.phase == m.OVER:
-            return 1000 if state.winner >= 0 and self.maximising[state.winner] else -1000
+            won = 1000 if state.winner >= 0 and self.maximising[state.winner] else -1000
+            return won * SQUEEZE_SCALE if squeeze else won
         mine, theirs = distances(self.machine, self.maximising, state)
-        return theirs - mine
+        if not squeeze:
+            return theirs - mine
+        score = (theirs - mine) * SQUEEZE_SCALE
+        player = self.machine.current_player(state)
+        if player >= 0:
+            count = min(len(self.machine.legal(state)), SQUEEZE_SCALE - 1)
+            score += count if self.maximising[player] else -count
+        return score
 
     # -- chance and simultaneous nodes ---------------------------------------------------------
 

@@ -1,0 +1,229 @@
+"""Benchmark: the table of what Omens solves answer at real sizes, beside the targets, in one run.
+
+Each row is a configuration of seeded deals (one Absolute a hand, as at a game start:
+``omen_solver.omens.deals.random_deal``, the seeds of ``benchmarks/omens_search.py``) solved
+as ``omen-solver solve`` does by default (the kernel's portfolio, every root move answered,
+``--threads`` the machine's cores, ``--max-memory`` 2 GiB) within the row's time limit:
+
+1. 4 players, 3 cards a hand: how many deals are solved exactly within 1 s each;
+2. 4 players, 4 cards a hand: the median seconds to the exact value (40 s each at most);
+3. 4 players from the deal (5 cards) within 30 s: whether every lead is reported with bounds,
+   and on how many deals the value is decided or at least one lead is proven (won, lost or an
+   exact value);
+4. 4 players from the start of bout 3 of a real deal (the first two bouts played at random,
+   seeded): the median seconds to the exact value (15 s each at most);
+5. 5 and 6 players from the deal within 30 s (6 players: paranoid for the leader's team):
+   every lead reported with bounds;
+6. nodes searched over the size of the smallest proof the search's own tables certify, on
+   3-card 4-player deals (``benchmarks/proof_size.py``'s extractor, node budgets);
+7. the peak resident memory of the processes that ran rows 1-5 (each row runs in a child
+   process of its own).
+
+``python benchmarks/omens_targets.py [--deals3 100] [--deals 6] [--proof-deals 20]`` prints
+the table (Markdown) with each row's figure beside its target; ``--quick`` runs fewer deals.
+Seconds depend on the machine and its load; node counts do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+SEED = 20261130
+"""The seeds of ``benchmarks/omens_search.py``: deal ``i`` is ``random_deal(table, SEED + i)``."""
+
+
+@dataclass
+class Row:
+    """What a child process solves: ``deals`` seeded deals of ``players`` with ``cards`` a hand
+    (None: the whole deal), from bout ``bout`` (1: the deal), each within ``seconds``."""
+
+    players: int
+    deals: int
+    seconds: float
+    cards: int | None = None
+    bout: int = 1
+    concept: str = "minimax"
+
+
+@dataclass
+class Solved:
+    """One deal's answer."""
+
+    status: str
+    seconds: float
+    nodes: int
+    moves: int
+    """Root moves reported."""
+    legal: int
+    """Legal root moves."""
+    bounded: int
+    """Moves reported with both bounds."""
+    settled: int
+    """Moves proven (won, lost or an exact value)."""
+
+
+@dataclass
+class Measured:
+    solved: list[Solved] = field(default_factory=list)
+    peak_rss: int = 0
+
+
+def _states(row: Row) -> list[Any]:
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.playout import play_forward
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(row.players, make_rules("rulebook"))
+    states = []
+    for index in range(row.deals):
+        state = deal_position(table, random_deal(table, SEED + index, cards=row.cards))
+        if row.bout > 1:
+            rng = random.Random(SEED + index)
+            state = next(reached.start for reached in play_forward(state, rng)
+                         if reached.bouts == row.bout - 1)
+        states.append(state)
+    return states
+
+
+def run_row(row: Row) -> Measured:
+    """Solve the row's deals in this process, as ``omen-solver solve`` does."""
+    from omen_solver.core.budget import Budget
+    from omen_solver.core.search import solve
+
+    measured = Measured()
+    for state in _states(row):
+        legal = len(state.moves())
+        began = time.perf_counter()
+        result = solve(state, concept=row.concept, budget=Budget(max_seconds=row.seconds))
+        seconds = time.perf_counter() - began
+        moves = result.moves or []
+        measured.solved.append(Solved(
+            result.status.value, seconds, result.nodes, len(moves), legal,
+            sum(1 for m in moves if m.lower is not None and m.upper is not None),
+            sum(1 for m in moves if m.settled)))
+    measured.peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return measured
+
+
+def in_child(row: Row) -> Measured:
+    done = subprocess.run([sys.executable, __file__, "--worker", json.dumps(asdict(row))],
+                          capture_output=True, text=True, check=False, cwd=ROOT,
+                          timeout=row.deals * (row.seconds * 3 + 30) + 120)
+    if done.returncode != 0:
+        raise RuntimeError(f"{row}: {done.stderr.strip()[-2000:]}")
+    data = json.loads(done.stdout)
+    return Measured([Solved(**s) for s in data["solved"]], data["peak_rss"])
+
+
+def _nodes(measured: Measured) -> str:
+    return f"median {statistics.median(s.nodes for s in measured.solved):,.0f} nodes"
+
+
+def _median_seconds(measured: Measured, limit: float) -> str:
+    padded = [s.seconds if s.status == "solved" else float("inf") for s in measured.solved]
+    median = statistics.median(padded)
+    return f"> {limit:g} s" if median == float("inf") else f"{median:.2f} s"
+
+
+def _reported(measured: Measured) -> str:
+    every = sum(1 for s in measured.solved if s.moves == s.legal and s.bounded == s.moves)
+    return f"{every}/{len(measured.solved)} deals with every lead reported with bounds"
+
+
+def _proof_ratio(deals: int, nodes: int) -> str:
+    from proof_size import deals as proof_deals
+    from proof_size import run_search
+
+    ratios = []
+    for machine, maximising, root in proof_deals(deals):
+        run = run_search(machine, maximising, root, "portfolio+defaults", nodes)
+        if run.ratio is not None:
+            ratios.append(run.ratio)
+    if not ratios:
+        return "no deal solved"
+    return (f"median {statistics.median(ratios):.1f}x, worst {max(ratios):,.1f}x "
+            f"({len(ratios)}/{deals} deals with a proof)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--deals3", type=int, default=100, help="3-card deals (row 1)")
+    parser.add_argument("--deals", type=int, default=6, help="deals of rows 2-4")
+    parser.add_argument("--large-deals", type=int, default=2, help="5p and 6p deals each")
+    parser.add_argument("--proof-deals", type=int, default=20)
+    parser.add_argument("--proof-nodes", type=int, default=3_000_000)
+    parser.add_argument("--quick", action="store_true", help="a few deals a row")
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(asdict(run_row(Row(**json.loads(args.worker))))))
+        return 0
+    if args.quick:
+        args.deals3, args.deals, args.large_deals, args.proof_deals = 10, 2, 1, 3
+    peaks: list[int] = []
+    load = os.getloadavg()[0]
+
+    def measure(row: Row) -> Measured:
+        measured = in_child(row)
+        peaks.append(measured.peak_rss)
+        print(f"done {row}", file=sys.stderr, flush=True)
+        return measured
+
+    rows: list[tuple[str, str, str, str]] = []
+    three = measure(Row(4, args.deals3, 1.0, cards=3))
+    within = sum(1 for s in three.solved if s.status == "solved")
+    rows.append(("4p, 3 cards a hand, exact value", "64/100 within 1 s",
+                 f"{within}/{len(three.solved)} within 1 s ({_nodes(three)})",
+                 "100/100 within 1 s"))
+    four = measure(Row(4, args.deals, 40.0, cards=4))
+    solved4 = sum(1 for s in four.solved if s.status == "solved")
+    rows.append(("4p, 4 cards a hand, exact value", "0/6 within 40 s",
+                 f"{solved4}/{len(four.solved)} within 40 s, median "
+                 f"{_median_seconds(four, 40)} ({_nodes(four)})", "median ≤ 10 s"))
+    deal = measure(Row(4, args.deals, 30.0))
+    decided = sum(1 for s in deal.solved if s.status == "solved" or s.settled > 0)
+    rows.append(("4p from the deal (5 cards), within 30 s",
+                 "value in [0, 1], no move settled",
+                 f"{_reported(deal)}; {decided}/{len(deal.solved)} with the value decided or "
+                 "≥ 1 lead proven",
+                 "every lead reported; ≥ 50 % of deals with the value decided or ≥ 1 lead "
+                 "proven"))
+    bout3 = measure(Row(4, args.deals, 15.0, bout=3))
+    solved3 = sum(1 for s in bout3.solved if s.status == "solved")
+    rows.append(("4p from the start of bout 3 of a real deal (seeded play)", "1/6 within 15 s",
+                 f"{solved3}/{len(bout3.solved)} within 15 s, median "
+                 f"{_median_seconds(bout3, 15)} ({_nodes(bout3)})", "median ≤ 1 s"))
+    five = measure(Row(5, args.large_deals, 30.0))
+    six = measure(Row(6, args.large_deals, 30.0, concept="paranoid"))
+    rows.append(("5p and 6p from the deal, within 30 s", "nothing",
+                 f"5p: {_reported(five)}; 6p: {_reported(six)}",
+                 "every lead reported with bounds"))
+    rows.append(("nodes searched / proof graph size, 3-card 4p deals", "median 8.5×",
+                 _proof_ratio(args.proof_deals, args.proof_nodes), "median ≤ 2×"))
+    rows.append(("peak memory of any default solve", "2.7 GB",
+                 f"{max(peaks) / 2**20:,.0f} MiB", "≤ 2 GB"))
+    print(f"load average (1 min) at the start {load:.1f}, at the end {os.getloadavg()[0]:.1f}, "
+          f"on {os.cpu_count()} cores")
+    print("| configuration (seeded deals, one Absolute a hand) | issue's figure | now | target |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
