@@ -6,9 +6,10 @@ Prints, in one run:
 * **throughput**: positions per second of the same survey on a local Dask cluster of 1 worker
   and of 2 workers (cluster start-up and each worker's one import of the solver not counted),
   the parallel efficiency ``rate2 / (2 * rate1)``, and the shares of the positions settled
-  exactly and left with bounds. The survey is the default one: deals as at a game start played
-  by the heuristic to the first bout start with at most 3 cards in every hand, every analysis
-  on, 2,000,000 nodes per search;
+  exactly and left with bounds, and the time of the whole survey on each. The survey is the
+  default one (``omen-solver survey`` with no flags: 100 deals per player count as at a game
+  start, played by the heuristic to the first bout start with at most 3 cards in every hand,
+  every analysis on, the default node budget per search);
 * **memory**: the peak resident memory of a process that opens a results file of 10,000 and of
   100,000 deals (the resume index) and makes its tables (one pass over the records), against
   the same process that only starts (records copied from a real survey, one per deal);
@@ -24,7 +25,7 @@ Prints, in one run:
 
 Usage::
 
-    python benchmarks/survey.py [--deals 150] [--batch 4] [--memory 10000,100000]
+    python benchmarks/survey.py [--deals 300] [--batch 4] [--memory 10000,100000]
                                 [--games 40] [--samples 8]
                                 [--skip-throughput] [--skip-memory] [--skip-self-play]
 
@@ -49,6 +50,8 @@ from pathlib import Path
 
 from distributed import Client, LocalCluster
 
+from omen_solver.cli import build_parser
+from omen_solver.cli.survey import config_from
 from omen_solver.core.budget import Budget
 from omen_solver.errors import AdviceError
 from omen_solver.omens.actions import OmensAction
@@ -67,15 +70,16 @@ NODES = 5_000_000
 """The node budget of the searches of one deal in a PIMC decision (deterministic)."""
 Move = tuple[OmensAction, ...]
 Player = Callable[[OmensState, Tracker, int, random.Random], Move]
-SURVEY = SurveyConfig(players=(4, 5, 6), until_cards=3, max_nodes=2_000_000, max_seconds=60.0)
-"""The default survey's settings (``omen-solver survey``)."""
+SURVEY = config_from(build_parser().parse_args(["survey"]))
+"""The default survey's settings (``omen-solver survey``, read from its parser)."""
 
 
 def throughput(deals: int, batch: int) -> None:
     config = SurveyConfig(**{**SURVEY.__dict__, "deals": deals // 3})
     total = config.total
-    print(f"throughput: {total} deals (4, 5, 6 players) played by the heuristic to 3 cards a "
-          f"hand, every analysis, 2,000,000 nodes per search, {batch} deals per task",
+    default = " (the default survey)" if config == SURVEY else ""
+    print(f"throughput: {total} deals{default}: {config.describe()}; 4, 5, 6 players, every "
+          f"analysis, {config.max_nodes:,} nodes per search, {batch} deals per task",
           flush=True)
     rates = {}
     for workers in (1, 2):
@@ -91,7 +95,7 @@ def throughput(deals: int, batch: int) -> None:
         shutil.rmtree(folder)
         rates[workers] = summary.positions / seconds
         print(f"  {workers} worker(s): {summary.deals} deals, {summary.positions} positions in "
-              f"{seconds:.1f} s = {rates[workers]:.2f} positions/s "
+              f"{seconds:.1f} s = {rates[workers]:.3f} positions/s "
               f"({summary.deals / seconds:.2f} deals/s)", flush=True)
     every = summary.positions or 1
     print(f"  parallel efficiency at 2 workers: {rates[2] / (2 * rates[1]):.2f} (target >= 0.8)")
@@ -106,11 +110,12 @@ def throughput(deals: int, batch: int) -> None:
 _MEASURE = """
 import resource, sys
 from pathlib import Path
-from omen_solver.survey.analysis import SurveyConfig
+from omen_solver.cli import build_parser
+from omen_solver.cli.survey import config_from
 from omen_solver.survey.report import summarise
 from omen_solver.survey.store import ResultStore
-config = SurveyConfig(players=(4,), deals=int(sys.argv[2]), until_cards=3, max_nodes=2_000_000,
-                      max_seconds=60.0)
+args = ["survey", "--players", "4", "--deals", sys.argv[2]]
+config = config_from(build_parser().parse_args(args))
 if sys.argv[1] != "-":
     with ResultStore(Path(sys.argv[1]), config) as store:
         summary = summarise(config, store.records())
@@ -119,10 +124,14 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
+def _four_players(deals: int) -> SurveyConfig:
+    """The default survey's settings at 4 players only (as the measuring process makes them)."""
+    return SurveyConfig(**{**SURVEY.__dict__, "players": (4,), "deals": deals})
+
+
 def memory(sizes: list[int]) -> None:
     """Peak resident memory of resuming and summarising results files of many deals."""
-    config = SurveyConfig(players=(4,), deals=max(sizes), until_cards=3, max_nodes=2_000_000,
-                          max_seconds=60.0)
+    config = _four_players(max(sizes))
     templates = [r for r in (analyse_deal(config, 4, i) for i in range(12)) if r.get("reached")]
     print(f"memory: results files of {', '.join(f'{n:,}' for n in sizes)} deals (copies of "
           f"{len(templates)} real records, about {_mean_size(templates)} bytes a line): peak "
@@ -157,9 +166,6 @@ def _peak(path: str, deals: int) -> int:
     done = subprocess.run([sys.executable, "-c", _MEASURE, path, str(deals)],
                           capture_output=True, text=True, check=True)
     return int(done.stdout.split()[-1])
-
-
-# -- players ------------------------------------------------------------------------------------
 
 
 # -- players ------------------------------------------------------------------------------------
@@ -249,7 +255,8 @@ def self_play(games: int, samples: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=150, help="deals in the throughput survey")
+    parser.add_argument("--deals", type=int, default=SURVEY.total,
+                        help="deals in the throughput survey (default: the default survey's)")
     parser.add_argument("--batch", type=int, default=4, help="deals per Dask task")
     parser.add_argument("--memory", default="10000,100000",
                         help="deals in the results files of the memory figures")

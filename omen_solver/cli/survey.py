@@ -78,7 +78,7 @@ DEFAULT_DEALS: Final = 100
 """Deals per player count of a plain ``survey``: a few minutes on a 2-core machine."""
 DEFAULT_UNTIL_CARDS: Final = 3
 DEFAULT_SECONDS: Final = 60.0
-DEFAULT_NODES: Final = 2_000_000
+DEFAULT_NODES: Final = 250_000
 """The node limit of each search of a plain ``survey`` (deterministic: the same answers on
 any machine)."""
 DEFAULT_GAMES: Final = 100
@@ -263,6 +263,19 @@ def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def run_json(args: argparse.Namespace, dask: dict[str, Any]) -> dict[str, Any]:
+    """How the command ran (where the tasks ran, their size, the lock): ``"run"`` of the
+    ``--json`` output. None of it changes a result; the output says what was used."""
+    where = (f"scheduler {dask['scheduler']}" if dask["scheduler"] is not None
+             else "this process" if dask["workers"] == 0 else "a local Dask cluster")
+    return {
+        "where": where, "workers": dask["workers"], "batch": dask["batch"],
+        "connect_timeout": dask["connect_timeout"] if dask["scheduler"] is not None else None,
+        "workers_timeout": None if dask["workers"] == 0 else dask["workers_timeout"],
+        "wait": args.wait,
+    }
+
+
 def config_from(args: argparse.Namespace) -> SurveyConfig:
     until = args.until_cards
     if not args.as_dealt and until is None and args.after_bouts is None:
@@ -396,7 +409,7 @@ def _survey(args: argparse.Namespace) -> int:
             print(f"omen-solver: {count} position files in {out / 'positions'}",
                   file=sys.stderr)
     if args.json:
-        print_json(summary.to_json())
+        print_json({**summary.to_json(), "run": run_json(args, dask)})
     else:
         _show(summary, written)
     if summary.any_unknown:
@@ -512,7 +525,7 @@ def _balance(args: argparse.Namespace) -> int:
         summary = summarise_games(config, store.records())
         write_balance_outputs(summary, out, plots=not args.no_plots)
     if args.json:
-        print_json(summary.to_json())
+        print_json({**summary.to_json(), "run": run_json(args, dask)})
     else:
         print(balance_markdown(summary), end="")
     if summary.unfinished():

@@ -46,7 +46,7 @@ __all__ = [
     "position_state",
 ]
 
-DEFAULT_LINE_STATES: Final = 2000
+DEFAULT_LINE_STATES: Final = 500
 """The most positions the walk over every optimal line visits before it says unknown."""
 VERSION: Final = 2
 """The record format: 2 added positions reached by play (``reached``, ``line``,

@@ -153,7 +153,11 @@ class Summary:
         skipped = sum(self.not_reached.values())
         if skipped:
             reached = f" ({skipped} rounds ended before the surveyed point and are not surveyed)"
-        text = (f"{self.deals} deals, {self.positions} positions surveyed{reached}: "
+        asked = self.config.total
+        partial = ""
+        if self.deals < asked:
+            partial = (f" of the {asked} asked (a partial run: the same command completes it)")
+        text = (f"{self.deals} deals{partial}, {self.positions} positions surveyed{reached}: "
                 f"{self.settled} settled exactly, {self.unsettled} unsettled")
         if self.unsettled:
             text += " (counted apart with their proven bounds, never as wins or losses)"

@@ -26,6 +26,7 @@ At the edges (``docs/survey.md``, "Faults"):
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import os
 import signal
@@ -75,12 +76,18 @@ Work = Callable[[Any, list[Any]], list[dict[str, Any]]]
 
 
 def pending_items(config: SurveyConfig, store: ResultStore) -> Iterator[tuple[int, int]]:
-    """The deals ``(players, index)`` not yet in the store, in survey order (generated one at
-    a time: nothing is listed in memory)."""
-    for players in config.players:
-        for index in range(config.deals_for(players)):
-            if not store.done(f"{players}p-{index}"):
-                yield players, index
+    """The deals ``(players, index)`` not yet in the store, in survey order: the player counts
+    interleaved in proportion to their deals, so that a run stopped part-way has surveyed
+    every player count alike (generated one at a time: nothing is listed in memory)."""
+    streams = [_share_order(players, config.deals_for(players)) for players in config.players]
+    for _, players, index in heapq.merge(*streams):
+        if not store.done(f"{players}p-{index}"):
+            yield players, index
+
+
+def _share_order(players: int, count: int) -> Iterator[tuple[float, int, int]]:
+    for index in range(count):
+        yield index / count, players, index
 
 
 def warm_worker() -> None:
