@@ -10,7 +10,15 @@ from typing import Any
 from rich.markup import escape
 
 from omen_solver.cli.args import budget_json, seconds, whole_number
-from omen_solver.cli.output import Column, Row, console, plural, print_json, print_rows
+from omen_solver.cli.output import (
+    Column,
+    Row,
+    console,
+    plural,
+    print_json,
+    print_rows,
+    print_wrapped,
+)
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
@@ -343,13 +351,14 @@ def _profiles(args: argparse.Namespace) -> int:
                          "profiles": table[spec.name]} for spec in describe(OmenRules)],
         })
         return 0
+    out = console()
     for name, profile in PROFILES.items():
-        print(f"{name} ({profile.book}): {profile.summary}")
-    print()
+        print_wrapped(out, f"{name} ({profile.book}): {profile.summary}")
+    out.print()
     for spec in describe(OmenRules):
-        print(f"{spec.question} {spec.name}: {spec.summary}")
+        print_wrapped(out, f"{spec.question} {spec.name}: {spec.summary}")
         for name in names:
-            print(f"    {name}: {table[spec.name][name]}")
+            print_wrapped(out, f"{name}: {table[spec.name][name]}", indent="    ")
     return 0
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from omen_solver.cli.output import Column, console, plural, print_json, print_rows
+from omen_solver.cli.output import Column, console, plural, print_json, print_rows, print_wrapped
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
 from omen_solver.omens.report import board_lines, legal_moves, play_report, to_act
@@ -133,15 +133,16 @@ def _options(args: argparse.Namespace) -> int:
             ]
         )
         return 0
+    out = console()
     for spec in specs:
         presets = ", ".join(
             f"{p}={over.get(spec.name, spec.default)}" for p, over in PRESETS.items()
         )
-        print(f"{spec.name} ({spec.question}): {spec.summary}")
+        print_wrapped(out, f"{spec.name} ({spec.question}): {spec.summary}")
         for setting, meaning in spec.settings.items():
             mark = "*" if setting == spec.default else " "
-            print(f"   {mark} {setting}: {meaning}")
-        print(f"     presets: {presets}")
+            print_wrapped(out, f"{mark} {setting}: {meaning}", indent="   ")
+        print_wrapped(out, f"presets: {presets}", indent="     ")
     return 0
 
 

@@ -9,6 +9,7 @@ an ellipsis to what is left; commands give the whole text with ``-v`` or ``--jso
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,7 +24,10 @@ from rich.text import Text
 
 from omen_solver.core.budget import Progress
 
-__all__ = ["Cell", "Column", "Row", "console", "plural", "print_json", "print_rows", "progress"]
+__all__ = [
+    "Cell", "Column", "Row", "console", "plural", "print_json", "print_rows", "print_wrapped",
+    "progress",
+]
 
 
 class _Console(Console):
@@ -110,6 +114,18 @@ def print_rows(out: Console, columns: Sequence[Column], items: Sequence[Row],
                 shown.append(("" if column.right else " " * pad) + " " * GAP)
         shown.rstrip()
         out.print(shown, soft_wrap=True)
+
+
+def print_wrapped(out: Console, text: str, indent: str = "", hang: str = "    ") -> None:
+    """Print a paragraph of prose broken into lines that fit the console's width: the first line
+    starts with ``indent``, the next ones with ``indent + hang`` (words are never split, so a
+    word longer than the width stands alone on its line)."""
+    width = max(out.width, len(indent + hang) + 20)
+    lines = textwrap.wrap(text, width=width, initial_indent=indent,
+                          subsequent_indent=indent + hang, break_long_words=False,
+                          break_on_hyphens=False) or [indent]
+    for line in lines:
+        out.print(escape(line), soft_wrap=True)
 
 
 def _text(cell: Cell) -> tuple[str, str]:

@@ -21,7 +21,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from omen_solver.cli.args import add_wait, refuse_given
-from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
+from omen_solver.cli.output import (
+    Cell,
+    Column,
+    console,
+    plural,
+    print_json,
+    print_rows,
+    print_wrapped,
+)
 from omen_solver.core.files import FolderLock
 from omen_solver.core.processes import start_worker
 from omen_solver.core.smt import DEFAULT_SETTINGS, Outcome, SolverSettings
@@ -73,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--list",
         action="store_true",
-        help="list the theorems and their statements without checking them",
+        help="list the theorems (with -v, their statements) without checking them",
     )
     parser.add_argument(
         "--query",
@@ -228,7 +236,9 @@ def _prove(args: argparse.Namespace) -> int:
             raise OmenSolverError("--json lists the theorems (--list), --query prints them "
                                   "as text: give one of them")
         where = " (shipped with omen-solver)" if args.dir is None else ""
-        return _list(theorems, args.json, source, where) if args.list else _queries(theorems)
+        if args.list:
+            return _list(theorems, args.json, source, where, args.verbose)
+        return _queries(theorems)
     rlimit = DEFAULT_SETTINGS.rlimit if args.rlimit is None else args.rlimit
     timeout_ms = DEFAULT_SETTINGS.timeout_ms if args.timeout_ms is None else args.timeout_ms
     jobs = min(2, os.cpu_count() or 1) if args.jobs is None else args.jobs
@@ -328,7 +338,8 @@ def _report(theorem: Theorem, result: _Result) -> Report:
     )
 
 
-def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str) -> int:
+def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str,
+          verbose: bool = False) -> int:
     if as_json:
         data: list[dict[str, Any]] = [
             {
@@ -346,10 +357,14 @@ def _list(theorems: list[Theorem], as_json: bool, source: Path, where: str) -> i
         return EXIT_OK
     out = console(soft_wrap=True)
     out.print(f"{plural(len(theorems), 'theorem')} from {escape(str(source))}{where}")
-    for theorem in theorems:
-        out.print(
-            f"[bold]{escape(theorem.name)}[/] ({theorem.method}): {escape(theorem.statement)}"
-        )
+    columns = [Column("theorem"), Column("method"), Column("title", shrink=True)]
+    rows: list[list[Cell]] = [[(t.name, "bold"), t.method, t.title] for t in theorems]
+    if not verbose:
+        print_rows(out, columns, rows)
+        return EXIT_OK
+    for theorem, row in zip(theorems, rows, strict=True):
+        print_rows(out, columns, [row], header=False, sizing=rows)
+        print_wrapped(out, theorem.statement, indent="    ", hang="")
     return EXIT_OK
 
 

@@ -138,3 +138,29 @@ def test_omen_cards_fit_the_width_grouped_by_set(capsys: pytest.CaptureFixture[s
     assert all(line == line.rstrip() for line in lines)
     hoplite = next(line for line in lines if line.startswith("hoplite "))
     assert hoplite.split()[:3] == ["hoplite", "Soldier", "1/1/2"]
+
+
+@pytest.mark.parametrize("argv", [["omens", "options"], ["omen", "profiles"], ["prove", "--list"],
+                                  ["prove", "--list", "-v"]])
+def test_listings_of_prose_fit_the_width(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         argv: list[str]) -> None:
+    """Issue 20, item 3: the option and profile listings break their prose into lines that fit
+    (no word is cut), and ``prove --list`` is one line per theorem, statements on ``-v``; the
+    first line of ``prove --list`` names a folder, which is never cut."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, *argv)
+    lines = out.splitlines()
+    assert code == 0
+    assert all(cell_len(line) <= 80 for line in lines[argv[0] == "prove":])
+    words = [word for line in lines for word in line.split()]
+    if argv == ["prove", "--list"]:
+        assert len(lines) == 2 + len(list((ROOT / "proofs").glob("[!_]*.py")))
+    if argv[0] == "omens":
+        from omen_solver.omens.rules import option_specs
+
+        # every setting's meaning is there in full, whatever the width
+        joined = " ".join(words)
+        for spec in option_specs():
+            for meaning in spec.settings.values():
+                assert " ".join(meaning.split()) in joined
