@@ -149,7 +149,9 @@ def test_edit_a_position(page: Any, board_url: str) -> None:
     page.click("#tab-editor")
     page.fill("#ed-seed", "5")
     page.click("#ed-start")
-    page.wait_for_selector("#ed-message.good")
+    # The message of the position played before is gone at once; wait for the deal's own.
+    page.wait_for_function(
+        "document.querySelector('#ed-message').textContent.startsWith('Dealt: seed 5')")
     page.click("#ed-play")
     page.wait_for_selector("#view-board:not([hidden])")
     hands = page.eval_on_selector_all(

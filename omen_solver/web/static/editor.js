@@ -124,6 +124,7 @@ export class Editor {
   }
 
   async deal(phase) {
+    this.message("Dealing…", "");
     try {
       const seed = Number($("ed-seed").value) || 0;
       const reply = await post("/api/omens/deal", {
