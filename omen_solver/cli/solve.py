@@ -551,9 +551,14 @@ def describe_answer(result: SolveResult) -> str:
     """The answer in words: who wins (or the concept's outcome), or the bounds if unknown."""
     team = [p + 1 for p in result.teams[result.team]]
     if not result.solved:
-        low = "?" if result.lower is None else str(result.lower)
-        high = "?" if result.upper is None else str(result.upper)
-        return f"unknown: the value of {_seat_text(team)} lies in [{low}, {high}]"
+        low, high, seats = result.lower, result.upper, _seat_text(team)
+        if low is None and high is None:
+            return f"unknown: no bound on the value of {seats} was proven within the budget"
+        if high is None:
+            return f"unknown: the value of {seats} is at least {low}"
+        if low is None:
+            return f"unknown: the value of {seats} is at most {high}"
+        return f"unknown: the value of {seats} lies in [{low}, {high}]"
     values = "" if result.values is None else f"; team values {', '.join(map(str, result.values))}"
     if result.concept is Concept.PARANOID:
         return (f"{_verb(team, 'guarantees', 'guarantee')} {result.value} against all other "

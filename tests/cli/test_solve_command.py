@@ -104,3 +104,14 @@ def test_ctrl_c_prints_what_is_proven_and_exits_130(
     assert status == 130 and "interrupted" in err
     assert "interrupted: proven so far, the value lies in" in out
     assert "moves, best first for the side to move:" in out
+
+
+def test_a_search_that_proved_no_bound_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """max^n proves a value only once its search ends: a budget that runs out first leaves no
+    bound to print, and the answer says that in words (never "[?, ?]"); exit 1 (unknown)."""
+    status, out, _ = _run(capsys, "solve", "--deal", "1", "--players", "6", "--concept",
+                          "maxn", "--max-nodes", "2000")
+    assert status == 1
+    assert ("answer: unknown: no bound on the value of seats 3, 4 was proven within the budget"
+            in out)
+    assert "?" not in out
