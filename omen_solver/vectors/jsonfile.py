@@ -11,7 +11,7 @@ a parsed file against its JSON Schema (draft 2020-12, built by
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ __all__ = [
     "schema",
     "schema_for",
     "validate",
+    "validated_files",
 ]
 
 SCHEMAS: Final = {
@@ -177,3 +178,16 @@ def json_depth(value: Any) -> int:
         deepest = max(deepest, depth + 1)
         todo.extend((child, depth + 1) for child in children)
     return deepest
+
+
+def validated_files(path: Path) -> Iterator[tuple[Path, Any]]:
+    """The JSON files under ``path`` (a folder, searched recursively, or one file), each read
+    and validated against its schema; the schema files themselves are passed over."""
+    if not path.exists():
+        raise VectorFileError(f"{path}: no such file or folder")
+    for candidate in sorted(path.rglob("*.json")) if path.is_dir() else [path]:
+        data = read_json(candidate)
+        if isinstance(data, dict) and "$schema" in data:
+            continue
+        validate(data, str(candidate))
+        yield candidate, data

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.errors import EngineError, EngineStartError, VectorFileError
-from omen_solver.vectors.jsonfile import read_json, validate
+from omen_solver.vectors.jsonfile import validated_files
 from omen_solver.vectors.process import EngineProcess
 from omen_solver.vectors.protocol import normalize_legal, normalize_move
 from omen_solver.vectors.settings import EngineRules, declared
@@ -41,15 +41,8 @@ PROTOCOL_GAMES: Final = ("omens", "omen")
 
 def load_perft_files(path: Path) -> list[tuple[Path, Mapping[str, Any]]]:
     """The perft files under ``path`` (a folder, searched recursively, or one file)."""
-    if not path.exists():
-        raise VectorFileError(f"{path}: no such file or folder")
-    candidates = sorted(path.rglob("*.json")) if path.is_dir() else [path]
     found = []
-    for candidate in candidates:
-        data = read_json(candidate)
-        if isinstance(data, dict) and "$schema" in data:
-            continue
-        validate(data, str(candidate))
+    for candidate, data in validated_files(path):
         if data["format"] != "omen-solver-perft":
             continue
         if data["game"] not in PROTOCOL_GAMES:

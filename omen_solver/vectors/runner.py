@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.errors import EngineError, EngineStartError, VectorFileError
-from omen_solver.vectors.jsonfile import read_json, validate
+from omen_solver.vectors.jsonfile import validated_files
 from omen_solver.vectors.process import EngineProcess
 from omen_solver.vectors.protocol import normalize_legal, normalize_state
 from omen_solver.vectors.settings import EngineRules, declared, holds
@@ -57,17 +57,8 @@ _SKIPPED_FORMATS: Final = ("omen-solver-perft", "omen-solver-coverage", "omen-so
 def load_vector_files(path: Path) -> list[VectorFile]:
     """The vector files under ``path`` (a folder, searched recursively, or one file), each
     validated against the schema; perft, coverage, reference and schema files are skipped."""
-    if not path.exists():
-        raise VectorFileError(f"{path}: no such file or folder")
-    candidates = sorted(path.rglob("*.json")) if path.is_dir() else [path]
-    files = []
-    for candidate in candidates:
-        data = read_json(candidate)
-        if isinstance(data, dict) and "$schema" in data:
-            continue
-        validate(data, str(candidate))
-        if data["format"] == "omen-solver-vectors":
-            files.append(VectorFile(candidate, data))
+    files = [VectorFile(candidate, data) for candidate, data in validated_files(path)
+             if data["format"] == "omen-solver-vectors"]
     if not files:
         raise VectorFileError(f"{path}: no vector file (format 'omen-solver-vectors') here")
     return files
