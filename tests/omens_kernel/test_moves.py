@@ -87,12 +87,12 @@ def test_a_budget_that_runs_out_reports_every_move_with_true_bounds(
     settled = 0
     for seed in (16, 17, 18):
         state = random_small(random.Random(seed), 4, 3)
-        cut = solve(state, budget=Budget(max_nodes=6_000))
+        cut = solve(state, budget=Budget(max_nodes=3_000))
         team = cut.team_seats
         assert cut.status is Status.UNKNOWN
-        assert cut.nodes <= 6_000
+        assert cut.nodes <= 3_000
         assert len(cut.moves) == len(state.moves())
-        assert cut.to_json()["moves"] and "node limit of 6000" in (cut.note or "")
+        assert cut.to_json()["moves"] and "node limit of 3000" in (cut.note or "")
         assert all(move.nodes > 0 for move in cut.moves)
         for move in cut.moves:
             truth = solve(_after(state, move.action), team=team, per_move=False).value

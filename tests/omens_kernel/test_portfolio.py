@@ -9,15 +9,25 @@ alpha-beta, itself tested against the reference solver (test_solve.py)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from omen_solver.cli import main
-from omen_solver.core.budget import Budget, Status
+from omen_solver.core.budget import Budget, Status, deep_recursion
 from omen_solver.core.search import solve
 from omen_solver.errors import ChoiceError
+from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
-from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+from omen_solver.omens.kernel.convert import from_engine
+from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.params import SearchParams, Tuning
+from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
+from omen_solver.omens.kernel.search import Value
+from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE, make_search
+from omen_solver.omens.kernel.spec import compile_table
+from omen_solver.omens.rules import make_rules
+from omen_solver.omens.table import Table
 from tests.omens_kernel.helpers import random_small
 
 
@@ -99,3 +109,53 @@ def test_an_omen_position_has_no_choice_of_search(capsys: pytest.CaptureFixture[
     code = main(["solve", "docs/examples/omen/position.toml", "--search", "dfpn"])
     assert code == 2
     assert "Omen positions have one search" in capsys.readouterr().err
+
+
+def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
+    """A seeded 3-card deal of the proof-size benchmark (4 players, one Absolute a hand: deal
+    0 of ``benchmarks/proof_size.py``) solved by the searches by turns: the value, and the
+    nodes each turn took, in order."""
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130, cards=3))
+    spec = compile_table(state.table, state.teams())
+    root = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == spec.team_of[root.leader] for seat in range(4)]
+    params = SearchParams(constant_sum=True, budget=Budget(max_nodes=3_000_000), tuning=tuning)
+    search = make_search(Machine(spec), maximising, params, algorithm="portfolio")
+    assert isinstance(search, Portfolio)
+    turns: list[tuple[str, int]] = []
+    taken = search._turn
+
+    def recorded(one: object, turn: int | None, run: object) -> object:
+        before = search.nodes
+        try:
+            return taken(one, turn, run)  # type: ignore[arg-type]
+        finally:
+            turns.append(("alpha-beta" if one is search.alpha_beta else "df-pn",
+                          search.nodes - before))
+
+    search._turn = recorded  # type: ignore[method-assign,assignment]
+    with deep_recursion():
+        value = search.search(root, 0, 1)
+    return value, turns
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_df_pn_takes_each_round_first_and_alpha_beta_a_sixteenth() -> None:
+    """The default turns (kernel/params.py, ``Tuning.dfpn_first`` and ``alpha_beta_shift``):
+    df-pn's turn opens every round, alpha-beta's is a sixteenth of it, both double each round;
+    the earlier order (alpha-beta first, turns alike) gives the same value. The value is the
+    round's (rules file 000, "Goal of the Game")."""
+    value, turns = _turns_on_a_deal(Tuning())
+    assert len(turns) >= 3 and len(turns) % 2 == 1  # df-pn's turn settles it
+    for index, (name, nodes) in enumerate(turns):
+        whole = FIRST_TURN << (index // 2)
+        if index % 2:
+            assert (name, nodes) == ("alpha-beta", whole >> 4)
+        else:
+            # a question settled ("value 1?" disproved, then "value 0?") may end a turn early
+            assert name == "df-pn" and 0 < nodes <= whole
+    before, earlier = _turns_on_a_deal(replace(Tuning(), dfpn_first=False, alpha_beta_shift=0))
+    assert before == value
+    assert earlier[0] == ("alpha-beta", FIRST_TURN) and earlier[1] == ("df-pn", FIRST_TURN)
+    assert sum(nodes for _, nodes in turns) < sum(nodes for _, nodes in earlier)

@@ -7,6 +7,7 @@ by setting. The values are the rounds' (rules file 000, "Goal of the Game", "End
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -27,7 +28,8 @@ from omen_solver.omens.table import Table
 from tests.omens_kernel.helpers import random_small
 
 SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4),
-            Tuning(squeeze=True), Tuning()]
+            Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
+            replace(Tuning.off(), alpha_beta_shift=4), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]

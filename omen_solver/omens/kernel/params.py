@@ -53,9 +53,22 @@ class Tuning:
     "lower" or "higher" against the cards still to be played, a card that ends a hand's
     choices)."""
 
+    dfpn_first: bool = True
+    """The searches by turns (:mod:`.portfolio`): each round of turns starts with df-pn's,
+    not alpha-beta's. df-pn takes up its question again from the root after every turn, and
+    on the proof-size benchmark's deals it settles most rounds before alpha-beta would."""
+
+    alpha_beta_shift: int = 4
+    """The searches by turns: while df-pn's question is open, alpha-beta's turn is df-pn's
+    divided by ``2 ** alpha_beta_shift`` (0: turns of the same size); once df-pn has found
+    that neither side wins for sure (a fraction), alpha-beta's turns are whole (at most 16)."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
+        if not 0 <= self.alpha_beta_shift <= 16:
+            raise ValueError(
+                f"alpha_beta_shift: a power of 2 from 0 to 16, not {self.alpha_beta_shift!r}")
 
     @classmethod
     def off(cls) -> Tuning:
@@ -63,7 +76,8 @@ class Tuning:
         return cls(**{f.name: type(getattr(cls(), f.name))() for f in fields(cls)})
 
     def mask(self) -> int:
-        """The settings as bits, for the compiled kernel (``_ckernel.c``: ``TUNE_*``)."""
+        """The settings the compiled kernel applies, as bits (``_ckernel.c``: ``TUNE_*``); the
+        searches by turns are Python's in both kernels."""
         return int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
 
 

@@ -3,8 +3,12 @@
 Measured on seeded deals (``benchmarks/omens_dfpn.py``, ``docs/kernel.md``), neither search
 is better everywhere: proof-number search (:mod:`.dfpn`) settles many positions in a small
 fraction of alpha-beta's nodes and stays fast where alpha-beta runs out, and alpha-beta wins
-elsewhere. :class:`Portfolio` runs them by turns on node budgets that double (alpha-beta
-first), each keeping its table between turns, and answers with the first that finishes. The
+elsewhere. :class:`Portfolio` runs them by turns on node budgets that double, each keeping
+its table between turns, and answers with the first that finishes. By default df-pn takes each
+round's first turn and alpha-beta a sixteenth of it (:class:`~.params.Tuning`:
+``dfpn_first``, ``alpha_beta_shift``): on the proof-size benchmark's deals df-pn settles
+nearly every round, and it does so in fewer nodes when it takes up its question again from the
+root after each turn than in one search to the end (``docs/kernel.md`` has the figures). The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
 same node count on every run. A full table replaces the entries that cost least
 (:mod:`.tables`), so df-pn goes on learning and keeps its turns.
@@ -64,6 +68,8 @@ class Portfolio:
         self.budget = params.budget
         self.first_turn = first_turn
         """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
+        self.dfpn_first = params.tuning.dfpn_first
+        self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.table_limit = params.table_limit
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
@@ -123,36 +129,65 @@ class Portfolio:
                 turn *= 2
 
     def step(self, state: KState, alpha: Value, beta: Value, turn: int | None) -> Value | None:
-        """One round of turns on ``state``: alpha-beta for at most ``turn`` nodes, then df-pn
-        on its question (first "value 1?", then "value 0?") for as many; the value once one
-        of them settles it, else ``None``. The question reached is kept for the next round of
-        the same state. With no turns (``first_turn`` 0) df-pn runs first, to the end, and
-        alpha-beta only once df-pn has found that neither side wins for sure; ``turn`` None
-        runs to the end of the budget."""
+        """One round of turns on ``state``: df-pn on its question (first "value 1?", then
+        "value 0?") for at most ``turn`` nodes and alpha-beta for a share of that (the order
+        and the share are :class:`~.params.Tuning`'s ``dfpn_first`` and ``alpha_beta_shift``);
+        the value once one of them settles it, else ``None``. The question reached is kept
+        for the next round of the same state; once df-pn has found that neither side wins for
+        sure, alpha-beta alone goes on, with whole turns. With no turns (``first_turn`` 0)
+        df-pn runs first, to the end, and alpha-beta only for a fraction; ``turn`` None runs
+        to the end of the budget."""
         key = state.key()
         known = self._values.get(key)
         if known is not None:
             return known
         question = self._questions.get(key, 1)
+        dfpn_first = self.dfpn_first or not self.first_turn
+        if dfpn_first and question is not None:
+            settled, question = self._dfpn_turn(state, key, question, turn)
+            if settled is not None:
+                return settled
         if self.first_turn or question is None:
-            try:
-                value = self._turn(self.alpha_beta, turn,
-                                   lambda: self.alpha_beta.search(state, alpha, beta))
-                if value in (0, 1) or alpha < value < beta:
-                    self._values[key] = value
+            value = self._alpha_beta_turn(state, key, alpha, beta, self._share(turn, question))
+            if value is not None or question is None:
                 return value
-            except _TurnOver:
-                if question is None:
-                    return None
+        if not dfpn_first and question is not None:
+            return self._dfpn_turn(state, key, question, turn)[0]
+        return None
+
+    def _share(self, turn: int | None, question: int | None) -> int | None:
+        """Alpha-beta's turn beside df-pn's ``turn``: a share of it while df-pn's question
+        is open, the whole of it once alpha-beta goes on alone."""
+        if turn is None or question is None:
+            return turn
+        return max(1, turn >> self.alpha_beta_shift)
+
+    def _alpha_beta_turn(self, state: KState, key: tuple[object, ...], alpha: Value,
+                         beta: Value, turn: int | None) -> Value | None:
+        """One turn of alpha-beta: the value found (kept if exact), None if the turn ran out."""
+        try:
+            value = self._turn(self.alpha_beta, turn,
+                               lambda: self.alpha_beta.search(state, alpha, beta))
+        except _TurnOver:
+            return None
+        if value in (0, 1) or alpha < value < beta:
+            self._values[key] = value
+        return value
+
+    def _dfpn_turn(self, state: KState, key: tuple[object, ...], question: int,
+                   turn: int | None) -> tuple[int | None, int | None]:
+        """One turn of df-pn on ``question``: the value (0 or 1) if df-pn settled it, else
+        None; and the question to go on with (1, 0, or None for alpha-beta alone)."""
         try:
             settled = self._ask(state, question, turn)
-            if isinstance(settled, int):
-                self._values[key] = settled
-                return settled
-            self._questions[key] = None if settled == _MIXED else 0
         except _TurnOver:
-            pass
-        return None
+            return None, question
+        if isinstance(settled, int):
+            self._values[key] = settled
+            return settled, question
+        following = None if settled == _MIXED else 0
+        self._questions[key] = following
+        return None, following
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
         """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
