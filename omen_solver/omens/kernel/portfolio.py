@@ -7,8 +7,8 @@ elsewhere. :class:`Portfolio` runs them by turns on node budgets that double, ea
 its table between turns, and answers with the first that finishes. By default df-pn takes each
 round's first turn and alpha-beta a sixteenth of it (:class:`~.params.Tuning`:
 ``dfpn_first``, ``alpha_beta_shift``): on the proof-size benchmark's deals df-pn settles
-nearly every round, and it does so in fewer nodes when it takes up its question again from the
-root after each turn than in one search to the end (``docs/kernel.md`` has the figures). The
+nearly every round, so alpha-beta's turns are a small insurance, not half the work
+(``docs/kernel.md`` has the figures). The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
 same node count on every run. A full table replaces the entries that cost least
 (:mod:`.tables`), so df-pn goes on learning and keeps its turns.
