@@ -201,11 +201,15 @@ class EngineProcess:
     def _died(self) -> str:
         process = self._process
         status = "closed its output"
+        deadline = time.monotonic() + 1.0
         if process is not None:
-            deadline = time.monotonic() + 1.0
             while _running(process) and time.monotonic() < deadline:
                 time.sleep(0.01)
             status = _exit_status(process) or status
+        # its last words may still be in the pipe: let the stderr reader reach the end first
+        for thread in self._threads:
+            if thread.name == "engine-stderr":
+                thread.join(timeout=max(0.0, deadline - time.monotonic()) + 0.5)
         tail = "\n    ".join(list(self.stderr)[-5:])
         return f"the engine {status}" + (f"; its last words on stderr:\n    {tail}" if tail
                                           else "")

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -277,3 +278,33 @@ def test_a_fifo_or_an_oversized_file_is_refused_at_once(
     assert main(["vectors", "check", str(nested), "--engine", "unused"]) == 2
     assert "JSON nested more than 64 levels deep" in capsys.readouterr().err
     assert time.monotonic() - started < 10
+
+
+def test_the_last_words_on_stderr_are_read_to_the_end_before_they_are_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reaped: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine that writes to stderr and exits at once: the failure shows what it wrote even
+    when the thread reading its stderr is slower than the exit is seen (a loaded machine)."""
+    from omen_solver.vectors.process import EngineProcess
+
+    keep = EngineProcess._keep_stderr
+
+    def slow(lines: Any) -> Any:
+        kept = keep(lines)
+
+        def later(line: object) -> None:
+            time.sleep(0.3)
+            kept(line)
+        return later
+
+    monkeypatch.setattr(EngineProcess, "_keep_stderr", staticmethod(slow))
+    engine, pids = _engine(tmp_path, "sys.stderr.write('my last words\\n'); sys.stderr.flush(); "
+                                     "sys.exit(4)")
+    status = main(["vectors", "check", str(_one_vector(tmp_path)), "--engine", engine,
+                   "--timeout", "5", "--min-played", "0"])
+    reaped += _pids(pids)
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "my last words" in out
+    assert _all_gone(reaped)
