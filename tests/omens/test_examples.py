@@ -119,3 +119,38 @@ def test_new_game_deals_absolutes_then_hands(players: int) -> None:
     cards = state.all_cards()
     assert sorted(sum(cards.values(), ())) == list(range(1, 36))
     assert {s.rule for s in trace} >= {"setup.absolutes", "setup.teams", "setup.deal"}
+
+
+@pytest.mark.parametrize(
+    ("hands", "moves"),
+    [
+        (
+            {1: [21, 30, 12], 2: [17, 31, 13], 3: [19, 32, 16], 4: [18, 33, 14]},
+            ("1:21>2", "2:17>1", "3:19", "4:18"),
+        ),
+        # Luck (13) wins and goes: seat 1 discards a card from hand; nobody has won the round.
+        (
+            {1: [13, 5, 6, 4], 2: [7, 8, 1], 3: [9, 10, 11], 4: [2, 3, 12]},
+            ("1:13", "2:7", "3:9", "4:2", "1:discards 5"),
+        ),
+    ],
+)
+def test_the_next_bout_is_the_position_its_hands_make(
+    hands: dict[int, list[int]], moves: tuple[str, ...]
+) -> None:
+    """Rules file 000, "How a Bout Is Resolved": 'If no team has won the round ..., start a
+    new bout. The player who won the previous bout starts the next one.' What the last bout
+    left (its outcome, Luck's victim) is no part of the new one: the state is the same
+    position, key for key, as a bout set up with those hands and that leader."""
+    state, _ = play(position(hands), *moves)
+    assert not state.is_terminal() and not state.in_play
+    fresh = OmensState.start_of_bout(
+        state.table,
+        state.hands,
+        state.teams(),
+        state.leader,
+        rounds_won=state.rounds_won,
+        out=state.discard_pile,
+        box=state.box,
+    )
+    assert state.key() == fresh.key()

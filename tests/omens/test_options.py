@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from omen_solver.core.game import CHANCE, SIMULTANEOUS
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from omen_solver.omens.rules import OmensRules, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
@@ -166,6 +166,15 @@ def test_sadness_lone_card() -> None:
     void = position({1: [26], 2: [], 3: [], 4: []}, sadness_lone_card="discarded_no_winner")
     void, _ = play(void, "1:26")
     assert void.is_terminal() and void.winning_team() is None
+
+
+def test_a_bout_with_no_card_in_any_hand_ends_the_round() -> None:
+    """Rule round.end.no_cards (docs/omens-rules.md; rules file 000, "Game Sequence": players
+    take turns to play a card, and one with no card cannot): a bout that would start with no
+    card in any hand ends the round at once, with no winner and nobody to act."""
+    state = position({1: [], 2: [], 3: [], 4: []})
+    assert state.is_terminal() and state.winning_team() is None
+    assert state.current_player() == TERMINAL and state.last_bout is None
 
 
 def test_fear_pass_on() -> None:
