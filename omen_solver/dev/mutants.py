@@ -741,6 +741,35 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
         "the end of a deal), which clears it, or from start_of_bout or new_game, where it is "
         "None; so it is already None when a bout ends"
     ),
+    ("omen_solver/omens/state.py", "_play", "drop statement", "return", "return"): (
+        "equivalent with the game's cards (read): the first return follows Dream, an immediate "
+        "card with no choice of its own, the second a card with no immediate effect; without "
+        "either the card goes on to be resolved with no choice: an explanation (no effect), or "
+        "a RESOLVE obligation that _drop_void_pending drops at once, its choices being empty "
+        "(every effect of the deck that has choices is immediate)"
+    ),
+    **{
+        ("omen_solver/omens/state.py", function, "drop statement", line, line): reason
+        for function, line, reason in (
+            (
+                "_start_end_of_bout",
+                "work.winner = None",
+                "equivalent (read): the winner is None until the game is over, and here it ends",
+            ),
+            (
+                "_next_bout",
+                "work.winner = None",
+                "equivalent (read): the winner is None until the game is over, and here it ends",
+            ),
+            (
+                "_next_bout",
+                "work.phase = Phase.OVER",
+                "equivalent (read): left in the bout phase, _advance finds nobody to play and "
+                "_start_end_of_bout, with nothing in play, ends the round the same way (over, "
+                "no winner); only the explanation is said twice",
+            ),
+        )
+    },
     **{
         ("omen_solver/omens/state.py", "_reset_bout", "drop statement", line, line): reason
         for line, reason in (
