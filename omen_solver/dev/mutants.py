@@ -720,6 +720,56 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
         )
     },
     (
+        "omen_solver/omens/state.py",
+        "_jealousy",
+        "swap order",
+        "front[i] = Placement(mine.card <-> front[j] = Placement(theirs.ca",
+        "front[i] = Placement(mine.card, theirs.before, mine.by)",
+    ): (
+        "equivalent (read): the two assignments write different slots (Jealousy's choices "
+        "never name Jealousy itself, so i != j) and read only 'mine' and 'theirs', taken before "
+        "both"
+    ),
+    (
+        "omen_solver/omens/state.py",
+        "_start_end_of_bout",
+        "drop statement",
+        "work.luck_victim = None",
+        "work.luck_victim = None",
+    ): (
+        "equivalent (read): every bout begins through _reset_bout (the next bout, a new round, "
+        "the end of a deal), which clears it, or from start_of_bout or new_game, where it is "
+        "None; so it is already None when a bout ends"
+    ),
+    **{
+        ("omen_solver/omens/state.py", "_reset_bout", "drop statement", line, line): reason
+        for line, reason in (
+            (
+                "work.front = []",
+                "equivalent (read): nothing is in play when a bout or round is started: the "
+                "return stage, which runs before the check, empties it, the Luck and exchange "
+                "stages move only cards in hands, and a deal begins with nothing in play",
+            ),
+            (
+                "work.pending = []",
+                "equivalent (read): nothing is pending when a bout or round is started: a "
+                "stage (the check, which starts them) runs only when no obligation is pending, "
+                "and a deal has none",
+            ),
+            (
+                "work.stages = []",
+                "equivalent (read): the check, the last stage, is taken off the list before it "
+                "runs, so the list is empty when it starts the next bout or round; a deal has "
+                "no stages",
+            ),
+            (
+                "work.end_abs = ()",
+                "equivalent (read): the exchanges stage, in the list whenever it is not empty, "
+                "empties it before the check; under the other absolute_timing it is never set",
+            ),
+        )
+    },
+    (
         "omen_solver/omens/resolve.py",
         "_protected",
         "drop statement",

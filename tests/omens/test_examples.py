@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from omen_solver.core.game import TERMINAL
 from omen_solver.omens.state import OmensState, derive_teams
 from omen_solver.omens.table import Scope, Table
 
@@ -52,6 +53,27 @@ def test_round_end_example_absolute_31_beats_lie_9() -> None:
     assert state.is_terminal()
     assert state.winning_team() == (0, 2)
     assert "round.end.highest_single" in rules_of(trace)
+
+
+def test_round_end_leaves_nobody_to_act() -> None:
+    """Rules file 000, "End of a Round / End of the Game": a team with 1 card at the end of a
+    bout wins the round, which ends there; nobody acts any more (not a seat, not chance)."""
+    state = position({1: [31, 20], 2: [9, 1], 3: [5, 6, 7], 4: [2, 3, 4]}, leader=1)
+    state, _ = play(state, "1:20", "2:1", "3:5", "4:2")
+    assert state.is_terminal()
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == ()
+
+
+def test_bouts_are_counted_one_at_a_time() -> None:
+    """Rules file 000, "Game Sequence": everyone plays a card, then the bout ends; the worked
+    example of "How a Bout Is Resolved" is one bout, counted once (its summary is bout 1)."""
+    state = position(
+        {1: [24, 2], 2: [18, 3], 3: [4, 5], 4: [8, 6], 5: [11, 7], 6: [19, 35]}, leader=1
+    )
+    state, _ = play(state, "1:24 ask 2", "2:shows 3", "2:18", "3:4", "4:8", "5:11", "6:19")
+    assert state.bouts_played == 1
+    assert state.last_bout is not None and state.last_bout.number == 1
 
 
 @pytest.mark.parametrize(
