@@ -152,7 +152,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "kernel: insist on it; reference: the reference search")
     parser.add_argument("--search", choices=["portfolio", "alphabeta", "dfpn"], default=None,
                         help="the Omens kernel's search for a round: portfolio (default): "
-                             "alpha-beta and proof-number search (df-pn) by turns; alphabeta; "
+                             "proof-number search (df-pn) and alpha-beta by turns, alpha-beta's a "
+                             "sixteenth of df-pn's; alphabeta; "
                              "dfpn (alpha-beta only where the value is a fraction)")
     add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     add_kernel_options(parser)
