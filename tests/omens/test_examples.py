@@ -8,7 +8,7 @@ from omen_solver.core.game import TERMINAL
 from omen_solver.omens.state import OmensState, derive_teams
 from omen_solver.omens.table import Scope, Table
 
-from .helpers import hand, play, position, rules_of
+from .helpers import hand, legal, play, position, rules_of
 
 
 @pytest.mark.rules(
@@ -38,6 +38,17 @@ def test_worked_example_secret_day_calm_death_summer() -> None:
     assert summary.discarded == (4, 11, 24)
     assert hand(state, 2) == [3, 18] and hand(state, 4) == [6, 8] and hand(state, 6) == [19, 35]
     assert "card.colour.extreme" in rules_of(trace)
+
+
+def test_secret_either_asks_or_shows() -> None:
+    """omens-cards.md, card 24 Secret: 'choose a player: either they show you a card from their
+    hand, or you show them one of yours': to each other seat, an ask and a show of each card
+    left in hand."""
+    state = position({1: [24, 2], 2: [18, 3], 3: [4, 5], 4: [8, 6]}, leader=1)
+    moves = [m for m in legal(state) if m.startswith("1:24")]
+    assert moves == [
+        "1:24 ask 2", "1:24 ask 3", "1:24 ask 4", "1:24 show 2 2", "1:24 show 3 2", "1:24 show 4 2"
+    ]
 
 
 @pytest.mark.rules("round.end.highest_single", "card.colour.extreme", "card.colour.self")
