@@ -770,6 +770,43 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
             ),
         )
     },
+    ("omen_solver/omens/state.py", "_stage_luck", "drop statement", "return", "return"): (
+        "equivalent (read): without the return after Luck's obligation is pushed, the stage "
+        "goes on only to an explanation"
+    ),
+    (
+        "omen_solver/omens/state.py",
+        "_now_choices",
+        "and/or",
+        "And -> Or",
+        'if effect == "absolute" and card in table.now:',
+    ): (
+        "equivalent with the game's cards (read): both callers of _now_choices pass only "
+        "immediate cards (each checks table.now first), so 'card in table.now' holds there; "
+        "the only other card to reach the line is a second Dream, which the deck does not have"
+    ),
+    (
+        "omen_solver/omens/state.py",
+        "_betrayal",
+        "and/or",
+        "And -> Or",
+        'if given in table.now and table.effect[given] != "dream":',
+    ): (
+        "equivalent with the game's cards (read): the cards 'or' adds (Dream, and cards with no "
+        "immediate effect) have no choices when resolved, so their RESOLVE obligation is "
+        "dropped at once as void by _drop_void_pending, with only an explanation"
+    ),
+    (
+        "omen_solver/omens/state.py",
+        "_actions",
+        "and/or",
+        "Or -> And",
+        "if self._phase == Phase.DEAL or self.current_player() == CHANCE:",
+    ): (
+        "equivalent (read): at a deal the current player is always chance; at Luck's chance "
+        "discard the other way lists the same actions (the LUCK branch yields a DISCARDS for "
+        "each card of _luck_options, as chance_outcomes does), and they are sorted either way"
+    ),
     **{
         ("omen_solver/omens/state.py", "_reset_bout", "drop statement", line, line): reason
         for line, reason in (
