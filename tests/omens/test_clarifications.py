@@ -43,6 +43,17 @@ def test_absolute_exchange_is_simultaneous_and_secret() -> None:
     assert "card.absolute.exchange" in rules_of(trace)
 
 
+def test_absolute_exchange_has_no_moves_for_a_seat_outside_it() -> None:
+    """Rules file 000, "The Absolute": 'Exchange a card from your hand with the player of your
+    choice': only the two seats of the exchange give a card; asking for the moves of another
+    seat is refused, not answered with gifts from its hand."""
+    state = position({1: [30, 5, 6], 2: [7, 8], 3: [9, 10, 11], 4: [2, 3]})
+    state, _ = play(state, "1:30 with 3")
+    for seat in (1, 3):
+        with pytest.raises(ValueError, match="seats choose at once"):
+            state.legal_actions(seat)
+
+
 @pytest.mark.rules(
     "card.betrayal.take",
     "card.betrayal.give",
