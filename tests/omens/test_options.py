@@ -37,6 +37,16 @@ def test_absolute_timing() -> None:
     assert hand(end, 1) == [3, 6] and hand(end, 4) == [5]
 
 
+def test_absolute_timing_end_resolves_each_absolute_once() -> None:
+    """O1 (rules file 000, "The Absolute"; option absolute_timing = "end"): each Absolute played
+    resolves once, at the end of the bout. Here its exchange leaves seat 4 with 1 card and ends
+    the round: the finished state (its fields, what to_text writes) has none left to resolve."""
+    hands = {1: [30, 5, 6], 2: [7, 8], 3: [9, 10], 4: [2, 3]}
+    end, _ = play(position(hands, absolute_timing="end"), "1:30", "2:7", "3:9", "4:2")
+    end, _ = play(end, "1:resolve 30 with 4", "1:gives 5 & 4:gives 3")
+    assert end.is_terminal() and end.fields()["end_abs"] == ()
+
+
 def test_absolute_exchange() -> None:
     """O2 (rules file 000, "The Absolute": 'simultaneously and secretly')."""
     hands = {1: [30, 5, 6], 2: [7, 8], 3: [9, 10], 4: [2, 3]}
