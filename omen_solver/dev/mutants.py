@@ -807,6 +807,18 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
         "discard the other way lists the same actions (the LUCK branch yields a DISCARDS for "
         "each card of _luck_options, as chance_outcomes does), and they are sorted either way"
     ),
+    (
+        "omen_solver/omens/state.py",
+        "_with_choices",
+        "off by one",
+        "1 -> 0",
+        "top = self._pending[-1][0] if self._pending else None",
+    ): (
+        "equivalent (read): a card is placed with at most one obligation pending (the DREAM or "
+        "REPLAY it answers): each obligation is popped before the effect that pushes the next, "
+        "and only _stage_exchanges pushes several, after the bout's placements; so [-1] and [0] "
+        "are the same obligation"
+    ),
     **{
         ("omen_solver/omens/state.py", "_reset_bout", "drop statement", line, line): reason
         for line, reason in (
