@@ -335,8 +335,9 @@ async function start() {
   state.rules = rules;
   state.options = options;
   const board = new Board();
-  const editor = new Editor(options, (toml) => { showTab("board"); board.setPosition(toml, []); });
-  const puzzles = new Puzzles((toml) => { showTab("board"); board.setPosition(toml, []); });
+  // the board is shown once it holds the new position, not the one before for a moment
+  const editor = new Editor(options, async (toml) => { await board.setPosition(toml, []); showTab("board"); });
+  const puzzles = new Puzzles(async (toml) => { await board.setPosition(toml, []); showTab("board"); });
   const omen = new OmenBoard();
   window.omenBoard = { board, editor, puzzles, omen, cardName };
   $("edit-this").onclick = () => { editor.load(board.view.position); showTab("editor"); };
