@@ -68,7 +68,8 @@ class Portfolio:
         self.budget = params.budget
         self.first_turn = first_turn
         """0: no turns: df-pn to the end, then alpha-beta only for a fraction."""
-        self.dfpn_first = params.tuning.dfpn_first
+        self.dfpn_first = params.tuning.dfpn_first or not first_turn
+        """Each round starts with df-pn's turn (always so with no turns)."""
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.table_limit = params.table_limit
         self._nodes = 0
@@ -142,8 +143,7 @@ class Portfolio:
         if known is not None:
             return known
         question = self._questions.get(key, 1)
-        dfpn_first = self.dfpn_first or not self.first_turn
-        if dfpn_first and question is not None:
+        if self.dfpn_first and question is not None:
             settled, question = self._dfpn_turn(state, key, question, turn)
             if settled is not None:
                 return settled
@@ -151,7 +151,7 @@ class Portfolio:
             value = self._alpha_beta_turn(state, key, alpha, beta, self._share(turn, question))
             if value is not None or question is None:
                 return value
-        if not dfpn_first and question is not None:
+        if not self.dfpn_first and question is not None:
             return self._dfpn_turn(state, key, question, turn)[0]
         return None
 

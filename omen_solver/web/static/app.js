@@ -336,8 +336,9 @@ async function start() {
   state.options = options;
   const board = new Board();
   // the board is shown once it holds the new position, not the one before for a moment
-  const editor = new Editor(options, async (toml) => { await board.setPosition(toml, []); showTab("board"); });
-  const puzzles = new Puzzles(async (toml) => { await board.setPosition(toml, []); showTab("board"); });
+  const playOnBoard = async (toml) => { await board.setPosition(toml, []); showTab("board"); };
+  const editor = new Editor(options, playOnBoard);
+  const puzzles = new Puzzles(playOnBoard);
   const omen = new OmenBoard();
   window.omenBoard = { board, editor, puzzles, omen, cardName };
   $("edit-this").onclick = () => { editor.load(board.view.position); showTab("editor"); };
