@@ -183,3 +183,81 @@ def test_searches_refuse_settings_they_do_not_apply() -> None:
         DfpnSearch(Machine(spec), maximising, 1, SearchParams(mode=SimultaneousMode.LOWER))
     with pytest.raises(ValueError, match="payoff"):
         KernelMaxn(Machine(spec), SearchParams(payoff=[[1] * 4] * 5))
+
+
+def _two_questions(kind: type, spec: object, maximising: list[bool], start: object,
+                   hint: bool) -> list[object]:
+    """Ask "value 1?" then "value 0?", the second reading the first's table if ``hint``."""
+    seen: list[object] = []
+    first = None
+    for target in (1, 0):
+        search = kind(Machine(spec), maximising, target,  # type: ignore[arg-type]
+                      SearchParams(budget=Budget(max_nodes=3_000)))
+        if hint and first is not None:
+            search.use_hint(first)
+        first = search
+        try:
+            answer: object = search.prove(start)
+        except BudgetExceeded as stopped:
+            answer = stopped.reason
+        seen.append((answer, search.nodes, search.states))
+    return seen
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+@pytest.mark.parametrize("seed", [3, 4])
+def test_compiled_dfpn_reads_a_hint_as_python_dfpn_does(seed: int) -> None:
+    """With "value 0?" reading what "value 1?" settled (kernel/dfpn.py, ``use_hint``), the
+    two kernels give the same answers, node counts and table entries, and the answers are
+    those without the hint (a state worth 1 is not worth 0: rules file 000, "Goal of the
+    Game", a round is won by one team)."""
+    rng = random.Random(seed)
+    read = 0
+    for _ in range(50):
+        players = rng.choice([4, 5, 6])
+        state = random_small(rng, players, rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == 0 for seat in range(players)]
+        hinted = [_two_questions(kind, spec, maximising, start, True)
+                  for kind in (DfpnSearch, compiled.CompiledDfpn)]
+        assert hinted[0] == hinted[1], state
+        plain = _two_questions(DfpnSearch, spec, maximising, start, False)
+        for with_hint, without in zip(hinted[0], plain, strict=True):
+            if isinstance(without[0], bool) and isinstance(with_hint[0], bool):  # type: ignore[index]
+                assert with_hint[0] == without[0], state  # type: ignore[index]
+        read += hinted[0] != plain
+    assert read > 0, "the hint never changed a search: it is not read"
+
+
+@pytest.mark.parametrize("kind", [DfpnSearch, compiled.CompiledDfpn] if compiled.AVAILABLE
+                         else [DfpnSearch])
+def test_a_proof_of_the_other_question_settles_a_child_at_once(kind: type) -> None:
+    """A round the leader's team wins for sure: "value 1?" proves it (rules file 000, "Goal of
+    the Game"). "value 0?" reading that proof disproves the root as soon as it is expanded:
+    the leader's winning child is settled by the hint, so one node, against a search of its
+    own without it."""
+    state = position({1: [27, 4], 2: [5, 6, 7], 3: [8, 2, 3], 4: [1, 18, 19]})
+    spec = compile_table(state.table, state.teams())
+    start = from_engine(spec, state)
+    leader = state.current_player()
+    maximising = [spec.team_of[seat] == spec.team_of[leader] for seat in range(4)]
+    (won, _, _), (lost, nodes, _) = _two_questions(kind, spec, maximising, start, True)
+    (_, _, _), (_, plain, _) = _two_questions(kind, spec, maximising, start, False)
+    assert (won, lost) == (True, False)
+    assert nodes == 1 < plain
+
+
+def test_a_search_is_not_its_own_hint() -> None:
+    state = position({1: [27, 4], 2: [5, 6, 7], 3: [8, 2, 3], 4: [1, 18, 19]})
+    spec = compile_table(state.table, state.teams())
+    maximising = [spec.team_of[seat] == 0 for seat in range(4)]
+    kinds = [DfpnSearch, compiled.CompiledDfpn] if compiled.AVAILABLE else [DfpnSearch]
+    for kind in kinds:
+        search = kind(Machine(spec), maximising, 0)
+        with pytest.raises(ValueError, match="own hint"):
+            search.use_hint(search)
+    if compiled.AVAILABLE:
+        with pytest.raises(TypeError, match="must be one too"):
+            DfpnSearch(Machine(spec), maximising, 0).use_hint(
+                compiled.CompiledDfpn(Machine(spec), maximising, 1))

@@ -543,6 +543,8 @@ typedef struct {
     Table *table;      /* where this search stores: its own table, or a shared Table's */
     Table *shared;     /* read after ``table`` and never written during a search (NULL: none) */
     PyObject *table_obj, *shared_obj, *pool_obj;
+    PyObject *hint_obj; /* df-pn: the search of the other question, whose proofs settle
+                         * children here (dfpn.py: DfpnSearch.use_hint; NULL: none) */
     Pool *pool;
     _Atomic int abort; /* set from another thread: stop at the next check */
     int threaded;      /* run without the GIL (progress is then not reported) */
@@ -1396,6 +1398,36 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
     if (*dn > SEED_MAX) *dn = SEED_MAX;
 }
 
+/* The numbers of a node not in this search's tables (dfpn.py: DfpnSearch._first_numbers):
+ * what the other question's search (the hint) settled about a state of play, else its seed.
+ * A state the hint proved is settled here; one it disproved is settled if both ask the same
+ * value, else starts as likely proved: proof number 1, disproof number HINT_SCALE times its
+ * seed's. */
+#define HINT_SCALE 256
+static void dfpn_first_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len,
+                               uint64_t h, int64_t *pn, int64_t *dn) {
+    if (row < 0 && S->hint_obj) {
+        const Search *H = (const Search *)S->hint_obj;
+        int same = H->target == S->target;
+        Probe p;
+        if (tt_probe(H, w, len, h, &p)) {
+            if (p.low.n == 0 || (p.high.n == 0 && same)) {
+                int proved = (p.low.n == 0) == same;
+                *pn = proved ? 0 : PN_INFINITE;
+                *dn = proved ? PN_INFINITE : 0;
+                return;
+            }
+            if (p.high.n == 0) {
+                dfpn_seed(S, kid, row, pn, dn);
+                *pn = 1;
+                *dn = *dn * HINT_SCALE < SEED_MAX ? *dn * HINT_SCALE : SEED_MAX;
+                return;
+            }
+        }
+    }
+    dfpn_seed(S, kid, row, pn, dn);
+}
+
 /* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
  * distinct children (kids, keys, hashes; rows of an exchange keep the attacker's card in
  * moves), or -1. */
@@ -1493,8 +1525,10 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
         child_row[i] = rows_made ? f->moves[i] : -1;
         Probe known;
         f->seed_pn[i] = f->seed_dn[i] = 1;
-        if (!tt_probe(S, f->keys + (size_t)i * KEYWORDS, f->keylen[i], f->hashes[i], &known))
-            dfpn_seed(S, &f->kids[i], child_row[i], &f->seed_pn[i], &f->seed_dn[i]);
+        const uint64_t *w = f->keys + (size_t)i * KEYWORDS;
+        if (!tt_probe(S, w, f->keylen[i], f->hashes[i], &known))
+            dfpn_first_numbers(S, &f->kids[i], child_row[i], w, f->keylen[i], f->hashes[i],
+                               &f->seed_pn[i], &f->seed_dn[i]);
     }
     for (;;) {
         int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
@@ -1535,8 +1569,26 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
 
 /* ---------------------------------------------------------------- the Search type */
 
+/* A search refers to the other question's search and to its progress callback, which may
+ * refer back to it: the collector sees those references and breaks such cycles. */
+static int Search_traverse(Search *S, visitproc visit, void *arg) {
+    Py_VISIT(S->hint_obj);
+    Py_VISIT(S->progress);
+    Py_VISIT(S->matrix_value);
+    return 0;
+}
+
+static int Search_clear(Search *S) {
+    Py_CLEAR(S->hint_obj);
+    Py_CLEAR(S->progress);
+    Py_CLEAR(S->matrix_value);
+    return 0;
+}
+
 static void Search_dealloc(Search *S) {
+    PyObject_GC_UnTrack(S);
     table_free(&S->own);
+    Py_XDECREF(S->hint_obj);
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
@@ -1782,6 +1834,27 @@ static PyObject *Search_use(Search *S, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyTypeObject SearchType;
+
+/* hint(other): df-pn reads the proofs of ``other`` (a Search of the other question, or None)
+ * for children not in its own tables; ``other`` must not search while this one does. */
+static PyObject *Search_hint(Search *S, PyObject *args) {
+    PyObject *other;
+    if (!PyArg_ParseTuple(args, "O", &other)) return NULL;
+    if (other != Py_None && !PyObject_TypeCheck(other, &SearchType)) {
+        PyErr_SetString(PyExc_TypeError, "hint must be a _ckernel.Search or None");
+        return NULL;
+    }
+    if (other == (PyObject *)S) {
+        PyErr_SetString(PyExc_ValueError, "a search cannot be its own hint");
+        return NULL;
+    }
+    Py_XDECREF(S->hint_obj);
+    S->hint_obj = NULL;
+    if (other != Py_None) { Py_INCREF(other); S->hint_obj = other; }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_interrupt(Search *S, PyObject *unused) {
     atomic_store(&S->abort, 1);
     Py_RETURN_NONE;
@@ -1797,6 +1870,7 @@ static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"use", (PyCFunction)Search_use, METH_VARARGS, "use(table, shared): store in table (a Table, or None: its own), read shared after it (a Table or None)"},
+    {"hint", (PyCFunction)Search_hint, METH_VARARGS, "hint(other): read the proofs of other (a Search of df-pn's other question, or None)"},
     {"interrupt", (PyCFunction)Search_interrupt, METH_NOARGS, "stop at the next check (from another thread)"},
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
     {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},
@@ -1823,7 +1897,9 @@ static PyTypeObject SearchType = {
     .tp_name = "omen_solver.omens.kernel._ckernel.Search",
     .tp_basicsize = sizeof(Search),
     .tp_dealloc = (destructor)Search_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Search_traverse,
+    .tp_clear = (inquiry)Search_clear,
     .tp_doc = "Alpha-beta on the compiled kernel (see omen_solver/omens/kernel/search.py).",
     .tp_methods = Search_methods,
     .tp_getset = Search_getset,

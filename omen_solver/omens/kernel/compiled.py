@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import GameState
@@ -27,6 +27,9 @@ from omen_solver.omens.kernel.search import (
     Entry,
     Value,
 )
+
+if TYPE_CHECKING:
+    from omen_solver.omens.kernel.dfpn import Prover
 
 __all__ = ["AVAILABLE", "CompiledDfpn", "CompiledMaxn", "CompiledSearch", "new_pool", "new_table"]
 
@@ -213,6 +216,14 @@ class CompiledDfpn(_Compiled):
     @mixed_seen.setter
     def mixed_seen(self, value: bool) -> None:
         self._search.mixed_seen = value
+
+    def use_hint(self, other: Prover | None) -> None:
+        """:meth:`.dfpn.DfpnSearch.use_hint`: ``other`` a compiled df-pn search or None."""
+        if other is self:
+            raise ValueError("a search cannot be its own hint")
+        if other is not None and not isinstance(other, CompiledDfpn):
+            raise TypeError(f"a hint for the compiled df-pn must be one too, not {other!r}")
+        self._search.hint(None if other is None else other._search)
 
     def numbers(self, state: KState) -> tuple[int, int] | None:
         found = self._search.entry(state.key())

@@ -43,13 +43,17 @@ from omen_solver.omens.kernel.search import (
 )
 from omen_solver.omens.kernel.tables import Table
 
-__all__ = ["DfpnSearch", "Prover", "settled_by"]
+__all__ = ["DfpnSearch", "Prover", "link_questions", "settled_by"]
 
 INFINITE: Final = 1 << 40
 """A proof or disproof number that stands for "proved impossible"."""
 
 SEED_MAX: Final = 1 << 30
 """The largest number a node not searched yet starts with."""
+
+HINT_SCALE: Final = 256
+"""How much larger than its seed's the disproof number of a state starts when the other
+question's search disproved it (:meth:`DfpnSearch._first_numbers`)."""
 
 EPSILON_SHARE: Final = 4
 """The 1+epsilon trick with epsilon = 1/4: a child is searched until its number passes the
@@ -81,6 +85,8 @@ class Prover(Protocol):
 
     def numbers(self, state: KState) -> tuple[int, int] | None: ...
 
+    def use_hint(self, other: Prover | None) -> None: ...
+
 Node = tuple[Key, KState, int]
 """A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
 (``-1`` for a node that is a state of play)."""
@@ -96,6 +102,14 @@ def settled_by(question: int, proved: bool, proof: Prover) -> int | None:
     if question == 1 and not proof.mixed_seen:
         return 0
     return None
+
+
+def link_questions(proofs: dict[int, Prover]) -> None:
+    """Let the searches of "value 1?" and "value 0?" of one side (``proofs`` by question)
+    read each other's proofs (:meth:`DfpnSearch.use_hint`, ``Tuning.hint``)."""
+    if set(proofs) == {0, 1}:
+        proofs[1].use_hint(proofs[0])
+        proofs[0].use_hint(proofs[1])
 
 
 class DfpnSearch(NodeMeter):
@@ -127,6 +141,8 @@ class DfpnSearch(NodeMeter):
         self.mobility = params.tuning.mobility
         self.distance = params.tuning.distance
         self._path: set[Key] = set()
+        self.hint: DfpnSearch | None = None
+        """The search of the other question (:meth:`use_hint`), or None."""
         self.mixed_seen = False
         """Whether a chance node or an exchange between teams was expanded: a disproof then
         says only that the attacker's value is below 1, not that it is 0."""
@@ -134,6 +150,18 @@ class DfpnSearch(NodeMeter):
     @property
     def states(self) -> int:
         return len(self.table)
+
+    def use_hint(self, other: Prover | None) -> None:
+        """Read what ``other`` (a df-pn search of the same side, usually of the other
+        question, or None) has settled about a child not in this search's table
+        (:meth:`_first_numbers`): a state worth 1 is not worth 0, and a state not worth 1 is
+        likely worth 0. ``other`` must not search while this one does. ``tuning.hint`` links
+        the two questions of the searches by turns."""
+        if other is self:
+            raise ValueError("a search cannot be its own hint")
+        if other is not None and not isinstance(other, DfpnSearch):
+            raise TypeError(f"a hint for the pure-Python df-pn must be one too, not {other!r}")
+        self.hint = other
 
     def numbers(self, state: KState) -> tuple[int, int] | None:
         """The table's proof and disproof numbers of ``state`` (0 and 0: proved or disproved
@@ -214,6 +242,23 @@ class DfpnSearch(NodeMeter):
             return leaf
         return self.table.get(node[0], seed)
 
+    def _first_numbers(self, node: Node) -> tuple[int, int]:
+        """The numbers of a node not in the table: what the hint (:meth:`use_hint`) settled
+        about it if it is a state of play, else its seed. A state the hint proved is settled;
+        one it disproved is settled if both ask the same value, else it starts as likely
+        proved: proof number 1, disproof number :data:`HINT_SCALE` times its seed's (the
+        states where "value 1?" failed are where "value 0?" finds its proof)."""
+        hint = self.hint
+        if hint is not None and node[2] < 0:
+            found = hint.table.get(node[0])
+            if found is not None:
+                same = hint.target == self.target
+                if found[0] == 0 or (found[1] == 0 and same):
+                    return (0, INFINITE) if (found[0] == 0) == same else (INFINITE, 0)
+                if found[1] == 0:
+                    return (1, min(self._seed(node)[1] * HINT_SCALE, SEED_MAX))
+        return self._seed(node)
+
     def _seed(self, node: Node) -> tuple[int, int]:
         """The numbers of a node not searched yet: 1 and 1; with ``tuning.mobility`` its
         mobility (:meth:`_choices`); with ``tuning.distance`` the proof number multiplied by
@@ -274,7 +319,7 @@ class DfpnSearch(NodeMeter):
                 if kid[0] in self._path:
                     raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
             table = self.table
-            seeds = [(1, 1) if kid[0] in table else self._seed(kid) for kid in kids]
+            seeds = [(1, 1) if kid[0] in table else self._first_numbers(kid) for kid in kids]
             while True:
                 numbers = [self._numbers(kid, seed) for kid, seed in zip(kids, seeds, strict=True)]
                 # phi: the number this node's side minimises; delta: the one it sums

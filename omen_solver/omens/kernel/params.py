@@ -63,6 +63,11 @@ class Tuning:
     divided by ``2 ** alpha_beta_shift`` (0: turns of the same size); once df-pn has found
     that neither side wins for sure (a fraction), alpha-beta's turns are whole (at most 16)."""
 
+    hint: bool = True
+    """df-pn: each question's search reads what the other's has proved, so a state the
+    search of "value 1?" proved is disproved at once in the search of "value 0?" (and the
+    other way round) instead of being searched again."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")

@@ -29,7 +29,7 @@ from typing import Final
 from omen_solver.core.search.result import SimultaneousMode
 from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel.compiled import CompiledSearch
-from omen_solver.omens.kernel.dfpn import Prover, settled_by
+from omen_solver.omens.kernel.dfpn import Prover, link_questions, settled_by
 from omen_solver.omens.kernel.machine import KState
 from omen_solver.omens.kernel.params import SearchParams
 from omen_solver.omens.kernel.search import Entry, KernelSearch, Value
@@ -72,6 +72,8 @@ class Portfolio:
         """Each round starts with df-pn's turn (always so with no turns)."""
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.table_limit = params.table_limit
+        if params.tuning.hint:
+            link_questions(proofs)
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
         self._questions: dict[tuple[object, ...], int | None] = {}

@@ -90,8 +90,12 @@ def dfpn_value(
     wins for sure (a mixed matrix game). Also the nodes searched and the table's entries, over
     both questions. Raises :class:`BudgetExceeded` when the budget runs out."""
     nodes = states = 0
+    asked: Prover | None = None
     for question in (1, 0):
         proof = make_dfpn(machine, maximising, question, params)
+        if params.tuning.hint and asked is not None:
+            proof.use_hint(asked)
+        asked = proof
         proved = proof.prove(state)
         nodes, states = nodes + proof.nodes, states + proof.states
         settled = settled_by(question, proved, proof)
