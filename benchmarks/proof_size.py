@@ -297,10 +297,13 @@ class Questions:
 
     def __init__(self, machine: Machine, maximising: Sequence[bool], params: Any,
                  pure_python: bool) -> None:
+        from omen_solver.omens.kernel.dfpn import link_questions
         from omen_solver.omens.kernel.solve import make_dfpn
 
         self.proofs = {target: make_dfpn(machine, maximising, target, params,
                                          pure_python=pure_python) for target in (1, 0)}
+        if params.tuning.hint:
+            link_questions(self.proofs)
         self.limit = params.budget.max_nodes
         self.nodes = 0
 

@@ -131,8 +131,9 @@ def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
         try:
             return taken(one, turn, run)  # type: ignore[arg-type]
         finally:
-            turns.append(("alpha-beta" if one is search.alpha_beta else "df-pn",
-                          search.nodes - before))
+            name = ("alpha-beta" if one is search.alpha_beta else
+                    "value 1?" if one is search.proofs[1] else "value 0?")
+            turns.append((name, search.nodes - before))
 
     search._turn = recorded  # type: ignore[method-assign,assignment]
     with deep_recursion():
@@ -141,21 +142,33 @@ def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-def test_df_pn_takes_each_round_first_and_alpha_beta_a_sixteenth() -> None:
-    """The default turns (kernel/params.py, ``Tuning.dfpn_first`` and ``alpha_beta_shift``):
-    df-pn's turn opens every round, alpha-beta's is a sixteenth of it, both double each round;
-    the earlier order (alpha-beta first, turns alike) gives the same value. The value is the
+def test_df_pn_asks_both_questions_first_in_each_round_and_alpha_beta_a_sixteenth() -> None:
+    """The default turns (kernel/params.py, ``Tuning.dfpn_first``, ``both_questions`` and
+    ``alpha_beta_shift``): every round opens with df-pn's turn on "value 1?" and then on
+    "value 0?" while each is open, then alpha-beta's, a sixteenth of df-pn's; the turns
+    double each round. The earlier order (alpha-beta first, turns alike, "value 0?" only once
+    "value 1?" is disproved, no hint) gives the same value in more nodes. The value is the
     round's (rules file 000, "Goal of the Game")."""
     value, turns = _turns_on_a_deal(Tuning())
-    assert len(turns) >= 3 and len(turns) % 2 == 1  # df-pn's turn settles it
-    for index, (name, nodes) in enumerate(turns):
-        whole = FIRST_TURN << (index // 2)
-        if index % 2:
-            assert (name, nodes) == ("alpha-beta", whole >> 4)
-        else:
-            # a question settled ("value 1?" disproved, then "value 0?") may end a turn early
-            assert name == "df-pn" and 0 < nodes <= whole
-    before, earlier = _turns_on_a_deal(replace(Tuning(), dfpn_first=False, alpha_beta_shift=0))
+    assert turns[:3] == [("value 1?", FIRST_TURN), ("value 0?", FIRST_TURN),
+                         ("alpha-beta", FIRST_TURN >> 4)]
+    assert turns[-1][0] != "alpha-beta"  # a question of df-pn's settles it
+    rounds: list[list[tuple[str, int]]] = [[]]
+    for turn in turns:
+        rounds[-1].append(turn)
+        if turn[0] == "alpha-beta":
+            rounds.append([])
+    for index, taken in enumerate(rounds):
+        whole = FIRST_TURN << index
+        names = [name for name, _ in taken]
+        asked = [name for name in names if name != "alpha-beta"]
+        assert asked in (["value 1?", "value 0?"], ["value 1?"], ["value 0?"]), names
+        for name, nodes in taken:
+            # a question settled or disproved may end its turn early
+            assert nodes == whole >> 4 if name == "alpha-beta" else 0 < nodes <= whole
+    before, earlier = _turns_on_a_deal(replace(Tuning(), dfpn_first=False, alpha_beta_shift=0,
+                                               both_questions=False, hint=False))
     assert before == value
-    assert earlier[0] == ("alpha-beta", FIRST_TURN) and earlier[1] == ("df-pn", FIRST_TURN)
+    assert earlier[:3] == [("alpha-beta", FIRST_TURN), ("value 1?", FIRST_TURN),
+                           ("alpha-beta", 2 * FIRST_TURN)]
     assert sum(nodes for _, nodes in turns) < sum(nodes for _, nodes in earlier)

@@ -29,7 +29,8 @@ from tests.omens_kernel.helpers import random_small
 
 SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4),
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
-            replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True), Tuning()]
+            replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
+            replace(Tuning.off(), both_questions=True), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]

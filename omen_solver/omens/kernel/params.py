@@ -68,6 +68,11 @@ class Tuning:
     search of "value 1?" proved is disproved at once in the search of "value 0?" (and the
     other way round) instead of being searched again."""
 
+    both_questions: bool = True
+    """The searches by turns: each round gives df-pn a turn on "value 1?" and one on "value
+    0?" while both are open, not "value 0?" only once "value 1?" is disproved; with
+    ``hint``, each reads what the other has settled so far."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")

@@ -76,8 +76,11 @@ class Portfolio:
             link_questions(proofs)
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
-        self._questions: dict[tuple[object, ...], int | None] = {}
-        """Per state searched: df-pn's question reached (1, 0, or None: alpha-beta only)."""
+        self.both_questions = params.tuning.both_questions
+        self.first_questions: tuple[int, ...] = (1, 0) if self.both_questions else (1,)
+        """df-pn's questions open when a state is first searched."""
+        self._questions: dict[tuple[object, ...], tuple[int, ...]] = {}
+        """Per state searched: df-pn's questions still open (none: alpha-beta only)."""
 
     # -- what the root analysis reads ----------------------------------------------------------
 
@@ -144,23 +147,24 @@ class Portfolio:
         known = self._values.get(key)
         if known is not None:
             return known
-        question = self._questions.get(key, 1)
-        if self.dfpn_first and question is not None:
-            settled, question = self._dfpn_turn(state, key, question, turn)
+        questions = opened = self._questions.get(key, self.first_questions)
+        if self.dfpn_first and questions:
+            settled, questions = self._dfpn_turns(state, key, questions, turn)
             if settled is not None:
                 return settled
-        if self.first_turn or question is None:
-            value = self._alpha_beta_turn(state, key, alpha, beta, self._share(turn, question))
-            if value is not None or question is None:
+        if self.first_turn or not questions:
+            # the share of a step that opened with a question: whole turns from the next on
+            value = self._alpha_beta_turn(state, key, alpha, beta, self._share(turn, opened))
+            if value is not None or not questions:
                 return value
-        if not self.dfpn_first and question is not None:
-            return self._dfpn_turn(state, key, question, turn)[0]
+        if not self.dfpn_first and questions:
+            return self._dfpn_turns(state, key, questions, turn)[0]
         return None
 
-    def _share(self, turn: int | None, question: int | None) -> int | None:
-        """Alpha-beta's turn beside df-pn's ``turn``: a share of it while df-pn's question
-        is open, the whole of it once alpha-beta goes on alone."""
-        if turn is None or question is None:
+    def _share(self, turn: int | None, questions: tuple[int, ...]) -> int | None:
+        """Alpha-beta's turn beside df-pn's ``turn``: a share of it while one of df-pn's
+        questions is open, the whole of it once alpha-beta goes on alone."""
+        if turn is None or not questions:
             return turn
         return max(1, turn >> self.alpha_beta_shift)
 
@@ -176,20 +180,26 @@ class Portfolio:
             self._values[key] = value
         return value
 
-    def _dfpn_turn(self, state: KState, key: tuple[object, ...], question: int,
-                   turn: int | None) -> tuple[int | None, int | None]:
-        """One turn of df-pn on ``question``: the value (0 or 1) if df-pn settled it, else
-        None; and the question to go on with (1, 0, or None for alpha-beta alone)."""
-        try:
-            settled = self._ask(state, question, turn)
-        except _TurnOver:
-            return None, question
-        if isinstance(settled, int):
-            self._values[key] = settled
-            return settled, question
-        following = None if settled == _MIXED else 0
-        self._questions[key] = following
-        return None, following
+    def _dfpn_turns(self, state: KState, key: tuple[object, ...], questions: tuple[int, ...],
+                    turn: int | None) -> tuple[int | None, tuple[int, ...]]:
+        """One turn of df-pn on each open question, in order: the value (0 or 1) once one
+        settles it, else None; and the questions still open (none: alpha-beta alone). One
+        question at a time, "value 0?" opens when "value 1?" is disproved through an
+        exchange or chance, from the next round on."""
+        still: list[int] = []
+        for question in questions:
+            try:
+                settled = self._ask(state, question, turn)
+            except _TurnOver:
+                still.append(question)
+                continue
+            if isinstance(settled, int):
+                self._values[key] = settled
+                return settled, questions
+            if settled is None and not self.both_questions:
+                still.append(0)
+        self._questions[key] = tuple(still)
+        return None, tuple(still)
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
         """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
@@ -200,6 +210,12 @@ class Portfolio:
         if settled is not None:
             return settled
         return _MIXED if question == 0 else None
+
+    def most_nodes_of_a_step(self, turn: int) -> int:
+        """The most nodes one :meth:`step` of ``turn`` takes: a turn for each of df-pn's
+        questions and alpha-beta's share (alpha-beta's whole turn, once no question is
+        open, is a step of its own)."""
+        return len(self.first_questions) * turn + max(1, turn >> self.alpha_beta_shift)
 
     def limit_nodes(self, limit: int | None) -> None:
         """Keep to ``limit`` nodes in all (counted on from :attr:`nodes`)."""

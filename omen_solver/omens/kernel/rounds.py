@@ -46,8 +46,9 @@ class Job:
 
     search: KernelTwoSided
     tables: TableSet
-    turns: int = 1
-    """How many of its searches take a turn in one step (alpha-beta and df-pn: 2)."""
+    cost: Callable[[int], int]
+    """The most nodes its searches take in one step of a given turn (alpha-beta alone: the
+    turn; by turns: :meth:`.portfolio.Portfolio.most_nodes_of_a_step`)."""
 
 
 class _CapReached(BudgetExceeded):
@@ -156,7 +157,7 @@ class RoundDriver(MoveDriver):
     def _allot(self, todo: list[Any]) -> list[int]:
         """The nodes each open move may spend this round at most (its searches' turns), in
         move order, within the node limit; 0 where nothing is left."""
-        costs = [self.turn * self.jobs[move.index].turns for move in todo]
+        costs = [self.jobs[move.index].cost(self.turn) for move in todo]
         limit = self.budget.max_nodes
         if limit is None:
             return costs
@@ -180,7 +181,7 @@ class RoundDriver(MoveDriver):
             search = job.search
             before = search.nodes
             # the node limit binds: this round's turns may not all be taken in full
-            limited = cap < self.turn * job.turns
+            limited = cap < job.cost(self.turn)
             search.cap(before + cap if limited else self.budget.max_nodes)
             try:
                 found = search.step(move.state, alpha, beta, self.turn)

@@ -270,9 +270,14 @@ class Factory:
                          memo_slots=self.MEMO_SLOTS_OF_A_MOVE)
         inner = make_search(self.machine, self.side, params, algorithm=self.algorithm,
                             tables=tables, shared=shared)
-        turns = 2 if isinstance(inner, Portfolio) and inner.first_turn else 1
+        cost = inner.most_nodes_of_a_step if isinstance(inner, Portfolio) else _one_turn
         return Job(KernelTwoSided(inner, self.machine, self.side, params.payoff, main.overall),
-                   tables, turns)
+                   tables, cost)
+
+
+def _one_turn(turn: int) -> int:
+    """The most nodes a step of alpha-beta alone takes: its turn."""
+    return turn
 
 
 def _maker(compiled_kernel: bool, pool: Any) -> Callable[[int, Any], Any]:
