@@ -213,7 +213,7 @@ def test_compiled_dfpn_reads_a_hint_as_python_dfpn_does(seed: int) -> None:
     Game", a round is won by one team)."""
     rng = random.Random(seed)
     read = 0
-    for _ in range(50):
+    for _ in range(20):
         players = rng.choice([4, 5, 6])
         state = random_small(rng, players, rng.randint(1, 3))
         spec = compile_table(state.table, state.teams())
