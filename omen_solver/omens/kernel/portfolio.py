@@ -13,9 +13,13 @@ turns are counted in nodes, not seconds, so the same position gives the same ans
 same node count on every run. A full table replaces the entries that cost least
 (:mod:`.tables`), so df-pn goes on learning and keeps its turns.
 
-df-pn answers yes-or-no questions: "value 1?", then, when that is disproved through an
-exchange between the teams or a chance node, "value 0?". When both are disproved the value is
-a fraction, and alpha-beta alone goes on. With a payoff table (a whole game) or a simultaneous
+df-pn answers yes-or-no questions: "value 1?" and "value 0?", each with a search of its own
+that reads what the other has settled (``Tuning.hint``). By default each round gives both a
+turn while they are open (``Tuning.both_questions``: most of a root's moves are lost, and
+"value 0?" proves that in a fraction of the nodes "value 1?" takes to disprove it); otherwise
+"value 0?" is asked once "value 1?" is disproved through an exchange between the teams or a
+chance node (a disproof through decisions only is a proof of value 0). When both are
+disproved the value is a fraction, and alpha-beta alone goes on. With a payoff table (a whole game) or a simultaneous
 mode other than ``mixed`` only alpha-beta runs (df-pn's exchange rows read the mixed value's
 pure-strategy bounds, see :mod:`.dfpn`).
 """
@@ -135,14 +139,15 @@ class Portfolio:
                 turn *= 2
 
     def step(self, state: KState, alpha: Value, beta: Value, turn: int | None) -> Value | None:
-        """One round of turns on ``state``: df-pn on its question (first "value 1?", then
-        "value 0?") for at most ``turn`` nodes and alpha-beta for a share of that (the order
-        and the share are :class:`~.params.Tuning`'s ``dfpn_first`` and ``alpha_beta_shift``);
-        the value once one of them settles it, else ``None``. The question reached is kept
-        for the next round of the same state; once df-pn has found that neither side wins for
-        sure, alpha-beta alone goes on, with whole turns. With no turns (``first_turn`` 0)
-        df-pn runs first, to the end, and alpha-beta only for a fraction; ``turn`` None runs
-        to the end of the budget."""
+        """One round of turns on ``state``: df-pn on each of its open questions ("value 1?"
+        and "value 0?", or one after the other: ``Tuning.both_questions``) for at most
+        ``turn`` nodes each and alpha-beta for a share of that (the order and the share are
+        :class:`~.params.Tuning`'s ``dfpn_first`` and ``alpha_beta_shift``); the value once
+        one of them settles it, else ``None``. The questions still open are kept for the
+        next round of the same state; once df-pn has found that neither side wins for sure,
+        alpha-beta alone goes on, with whole turns from the next round. With no turns
+        (``first_turn`` 0) df-pn runs first, to the end, and alpha-beta only for a fraction;
+        ``turn`` None runs to the end of the budget. At most :meth:`most_nodes_of_a_step`."""
         key = state.key()
         known = self._values.get(key)
         if known is not None:
