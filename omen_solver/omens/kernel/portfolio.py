@@ -19,9 +19,9 @@ turn while they are open (``Tuning.both_questions``: most of a root's moves are 
 "value 0?" proves that in a fraction of the nodes "value 1?" takes to disprove it); otherwise
 "value 0?" is asked once "value 1?" is disproved through an exchange between the teams or a
 chance node (a disproof through decisions only is a proof of value 0). When both are
-disproved the value is a fraction, and alpha-beta alone goes on. With a payoff table (a whole game) or a simultaneous
-mode other than ``mixed`` only alpha-beta runs (df-pn's exchange rows read the mixed value's
-pure-strategy bounds, see :mod:`.dfpn`).
+disproved the value is a fraction, and alpha-beta alone goes on. With a payoff table (a whole
+game) or a simultaneous mode other than ``mixed`` only alpha-beta runs (df-pn's exchange rows
+read the mixed value's pure-strategy bounds, see :mod:`.dfpn`).
 """
 
 from __future__ import annotations
