@@ -207,8 +207,9 @@ class Portfolio:
         return None, tuple(still)
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
-        """One turn of df-pn on ``question``: the value (0 or 1) if settled, ``"mixed"`` if
-        neither side wins for sure, None to go on with the question "value 0?"."""
+        """One turn of df-pn on ``question``: the value (0 or 1) if settled; else, for a
+        disproof, ``"mixed"`` if it was of "value 0?" (the value is above 0: with "value 1?"
+        disproved too, a fraction), None if of "value 1?" ("value 0?" is still to ask)."""
         proof = self.proofs[question]
         proved = self._turn(proof, turn, lambda: proof.prove(state))
         settled = settled_by(question, bool(proved), proof)
