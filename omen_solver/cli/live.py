@@ -33,7 +33,8 @@ def bounds_text(lower: Fraction | None, upper: Fraction | None) -> str:
 
 
 def moves_table(moves: Sequence[MoveAnswer], title: str | None = None) -> Table:
-    """One row per move: its status for the asked team, its value or bounds, its nodes."""
+    """One row per move: its status for the asked team, its value or bounds, its nodes (a
+    move leading to the same position as an earlier one: "as" that move, searched there)."""
     table = Table(title=title, title_justify="left", box=None, pad_edge=False,
                   show_edge=False)
     for name, justify in (("action", "left"), ("status", "left"), ("value", "left"),
@@ -44,7 +45,8 @@ def moves_table(moves: Sequence[MoveAnswer], title: str | None = None) -> Table:
         status = move.status.value
         table.add_row(escape(move.action), Text(status, style=styles[status]),
                       value_text(move.value), bounds_text(move.lower, move.upper),
-                      f"{move.nodes:,}")
+                      f"{move.nodes:,}" if move.same_as is None
+                      else f"as {escape(move.same_as)}")
     return table
 
 

@@ -189,7 +189,7 @@ def _move_message(answer: MoveAnswer, turn: int, low: Fraction,
             "value": _text(answer.value),
             "lower": _text(answer.lower if answer.lower is not None else low),
             "upper": _text(answer.upper if answer.upper is not None else high),
-            "nodes": answer.nodes, "line": []}
+            "nodes": answer.nodes, "same_as": answer.same_as, "line": []}
 
 
 def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,

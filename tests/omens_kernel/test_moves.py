@@ -148,3 +148,27 @@ def test_threads_and_memory_are_refused_where_the_kernel_does_not_answer() -> No
     state = random_small(random.Random(18), 4, 2)
     with pytest.raises(ChoiceError, match="threads"):
         solve(state, engine="reference", threads=2)
+
+
+def test_moves_that_differ_only_by_secrets_show_are_searched_once() -> None:
+    """Secret (omens-cards.md 24: choose a player; either they show you a card from their hand,
+    or you show them one of yours) changes nothing in play: the card shown stays in hand
+    (rules, "card.secret.show"). So every way of resolving it leads to the same play; the
+    root's moves that differ only by it are searched once and answered alike, each with the
+    value the position after it has when solved alone."""
+    from tests.omens.helpers import position
+
+    state = position({1: [27, 24], 2: [5, 6, 7], 3: [8, 2, 3], 4: [1, 18, 19]})
+    result = solve(state, budget=Budget(max_nodes=400_000))
+    assert result.solved
+    secret = [move for move in result.moves if move.action.startswith("1:24")]
+    assert len(secret) >= 3
+    searched = [move for move in secret if move.same_as is None]
+    assert len(searched) == 1 and searched[0].nodes > 0
+    for move in secret:
+        alone = solve(_after(state, move.action), per_move=False, team=result.team_seats,
+                      budget=Budget(max_nodes=400_000))
+        assert alone.solved and move.value == alone.value, move
+        if move is not searched[0]:
+            assert (move.same_as, move.nodes) == (searched[0].action, 0)
+            assert move.to_json()["same_as"] == searched[0].action

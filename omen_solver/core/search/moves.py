@@ -24,7 +24,7 @@ or a mixed strategy enters), ``unknown`` otherwise, with the proven bounds.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Protocol
@@ -80,13 +80,16 @@ class MoveAnswer:
     upper: Fraction | None
     nodes: int
     """Nodes searched for this move (its turns)."""
+    same_as: str | None = None
+    """The earlier move that leads to the same position (its answer is this one's, and its
+    nodes are counted there: this move is not searched again), or ``None``."""
 
     @property
     def settled(self) -> bool:
         return self.status is not MoveStatus.UNKNOWN
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "action": self.action,
             "status": self.status.value,
             "value": _text(self.value),
@@ -94,6 +97,9 @@ class MoveAnswer:
             "upper": _text(self.upper),
             "nodes": self.nodes,
         }
+        if self.same_as is not None:
+            data["same_as"] = self.same_as
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,16 +161,35 @@ def order_best_first(moves: Sequence[MoveAnswer], maximising: bool) -> list[Move
 
 
 class _Move:
-    __slots__ = ("action", "index", "lower", "nodes", "state", "upper")
+    __slots__ = ("_lower", "_upper", "action", "index", "nodes", "state", "twin")
 
     def __init__(self, index: int, action: str, state: GameState[Any], low: Bound,
                  high: Bound) -> None:
         self.index = index
         self.action = action
         self.state = state
-        self.lower: Bound = low
-        self.upper: Bound = high
+        self._lower: Bound = low
+        self._upper: Bound = high
         self.nodes = 0
+        self.twin: _Move | None = None
+        """The earlier move leading to the same position: this one reads its bounds and is
+        never searched."""
+
+    @property
+    def lower(self) -> Bound:
+        return self._lower if self.twin is None else self.twin.lower
+
+    @lower.setter
+    def lower(self, value: Bound) -> None:
+        self._lower = value
+
+    @property
+    def upper(self) -> Bound:
+        return self._upper if self.twin is None else self.twin.upper
+
+    @upper.setter
+    def upper(self, value: Bound) -> None:
+        self._upper = value
 
     @property
     def exact(self) -> bool:
@@ -181,7 +206,10 @@ class MoveDriver:
     side choosing at the root maximises the asked team's value; ``low`` and ``high`` the
     game's declared return bounds (infinities when it declares none); ``stepper`` the
     search the moves share (its tables), for which :meth:`stepper_for` may give each move its
-    own (subclasses)."""
+    own (subclasses). ``same``: the key of the position a move leads to, where two moves may
+    lead to one position by different actions (the Omens kernel: Secret's "show me a card"
+    and "I show you" leave the same play); a move whose key an earlier move has is answered
+    as that one, not searched again."""
 
     def __init__(
         self,
@@ -194,6 +222,7 @@ class MoveDriver:
         budget: Budget,
         first_turn: int = FIRST_TURN,
         report: Report | None = None,
+        same: Callable[[GameState[Any]], Hashable] | None = None,
     ) -> None:
         if not options:
             raise ValueError("a root with no move to choose")
@@ -204,6 +233,12 @@ class MoveDriver:
         self.first_turn = first_turn
         self.report = report
         self.moves = [_Move(i, text, state, low, high) for i, (text, state) in enumerate(options)]
+        if same is not None:
+            first: dict[Hashable, _Move] = {}
+            for move in self.moves:
+                move.twin = first.setdefault(same(move.state), move)
+                if move.twin is move:
+                    move.twin = None
         self.turn = first_turn
         self.started_nodes = stepper.nodes
 
@@ -228,6 +263,8 @@ class MoveDriver:
         """Whether ``move`` still needs searching: before the position's value is known, while
         its own value is unknown and it can still matter (it is not proven worse than another
         move's proven value); after, while it is not known whether it reaches the value."""
+        if move.twin is not None:
+            return False
         if value is not None:
             if self.maximising:
                 return not (move.upper < value or move.lower >= value)
@@ -243,6 +280,7 @@ class MoveDriver:
 
     def _answer(self, move: _Move) -> MoveAnswer:
         lower, upper = _finite(move.lower), _finite(move.upper)
+        same_as = None if move.twin is None else move.twin.action
         if move.exact and lower is not None:
             if move.lower == self.high:
                 status = MoveStatus.WON
@@ -250,8 +288,9 @@ class MoveDriver:
                 status = MoveStatus.LOST
             else:
                 status = MoveStatus.EXACT
-            return MoveAnswer(move.action, status, lower, lower, upper, move.nodes)
-        return MoveAnswer(move.action, MoveStatus.UNKNOWN, None, lower, upper, move.nodes)
+            return MoveAnswer(move.action, status, lower, lower, upper, move.nodes, same_as)
+        return MoveAnswer(move.action, MoveStatus.UNKNOWN, None, lower, upper, move.nodes,
+                          same_as)
 
     def snapshot(self) -> MovesReport:
         low, high = self.bounds()

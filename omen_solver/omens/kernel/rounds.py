@@ -22,7 +22,7 @@ constant-sum total and a matrix game without a saddle seen by any search are the
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -31,8 +31,9 @@ from omen_solver.core.game import GameState
 from omen_solver.core.search.moves import MoveDriver, Report
 from omen_solver.core.search.root import root_bounds
 from omen_solver.errors import BudgetExceeded
+from omen_solver.omens.kernel.search import skip_shows
 from omen_solver.omens.kernel.tables import TableSet
-from omen_solver.omens.kernel.view import KernelTwoSided
+from omen_solver.omens.kernel.view import KernelTwoSided, KernelView
 
 __all__ = ["POLL_SECONDS", "Job", "RoundDriver"]
 
@@ -79,7 +80,7 @@ class RoundDriver(MoveDriver):
         progress: Progress | None,
     ) -> None:
         super().__init__(options, maximising, _Stepper(main), low=0, high=1, budget=budget,
-                         first_turn=first_turn, report=report)
+                         first_turn=first_turn, report=report, same=_play_of(main))
         self.main = main
         self.shared = shared
         self.threads = max(1, threads)
@@ -248,6 +249,19 @@ class _Stepper:
 
     def bounds_of(self, state: GameState[Any]) -> tuple[Any, Any]:
         return root_bounds(self.main, state)  # type: ignore[arg-type]
+
+
+def _play_of(main: KernelTwoSided) -> Callable[[GameState[Any]], Hashable]:
+    """The key of the play a root move leads to, as the searches see it: Secret's shows
+    skipped (every answer leaves the same play), so the moves that differ only by them are
+    searched once."""
+    machine = main.machine
+
+    def play(state: GameState[Any]) -> Hashable:
+        assert isinstance(state, KernelView)
+        return skip_shows(machine, state.k).key()
+
+    return play
 
 
 def _settle(move: Any, found: Any, alpha: Any, beta: Any) -> None:

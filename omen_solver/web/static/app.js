@@ -281,7 +281,8 @@ class SolverPanel {
         el("td", { class: "action", text: move }),
         el("td", {}, el("span", { class: `verdict ${verdict}`, text: answer ? verdict : "…" })),
         el("td", { text: value, title: "value, or proven bounds while unknown" }),
-        el("td", { class: "muted", text: answer ? `${answer.nodes.toLocaleString()} nodes` : "" })));
+        el("td", { class: "muted", text: !answer ? "" : answer.same_as ? `as ${answer.same_as}`
+          : `${answer.nodes.toLocaleString()} nodes` })));
     }
   }
 
