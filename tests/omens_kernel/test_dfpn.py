@@ -11,7 +11,9 @@ Absolute"; Luck's random discard under ``luck_chooser = random``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -142,19 +144,25 @@ def test_dfpn_stops_at_its_budget() -> None:
     assert search.nodes == 500
 
 
+def _positions(seed: int, count: int) -> Iterator[tuple[OmensState, Any, Any, list[bool]]]:
+    """Seeded small positions of 4 to 6 players: the state, its kernel spec and start, and
+    the seats of team 1 (maximising)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        players = rng.choice([4, 5, 6])
+        state = random_small(rng, players, rng.randint(1, 3))
+        spec = compile_table(state.table, state.teams())
+        yield state, spec, from_engine(spec, state), [spec.team_of[seat] == 0
+                                                       for seat in range(players)]
+
+
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
 @pytest.mark.parametrize("seed", [1, 2])
 def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
     """The C transcription answers as the Python module does, with the same node counts and
     table entries (and the same stops when the budget runs out)."""
-    rng = random.Random(seed)
     compared = 0
-    for _ in range(60):
-        players = rng.choice([4, 5, 6])
-        state = random_small(rng, players, rng.randint(1, 3))
-        spec = compile_table(state.table, state.teams())
-        start = from_engine(spec, state)
-        maximising = [spec.team_of[seat] == 0 for seat in range(players)]
+    for state, spec, start, maximising in _positions(seed, 60):
         for target in (0, 1):
             seen = []
             for kind in (DfpnSearch, compiled.CompiledDfpn):
@@ -211,14 +219,8 @@ def test_compiled_dfpn_reads_a_hint_as_python_dfpn_does(seed: int) -> None:
     two kernels give the same answers, node counts and table entries, and the answers are
     those without the hint (a state worth 1 is not worth 0: rules file 000, "Goal of the
     Game", a round is won by one team)."""
-    rng = random.Random(seed)
     read = 0
-    for _ in range(20):
-        players = rng.choice([4, 5, 6])
-        state = random_small(rng, players, rng.randint(1, 3))
-        spec = compile_table(state.table, state.teams())
-        start = from_engine(spec, state)
-        maximising = [spec.team_of[seat] == 0 for seat in range(players)]
+    for state, spec, start, maximising in _positions(seed, 20):
         hinted = [_two_questions(kind, spec, maximising, start, True)
                   for kind in (DfpnSearch, compiled.CompiledDfpn)]
         assert hinted[0] == hinted[1], state
