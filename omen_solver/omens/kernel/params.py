@@ -70,8 +70,10 @@ class Tuning:
 
     both_questions: bool = True
     """The searches by turns: each round gives df-pn a turn on "value 1?" and one on "value
-    0?" while both are open, not "value 0?" only once "value 1?" is disproved; with
-    ``hint``, each reads what the other has settled so far."""
+    0?" while both are open, not "value 0?" only once "value 1?" is disproved; "value 0?"
+    joins once "value 1?" has met an exchange between the teams or a chance node (before, a
+    disproof of "value 1?" proves value 0). With ``hint``, each reads what the other has
+    settled so far."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:

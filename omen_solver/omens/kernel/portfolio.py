@@ -81,10 +81,12 @@ class Portfolio:
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
         self.both_questions = params.tuning.both_questions
-        self.first_questions: tuple[int, ...] = (1, 0) if self.both_questions else (1,)
-        """df-pn's questions open when a state is first searched."""
+        self.first_questions: tuple[int, ...] = (1,)
+        """df-pn's questions open when a state is first searched ("value 0?" joins later)."""
         self._questions: dict[tuple[object, ...], tuple[int, ...]] = {}
         """Per state searched: df-pn's questions still open (none: alpha-beta only)."""
+        self._zero_asked: set[tuple[object, ...]] = set()
+        """The states whose question "value 0?" has been opened (it is asked once)."""
 
     # -- what the root analysis reads ----------------------------------------------------------
 
@@ -188,23 +190,40 @@ class Portfolio:
     def _dfpn_turns(self, state: KState, key: tuple[object, ...], questions: tuple[int, ...],
                     turn: int | None) -> tuple[int | None, tuple[int, ...]]:
         """One turn of df-pn on each open question, in order: the value (0 or 1) once one
-        settles it, else None; and the questions still open (none: alpha-beta alone). One
-        question at a time, "value 0?" opens when "value 1?" is disproved through an
-        exchange or chance, from the next round on."""
+        settles it, else None; and the questions still open (none: alpha-beta alone).
+        "value 0?" opens when "value 1?" is disproved through an exchange or chance (one
+        question at a time: from the next round on), or, with ``Tuning.both_questions``, as
+        soon as "value 1?" has met one (:meth:`_joins`), in the same step."""
         still: list[int] = []
-        for question in questions:
+        asking = list(questions)
+        opened = key in self._zero_asked
+        while asking:
+            question = asking.pop(0)
             try:
                 settled = self._ask(state, question, turn)
             except _TurnOver:
                 still.append(question)
+                if question == 1 and not opened and self._joins():
+                    opened = True
+                    self._zero_asked.add(key)
+                    asking.append(0)
                 continue
             if isinstance(settled, int):
                 self._values[key] = settled
                 return settled, questions
-            if settled is None and not self.both_questions:
-                still.append(0)
+            if question == 1 and not opened:
+                # disproved through an exchange or chance: "value 0?" is still to ask
+                opened = True
+                self._zero_asked.add(key)
+                (asking if self.both_questions else still).append(0)
         self._questions[key] = tuple(still)
         return None, tuple(still)
+
+    def _joins(self) -> bool:
+        """Whether "value 0?" joins "value 1?" while it is open (``Tuning.both_questions``):
+        once "value 1?" has met an exchange between the teams or a chance node, its disproof
+        would no longer say that the value is 0, so "value 0?" is asked beside it."""
+        return self.both_questions and self.proofs[1].mixed_seen
 
     def _ask(self, state: KState, question: int, turn: int | None) -> int | str | None:
         """One turn of df-pn on ``question``: the value (0 or 1) if settled; else, for a
@@ -221,7 +240,8 @@ class Portfolio:
         """The most nodes one :meth:`step` of ``turn`` takes: a turn for each of df-pn's
         questions and alpha-beta's share (alpha-beta's whole turn, once no question is
         open, is a step of its own)."""
-        return len(self.first_questions) * turn + max(1, turn >> self.alpha_beta_shift)
+        questions = 2 if self.both_questions else 1
+        return questions * turn + max(1, turn >> self.alpha_beta_shift)
 
     def limit_nodes(self, limit: int | None) -> None:
         """Keep to ``limit`` nodes in all (counted on from :attr:`nodes`)."""
