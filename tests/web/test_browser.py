@@ -115,9 +115,11 @@ def test_a_rules_question_of_each_now_card_by_clicking(
         selector = f'#view-board [data-token="{token}"]'
         page.wait_for_selector(selector + ":not([disabled])")
         page.click(selector)
+    # the trace is drawn as the answer comes: wait for every rule, not only one of them
     page.wait_for_function(
-        "want => [...document.querySelectorAll('#trace .rule')].some(n => n.dataset.rule === want)",
-        arg=sorted(rules)[-1])
+        "want => want.every(w => [...document.querySelectorAll('#trace .rule')]"
+        ".some(n => n.dataset.rule === w))",
+        arg=sorted(rules))
     assert rules <= set(trace_rules(page)), what
     assert text in page.inner_text("#view-board")
     assert len(moves_shown(page)) > before
