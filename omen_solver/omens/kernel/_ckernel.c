@@ -545,6 +545,7 @@ typedef struct {
     PyObject *table_obj, *shared_obj, *pool_obj;
     PyObject *hint_obj; /* df-pn: the search of the other question, whose proofs settle
                          * children here (dfpn.py: DfpnSearch.use_hint; NULL: none) */
+    int hint_target;    /* the value that search asks about (0 or 1) */
     Pool *pool;
     _Atomic int abort; /* set from another thread: stop at the next check */
     int threaded;      /* run without the GIL (progress is then not reported) */
@@ -1408,7 +1409,7 @@ static void dfpn_first_numbers(Search *S, const KS *kid, int row, const uint64_t
                                uint64_t h, int64_t *pn, int64_t *dn) {
     if (row < 0 && S->hint_obj) {
         const Search *H = (const Search *)S->hint_obj;
-        int same = H->target == S->target;
+        int same = S->hint_target == S->target;
         Probe p;
         if (tt_probe(H, w, len, h, &p)) {
             if (p.low.n == 0 || (p.high.n == 0 && same)) {
@@ -1836,11 +1837,17 @@ static PyObject *Search_use(Search *S, PyObject *args) {
 
 static PyTypeObject SearchType;
 
-/* hint(other): df-pn reads the proofs of ``other`` (a Search of the other question, or None)
- * for children not in its own tables; ``other`` must not search while this one does. */
+/* hint(other, target): df-pn reads the proofs of ``other`` (a Search asking whether the
+ * value is ``target``, 0 or 1; or None) for children not in its own tables; ``other`` must
+ * not search while this one does. */
 static PyObject *Search_hint(Search *S, PyObject *args) {
     PyObject *other;
-    if (!PyArg_ParseTuple(args, "O", &other)) return NULL;
+    int target = 0;
+    if (!PyArg_ParseTuple(args, "O|i", &other, &target)) return NULL;
+    if (target != 0 && target != 1) {
+        PyErr_SetString(PyExc_ValueError, "a hint's target is 0 or 1");
+        return NULL;
+    }
     if (other != Py_None && !PyObject_TypeCheck(other, &SearchType)) {
         PyErr_SetString(PyExc_TypeError, "hint must be a _ckernel.Search or None");
         return NULL;
@@ -1851,7 +1858,7 @@ static PyObject *Search_hint(Search *S, PyObject *args) {
     }
     Py_XDECREF(S->hint_obj);
     S->hint_obj = NULL;
-    if (other != Py_None) { Py_INCREF(other); S->hint_obj = other; }
+    if (other != Py_None) { Py_INCREF(other); S->hint_obj = other; S->hint_target = target; }
     Py_RETURN_NONE;
 }
 
@@ -1870,7 +1877,7 @@ static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"use", (PyCFunction)Search_use, METH_VARARGS, "use(table, shared): store in table (a Table, or None: its own), read shared after it (a Table or None)"},
-    {"hint", (PyCFunction)Search_hint, METH_VARARGS, "hint(other): read the proofs of other (a Search of df-pn's other question, or None)"},
+    {"hint", (PyCFunction)Search_hint, METH_VARARGS, "hint(other, target): read the proofs of other (a Search of df-pn asking whether the value is target, or None)"},
     {"interrupt", (PyCFunction)Search_interrupt, METH_NOARGS, "stop at the next check (from another thread)"},
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
     {"entry", (PyCFunction)Search_entry, METH_VARARGS, "entry(state) -> (low, high, best) or None"},

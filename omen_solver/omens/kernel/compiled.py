@@ -223,7 +223,10 @@ class CompiledDfpn(_Compiled):
             raise ValueError("a search cannot be its own hint")
         if other is not None and not isinstance(other, CompiledDfpn):
             raise TypeError(f"a hint for the compiled df-pn must be one too, not {other!r}")
-        self._search.hint(None if other is None else other._search)
+        if other is None:
+            self._search.hint(None)
+        else:
+            self._search.hint(other._search, other.target)
 
     def numbers(self, state: KState) -> tuple[int, int] | None:
         found = self._search.entry(state.key())
