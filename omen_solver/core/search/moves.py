@@ -236,9 +236,9 @@ class MoveDriver:
         if same is not None:
             first: dict[Hashable, _Move] = {}
             for move in self.moves:
-                move.twin = first.setdefault(same(move.state), move)
-                if move.twin is move:
-                    move.twin = None
+                searched = first.setdefault(same(move.state), move)
+                if searched is not move:
+                    move.twin = searched
         self.turn = first_turn
         self.started_nodes = stepper.nodes
 

@@ -81,8 +81,6 @@ class Portfolio:
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
         self.both_questions = params.tuning.both_questions
-        self.first_questions: tuple[int, ...] = (1,)
-        """df-pn's questions open when a state is first searched ("value 0?" joins later)."""
         self._questions: dict[tuple[object, ...], tuple[int, ...]] = {}
         """Per state searched: df-pn's questions still open (none: alpha-beta only)."""
         self._zero_asked: set[tuple[object, ...]] = set()
@@ -154,7 +152,8 @@ class Portfolio:
         known = self._values.get(key)
         if known is not None:
             return known
-        questions = opened = self._questions.get(key, self.first_questions)
+        # a state searched first asks "value 1?"; "value 0?" joins or follows it
+        questions = opened = self._questions.get(key, (1,))
         if self.dfpn_first and questions:
             settled, questions = self._dfpn_turns(state, key, questions, turn)
             if settled is not None:
