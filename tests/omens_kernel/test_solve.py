@@ -141,3 +141,42 @@ def test_solve_a_seeded_deal_from_the_command_line(capsys: pytest.CaptureFixture
     assert again == 0 and json.loads(capsys.readouterr().out)["nodes"] == report["nodes"]
     assert main(["solve", "--deal", "7"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+# Seeded 3-card deals of four players (``random_deal(table, 20261130 + seed, cards=3)``, as in
+# benchmarks/omens_targets.py) and moves into their first bout, where The Absolute's secret
+# exchange between the two teams is a matrix game without a saddle (rules file 000, "The
+# Absolute": both cards are chosen at once, face down).
+_GAPS = [
+    (111, ["2:26", "3:21>1", "1:18>3"]),  # worth 1/2
+    (228, ["2:10", "3:33 with 2", "3:gives 2 & 2:gives 34", "4:22"]),  # worth 1/2
+    (228, ["2:10", "3:33 with 2", "3:gives 2 & 2:gives 34"]),  # worth 1
+    (34, ["3:35 with 4", "3:gives 3 & 4:gives 34"]),  # worth 1
+    (333, []),  # worth 0
+]
+
+
+@pytest.mark.parametrize(("seed", "moves"), _GAPS)
+def test_pure_values_of_a_round_without_chance_follow_from_its_value(
+    seed: int, moves: list[str]
+) -> None:
+    """A round is won or lost (rules file 000, "Goal of the Game") and, with no random
+    discard by Luck, has no chance: with an exchange's choices revealed in a fixed order each
+    pure value is 0 or 1, so the kernel reports them from the mixed value without a search.
+    They must be what the searches in the ``lower`` and ``upper`` modes find."""
+    from omen_solver.core.search.result import SimultaneousMode
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130 + seed, cards=3))
+    for text in moves:
+        state = state.apply_move(state.parse_move(text))
+    budget = Budget(max_nodes=2_000_000)
+    mixed = solve(state, concept="minimax", budget=budget)
+    assert mixed.status is Status.SOLVED and mixed.pure_lower is not None
+    lower = solve(state, concept="minimax", budget=budget, simultaneous=SimultaneousMode.LOWER)
+    upper = solve(state, concept="minimax", budget=budget, simultaneous=SimultaneousMode.UPPER)
+    assert (mixed.pure_lower, mixed.pure_upper) == (lower.value, upper.value)
+    assert mixed.pure_lower <= mixed.value <= mixed.pure_upper

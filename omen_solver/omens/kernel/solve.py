@@ -182,6 +182,25 @@ class _KernelRoot(TwoSidedRoot):
     def new_search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
         return self._factory.search(mode, budget)
 
+    def _pure_values(
+        self, value: Fraction
+    ) -> tuple[Fraction | None, Fraction | None, str | None]:
+        """The pure lower and upper values of a round without chance (no random discard by
+        Luck, no payoff table), found without a search. Every end of such a round is won or
+        lost (1 or 0), and with the choices at an exchange revealed in a fixed order the round
+        is a game of perfect information, so each pure value is 0 or 1, and they hold the
+        mixed value between them. A mixed value of 1 is also the pure lower value: a mixed
+        strategy that guarantees 1 puts its weight only on rows that win against every answer
+        (and likewise 0 the pure upper one). So a fraction lies between 0 and 1, and 0 or 1
+        is all three values. Elsewhere the two searches of the core run."""
+        factory = self._factory
+        if (factory.params.payoff is not None or factory.machine.spec.luck_random
+                or not self.search.gap_seen or self.mode is not SimultaneousMode.MIXED):
+            return super()._pure_values(value)
+        if value in (0, 1):
+            return value, value, None
+        return Fraction(0), Fraction(1), None
+
     def new_driver(
         self, options: list[tuple[str, GameState[Any]]], maximising: bool
     ) -> MoveDriver:
