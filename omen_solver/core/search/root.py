@@ -386,12 +386,16 @@ def principal_variation(
             break
         options, make, text, maximising = choice
         best = search.best_move(state)
-        order = list(range(len(options)))
-        if 0 <= best < len(options):
-            order.remove(best)
-            order.insert(0, best)
+        children = [make(option) for option in options]
+        # the table's best action, then the children its bounds already prove keep the value
+        # (each then checked in a node or two), then the others
+        proven = [index for index, child in enumerate(children)
+                  if _proves(search.bounds_of(child), value, maximising)]
+        order = [best] if 0 <= best < len(options) else []
+        order += [index for index in proven if index not in order]
+        order += [index for index in range(len(options)) if index not in order]
         for index in order:
-            child = make(options[index])
+            child = children[index]
             if search.reaches(child, value, maximising):
                 line.append(text(options[index]))
                 state = child
@@ -399,6 +403,12 @@ def principal_variation(
         else:  # pragma: no cover - an internal invariant
             raise ArithmeticError(f"{state}: no action keeps the value {value}")
     return tuple(line)
+
+
+def _proves(bounds: tuple[Bound, Bound], value: Fraction, maximising: bool) -> bool:
+    """Whether proven ``bounds`` on a child show that it keeps ``value`` for its chooser."""
+    low, high = bounds
+    return low >= value if maximising else high <= value
 
 
 def root_bounds(search: TwoSidedSearch, root: GameState[Any]) -> tuple[Bound, Bound]:

@@ -120,11 +120,33 @@ class Portfolio:
         return self.alpha_beta.elapsed()
 
     def entry(self, state: KState) -> Entry | None:
+        """Alpha-beta's entry of ``state``, made exact where a search settled its value: a
+        step of this search, or a proof or disproof in df-pn's tables (:meth:`settled`)."""
         found = self.alpha_beta.entry(state)
         value = self._values.get(state.key())
         if value is None:
+            value = self.settled(state)
+        if value is None:
             return found
         return value, value, -1 if found is None else found[2]
+
+    def settled(self, state: KState) -> int | None:
+        """The value (0 or 1) df-pn's tables prove for ``state``, or None: a proof of either
+        question, or a disproof of "value 1?" by a search that met no exchange between the
+        teams and no chance (:func:`~.dfpn.settled_by`). A proof or disproof is true whichever
+        search of the solve made it, so this reads each table as it stands."""
+        for question in (1, 0):
+            proof = self.proofs[question]
+            numbers = proof.numbers(state)
+            if numbers is None:
+                continue
+            if numbers[0] == 0:
+                return question
+            if numbers[1] == 0:
+                settled = settled_by(question, False, proof)
+                if settled is not None:
+                    return settled
+        return None
 
     # -- the search ----------------------------------------------------------------------------
 
