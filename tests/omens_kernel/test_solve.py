@@ -3,6 +3,7 @@ action, and a principal variation that keeps the value; and says which engine ra
 
 from __future__ import annotations
 
+import os
 import random
 from fractions import Fraction
 
@@ -230,3 +231,24 @@ def test_principal_variation_follows_what_the_tables_proved() -> None:
         proved, _, _ = dfpn_value(Machine(spec), maximising, from_engine(spec, state),
                                   SearchParams(budget=Budget(max_nodes=200_000)))
         assert proved == 0, text
+
+
+def test_maxn_keeps_to_the_memory_budget() -> None:
+    """``max_memory`` (``--max-memory``) binds max-n's table as it binds the other searches':
+    the compiled pool never holds more than the plan's table bytes, and the table keeps to
+    the plan's entry limit (replacing its cheapest entries once full)."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.kernel.tables import MemoryPlan
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    if not compiled.AVAILABLE or os.environ.get(PURE_PYTHON_VARIABLE):
+        pytest.skip("the compiled kernel's pool counts the bytes")
+    table = Table(6, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130, cards=3))
+    plan = MemoryPlan(400 * 2**20)
+    result = solve(state, concept="maxn", budget=Budget(max_nodes=1_500_000),
+                   max_memory=plan.max_bytes)
+    assert result.extra["max_memory"] == plan.max_bytes
+    assert 0 < result.extra["table_bytes"] <= plan.table_bytes
+    assert result.extra["table_entries"] <= plan.limit(1.0, True)

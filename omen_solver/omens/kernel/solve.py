@@ -362,6 +362,7 @@ def solve_with_kernel(
     chain: GameChain | None = None
     payoff: Payoff | None = None
     searches: list[KernelSearchLike] = []
+    maxn_searches: list[KernelMaxn | compiled.CompiledMaxn] = []
     plan = MemoryPlan() if max_memory is None else MemoryPlan(max_memory)
     factories: list[Factory] = []
     threads = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
@@ -387,7 +388,8 @@ def solve_with_kernel(
         if concept is Concept.MAXN:
             if game:
                 raise KernelUnsupported("max-n over a whole game runs on the reference solver")
-            result = _maxn(view, team, budget, progress, factory)
+            limit = table_limit if table_limit is not None else plan.limit(1.0, _use_compiled())
+            result = _maxn(view, team, budget, progress, factory, limit, pool, maxn_searches)
         else:
             result = _KernelRoot(
                 view, concept, team, budget, simultaneous, progress, factory(payoff),
@@ -400,7 +402,7 @@ def solve_with_kernel(
         {
             "engine": f"kernel ({backend_name()})",
             "algorithm": algorithm,
-            "table_entries": sum(s.states for s in searches),
+            "table_entries": sum(s.states for s in [*searches, *maxn_searches]),
             **({"table_bytes": memory} if memory else {}),
             "max_memory": plan.max_bytes,
             "table_collections": sum(t.collections for f in factories for t in f.all_tables),
@@ -454,9 +456,15 @@ def _maxn(
     budget: Budget,
     progress: Progress | None,
     factory: Callable[[Payoff | None, Sequence[bool]], Factory],
+    table_limit: int,
+    pool: Any,
+    made: list[KernelMaxn | compiled.CompiledMaxn],
 ) -> SolveResult:
     """Max-n on the kernel's machine (the reference's max-n search over a protocol view of
-    it), with each team's paranoid guarantee from the kernel search."""
+    it), with each team's paranoid guarantee from the kernel search. One max-n search runs at
+    a time (a tie-break after the other), so its table keeps ``table_limit`` entries (by
+    default the whole of the memory plan's table bytes), within the solve's pool
+    (``--max-memory``)."""
 
     spec = view.machine.spec
 
@@ -467,7 +475,11 @@ def _maxn(
 
     def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
-        return kind(view.machine, SearchParams(budget=left, progress=progress), tie_break=tie)
+        params = SearchParams(budget=left, progress=progress, pool=pool,
+                              table_limit=table_limit, memo_slots=MemoryPlan.MEMO_SLOTS)
+        search = kind(view.machine, params, tie_break=tie)
+        made.append(search)
+        return search
 
     return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
