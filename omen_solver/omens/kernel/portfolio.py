@@ -138,12 +138,8 @@ class Portfolio:
         for question in (1, 0):
             proof = self.proofs[question]
             numbers = proof.numbers(state)
-            if numbers is None:
-                continue
-            if numbers[0] == 0:
-                return question
-            if numbers[1] == 0:
-                settled = settled_by(question, False, proof)
+            if numbers is not None and 0 in numbers:
+                settled = settled_by(question, numbers[0] == 0, proof)
                 if settled is not None:
                     return settled
         return None
@@ -217,28 +213,31 @@ class Portfolio:
         soon as "value 1?" has met one (:meth:`_joins`), in the same step."""
         still: list[int] = []
         asking = list(questions)
-        opened = key in self._zero_asked
         while asking:
             question = asking.pop(0)
             try:
                 settled = self._ask(state, question, turn)
             except _TurnOver:
                 still.append(question)
-                if question == 1 and not opened and self._joins():
-                    opened = True
-                    self._zero_asked.add(key)
+                if question == 1 and self._joins() and self._open_zero(key):
                     asking.append(0)
                 continue
             if isinstance(settled, int):
                 self._values[key] = settled
                 return settled, questions
-            if question == 1 and not opened:
+            if question == 1 and self._open_zero(key):
                 # disproved through an exchange or chance: "value 0?" is still to ask
-                opened = True
-                self._zero_asked.add(key)
                 (asking if self.both_questions else still).append(0)
         self._questions[key] = tuple(still)
         return None, tuple(still)
+
+    def _open_zero(self, key: tuple[object, ...]) -> bool:
+        """Open "value 0?" for the state of ``key``: whether it was not open yet (it is
+        asked once)."""
+        if key in self._zero_asked:
+            return False
+        self._zero_asked.add(key)
+        return True
 
     def _joins(self) -> bool:
         """Whether "value 0?" joins "value 1?" while it is open (``Tuning.both_questions``):
