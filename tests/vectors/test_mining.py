@@ -6,6 +6,7 @@ East)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -217,22 +218,25 @@ def test_every_placement_claim_is_read_from_the_actions() -> None:
     assert claimed >= 2 * 1200
 
 
-def test_the_gamepark_vectors_show_pride_unless_luck() -> None:
+def test_the_gamepark_vectors_show_pride_unless_luck_discarded() -> None:
     """The published digital adaptation (preset gamepark): Pride's choice starts the next round
-    unless Luck's discard ended the round (rules 000, "End of a Round"; "Luck")."""
+    unless Luck was discarded in the bout that ended it, even when Luck's player had nothing to
+    discard (rules 000, "End of a Round"; "Luck"; "Fear")."""
     examples = {v["id"]: v for v in _vectors("omens/rulebook", "examples")}
     across = examples["omens.example.gamepark-pride-across-the-round-end"]
     luck = examples["omens.example.gamepark-luck-ends-the-round"]
-    for vector, leader in ((across, 3), (luck, 2)):
-        assert vector["options"]["settings"]["pride_next_round"] == "unless_luck"
+    nothing = examples["omens.example.gamepark-luck-with-nothing-to-discard"]
+    for vector, leader in ((across, 3), (luck, 2), (nothing, 2)):
+        assert vector["options"]["settings"]["pride_next_round"] == "unless_luck_discarded"
         final = vector["steps"][-1]["state"]
         assert final["next_leader"] == leader
         setup = setup_from_json(vector["options"], vector["position"])
         replayed = record(setup.start(), [step["action"] for step in vector["steps"]])
         assert state_view(replayed.final) == final
     witnesses = {v["id"] for v in _vectors("omens/rulebook", "witnesses")}
-    assert "omens.witness.pride_next_round.unless_luck.vs-yes" in witnesses
-    assert "omens.witness.pride_next_round.yes.vs-unless_luck" in witnesses
+    for setting, other in itertools.permutations(
+            ("no", "yes", "unless_luck", "unless_luck_discarded"), 2):
+        assert f"omens.witness.pride_next_round.{setting}.vs-{other}" in witnesses
 
 
 def test_every_vector_cites_known_rule_ids_and_a_rulebook_passage() -> None:
