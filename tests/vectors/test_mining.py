@@ -20,7 +20,9 @@ from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import option_specs
 from omen_solver.vectors.omens_features import (
+    HAND_EFFECTS,
     NOW_EFFECTS,
+    SITUATIONS,
     effect_name,
     placement_features,
     possible_placements,
@@ -84,6 +86,30 @@ def test_omens_coverage_pair_by_placement_at_target(suite: str) -> None:
     scene = dims["scene"]
     assert (scene["covered"], scene["total"], scene["missing"]) == (31, 31, [])
     assert scene["impossible"][0]["what"] == "Luck discarded while its player holds no card"
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_omens_coverage_of_situations_at_target(suite: str) -> None:
+    """The situations in which engines go wrong, each crossed with the effects that touch it
+    (docs/vectors.md, "Coverage"), are all covered by vectors that hold under the suite's
+    preset, but those no line can have, each counted with its reason: a hand emptied during a
+    bout (rules 000, "Game Sequence": each player places one card; a hand of 1 ends the round,
+    "End of a Round"), Dream's target holding one card (rules 000, "Dream": the target has not
+    played yet) and, under betrayal_give_back = forbidden (the gamepark preset), Law given back
+    by Betrayal."""
+    situation = _coverage(suite)["situation"]
+    impossible = {item["what"]: item["count"] for item in situation["impossible"]}
+    assert situation["missing"] == [] and situation["covered"] == situation["total"]
+    assert situation["total"] + sum(impossible.values()) == len(SITUATIONS)
+    assert impossible["a hand empty when an effect takes from it, gives to it or shows from it"] \
+        == len(HAND_EFFECTS)
+    assert impossible["Dream's target holding one card or only Fear"] == 2
+    assert ("Law given back by Betrayal" in impossible) == (suite == "omens/gamepark")
+    for feature in ("situation:hand-only-fear:luck", "situation:law-given:one-left",
+                    "situation:law-taken:several-left",
+                    "situation:pride-luck-round-end:nothing-to-discard",
+                    "situation:ends-game:pride", "situation:last:dream"):
+        assert feature in SITUATIONS
 
 
 def test_omen_coverage_every_option_setting_but_stat_colours() -> None:
