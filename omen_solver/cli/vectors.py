@@ -335,7 +335,8 @@ def _fuzz(args: argparse.Namespace) -> int:
     starts = ", ".join(f"{count} {kind}" for kind, count in sorted(report.starts.items()))
     out.print(f"played {report.played} of {sum(report.starts.values())} random lines "
               f"({starts}; seed {report.seed}) in {report.seconds:.1f} s: {report.moves} "
-              f"actions and {report.states} bout ends compared; {len(report.found)} "
+              f"actions and {report.states} bout ends compared, {report.situations} of the "
+              f"{report.situations_total} situations of the coverage met; {len(report.found)} "
               f"disagreement(s) (engine {escape(report.engine)}, settings "
               f"{escape(report.settings)})")
     for kind, count in report.by_class():

@@ -36,7 +36,7 @@ from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.state import OmensState
 from omen_solver.vectors.holds import holds_info
 from omen_solver.vectors.jsonfile import dumps, validate
-from omen_solver.vectors.omens_features import SITUATIONS
+from omen_solver.vectors.omens_features import SITUATIONS, BoutTrack, step_features
 from omen_solver.vectors.omens_mine import situation_cards
 from omen_solver.vectors.omens_record import (
     legal_view,
@@ -89,19 +89,25 @@ players the 2-player team (seats 1 and 3) gets 4 cards each."""
 # ---------------------------------------------------------------------------------------------
 
 
-def _favoured(rng: random.Random) -> tuple[int, ...]:
+def _favoured(rng: random.Random, seen: Mapping[str, int] | None = None) -> tuple[int, ...]:
     """The cards a line favours: half the time the cards of one situation of the coverage
     (:data:`~omen_solver.vectors.omens_features.SITUATIONS`, e.g. Pride, Luck, Fear and
-    Winter for Pride and Luck at the round end) with one more, else two to four of
-    :data:`_SWARM`."""
+    Winter for Pride and Luck at the round end), in that order, and one more; else two to four
+    of :data:`_SWARM`. The situation is one the run's lines have met the fewest times so far
+    (``seen``: coverage-guided, as AFL favours the inputs that reach new edges), drawn at
+    random among those."""
     if rng.random() < 0.5:
-        cards = situation_cards(rng.choice(_SITUATIONS))
+        counts = seen or {}
+        fewest = min(counts.get(f, 0) for f in _SITUATIONS)
+        situation = rng.choice([f for f in _SITUATIONS if counts.get(f, 0) == fewest])
+        cards = situation_cards(situation)
         extra = rng.choice([card for card in _SWARM if card not in cards])
         return (*cards, extra)
     return tuple(rng.sample(_SWARM, rng.randint(2, 4)))
 
 
-def random_start(rng: random.Random) -> tuple[str, dict[str, Any], tuple[int, ...]]:
+def random_start(rng: random.Random, seen: Mapping[str, int] | None = None
+                 ) -> tuple[str, dict[str, Any], tuple[int, ...]]:
     """A start drawn from ``rng``: its kind (``game``, ``round``, ``mid-round``), its position
     (the published JSON form, docs/vectors.md) and the cards its line favours
     (:func:`_favoured`: in a mid-round position they are dealt into random places of the
@@ -109,7 +115,7 @@ def random_start(rng: random.Random) -> tuple[str, dict[str, Any], tuple[int, ..
     other cards of :data:`_FIRST` next)."""
     roll = rng.random()
     players = rng.choice((4, 5, 6))
-    favoured = _favoured(rng)
+    favoured = _favoured(rng, seen)
     if roll < 0.15:
         return "game", {"players": players, "phase": "new-game", "scope": "game"}, favoured
     teams = _TEAMS[players]
@@ -139,9 +145,9 @@ def random_start(rng: random.Random) -> tuple[str, dict[str, Any], tuple[int, ..
         slots = players * size
         others = first[: rng.randint(0, len(first))] + rest
         deck = others[: slots - len(favoured)]
-        if rng.random() < 0.5:  # together: favoured cards often share a hand
+        if rng.random() < 0.5:  # together, in order: two of them often share a hand
             at = rng.randint(0, len(deck))
-            deck[at:at] = rng.sample(favoured, len(favoured))
+            deck[at:at] = favoured
         else:
             for card in favoured:
                 deck.insert(rng.randint(0, len(deck)), card)
@@ -235,6 +241,7 @@ class _Outcome:
     not one this library accepts (a shrink candidate)."""
     moves: int = 0
     states: int = 0
+    situations: set[str] = field(default_factory=set)
     dead: bool = False
     """The engine died, hung or garbled an answer: it must be started again."""
 
@@ -255,18 +262,25 @@ def _cards(move: Sequence[OmensAction]) -> set[int]:
 
 
 class _Reference:
-    """This library's engine along a line, with the rule ids of each step."""
+    """This library's engine along a line, with the rule ids of each step and the situations
+    the line meets (the coverage's, :func:`~omen_solver.vectors.omens_features.step_features`).
+    """
 
     def __init__(self, options: Mapping[str, Any], position: Mapping[str, Any]) -> None:
         self.state = start_state(options, position, "fuzz")
         self.rules: tuple[str, ...] = ()
+        self.bout = BoutTrack()
+        self.situations: set[str] = set()
 
     def play(self, text: str) -> bool:
         """Play one action; whether it ended a bout."""
-        before = self.state.last_bout
-        self.state, trace = self.state.explain(text)
+        before = self.state
+        move = before.parse_move(text)
+        self.state, trace = before.explain(move)
         self.rules = tuple(dict.fromkeys(step.rule for step in trace))
-        return self.state.last_bout is not None and self.state.last_bout is not before
+        self.bout, features = step_features(before, move, self.state, trace, self.bout)
+        self.situations |= {f for f in features if f.startswith("situation:")}
+        return self.state.last_bout is not None and self.state.last_bout is not before.last_bout
 
 
 def _play_line(engine: EngineProcess, options: Mapping[str, Any], line: Line,
@@ -296,6 +310,8 @@ def _play_line(engine: EngineProcess, options: Mapping[str, Any], line: Line,
         outcome.dead = True
         return parted([Mismatch("fuzz", step, moves[-1] if moves else None, "engine",
                                 "a protocol answer", str(error))])
+    finally:
+        outcome.situations = reference.situations
 
 
 def _compare(engine: EngineProcess, options: Mapping[str, Any], line: Line,
@@ -548,6 +564,9 @@ class FuzzReport:
     stopped: str = ""
     seconds: float = 0.0
     starts: Counter[str] = field(default_factory=Counter)
+    situations: int = 0
+    """The situations of the coverage (of :data:`SITUATIONS`) the lines met."""
+    situations_total: int = len(SITUATIONS)
 
     def by_class(self) -> list[tuple[str, int]]:
         counts = Counter(found.kind for found in self.found)
@@ -561,6 +580,7 @@ class FuzzReport:
             "engine": self.engine, "settings": self.settings, "seed": self.seed,
             "rounds": self.rounds, "played": self.played, "moves": self.moves,
             "states": self.states, "starts": dict(self.starts),
+            "situations": self.situations, "situations_total": len(SITUATIONS),
             "skipped": dict(self.skipped), "stopped": self.stopped or None,
             "seconds": round(self.seconds, 1),
             "disagreements": [found.to_json() for found in self.found],
@@ -624,6 +644,7 @@ def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, 
          seconds: float, out: Path | None, max_found: int,
          progress: Callable[[int, int, str], None] | None) -> None:
     started = time.monotonic()
+    seen: Counter[str] = Counter()  # lines that met each situation (starts favour the fewest)
     deadline = started + seconds
 
     def check(line: Line, rng: random.Random | None = None) -> _Outcome:
@@ -645,7 +666,7 @@ def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, 
             report.stopped = f"the time budget of {seconds:g} s ran out (--seconds)"
             break
         rng = random.Random(f"omens-fuzz-{report.seed}-{number}")
-        kind, position, favoured = random_start(rng)
+        kind, position, favoured = random_start(rng, seen)
         if progress is not None:
             progress(number, report.rounds, f"round {number + 1}: {kind}, "
                      f"{position['players']} players")
@@ -655,6 +676,8 @@ def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, 
             report.skipped[outcome.skipped.split(":", 1)[0]] += 1
             continue
         report.played += 1
+        seen.update(outcome.situations)
+        report.situations = len(seen)
         report.moves += outcome.moves
         report.states += outcome.states
         found = outcome.disagreement

@@ -237,6 +237,8 @@ class BoutTrack:
     placed: tuple[tuple[str, int, str], ...] = ()
     pride: bool = False
     rules: frozenset[str] = frozenset()
+    law_watch: frozenset[str] = frozenset()
+    """Law situations waiting to be seen (:func:`_law_seen`)."""
 
     def after(self, before: OmensState, move: Sequence[OmensAction]
               ) -> tuple[BoutTrack, set[str]]:
@@ -265,7 +267,7 @@ class BoutTrack:
         if len(chain) >= 3 and len(chain) > len([n for n, _, _ in self.placed
                                                    if n in NOW_EFFECTS]):
             features.add(f"chain:{'>'.join(chain)}")
-        return BoutTrack(tuple(placed), pride, self.rules), features
+        return BoutTrack(tuple(placed), pride, self.rules, self.law_watch), features
 
 
 def _exchange_target(move: Sequence[OmensAction]) -> tuple[int, int] | None:
@@ -369,7 +371,15 @@ def step_features(
     rules = {step.rule for step in trace}
     features |= {f"rule:{rule}" for rule in rules}
     features |= _law_scenes(before, move) | _choice_scenes(move)
-    features |= _hand_situations(before, move) | _law_situations(before, move, after)
+    features |= _hand_situations(before, move)
+    seen = _law_seen(before, move, bout.law_watch)
+    features |= seen
+    watch = bout.law_watch - seen
+    for feature in _law_situations(before, move, after):
+        if feature.startswith(_WATCHED) and not feature.endswith(LEFT[2]):
+            watch |= {feature}
+        else:
+            features.add(feature)
     players = before.num_players()
     exchange = _exchange_target(move)
     if exchange is not None:
@@ -379,7 +389,7 @@ def step_features(
             f"absolute:{table_rules.absolute_timing}:{table_rules.absolute_exchange}:"
             f"{RELATIONS[0 if same else 1]}"
         )
-    bout = BoutTrack(bout.placed, bout.pride, bout.rules | rules)
+    bout = BoutTrack(bout.placed, bout.pride, bout.rules | rules, frozenset(watch))
     summary = after.last_bout
     if summary is not None and summary is not before.last_bout:
         features |= _bout_end_scenes(before, move, after, rules, bout)
@@ -486,6 +496,31 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
     left = _left(before, after)
     return {f"situation:under-law:{e.removeprefix('under:')}" if e.startswith("under:")
             else f"situation:law-{e}:{left}" for e in events}
+
+
+_WATCHED: Final = tuple(f"situation:law-{event}:" for event in ("taken", "returned", "moved"))
+"""Law leaving play or moving with players still to play matters only when one of them is
+bound, or no longer bound, in a way their hand shows: such a situation counts once a later
+card is placed from a hand holding cards on both sides of Law's value."""
+
+
+def _law_seen(before: OmensState, move: Sequence[OmensAction], watch: frozenset[str]
+              ) -> set[str]:
+    """The watched Law situations this step shows: a card placed from a hand with cards on
+    both sides of Law (15)."""
+    if not watch:
+        return set()
+    for action in move:
+        if action.verb is Verb.PLAY and action.card in before.hands[action.seat]:
+            hand = before.hands[action.seat]
+        elif action.verb in (Verb.PLAY, Verb.RESOLVE) and action.choice and \
+                action.choice[0] == "take":
+            hand = (*before.hands[action.seat], int(action.choice[1]))
+        else:
+            continue
+        if any(card > _LAW for card in hand) and any(card < _LAW for card in hand):
+            return set(watch)
+    return set()
 
 
 def _placement_situations(before: OmensState, move: Sequence[OmensAction]) -> set[str]:

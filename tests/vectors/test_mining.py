@@ -7,6 +7,7 @@ East)."""
 from __future__ import annotations
 
 import itertools
+import random
 import json
 from pathlib import Path
 from typing import Any
@@ -269,3 +270,48 @@ def test_every_vector_cites_known_rule_ids_and_a_rulebook_passage() -> None:
     for vector in _omens_vectors():
         assert set(vector["rules"]) <= set(RULES), vector["id"]
         assert "000" in vector["why"] or "Rule text" in vector["why"], vector["id"]
+
+
+def _random_situations(preset: str, lines: int) -> set[str]:
+    """The situations random lines meet (the starts and the favoured cards of ``vectors fuzz``,
+    every action drawn from the legal ones), under a preset's settings."""
+    from omen_solver.vectors.fuzz import random_start
+    from omen_solver.vectors.omens_features import BoutTrack, step_features
+    from omen_solver.vectors.omens_record import start_state
+    from omen_solver.vectors.settings import options_json, preset_settings
+
+    options = options_json("omens", preset_settings("omens", preset), preset)
+    seen: set[str] = set()
+    for index in range(lines):
+        rng = random.Random(f"situations-{index}")
+        _, position, favoured = random_start(rng)
+        state = start_state(options, position, "test")
+        bout = BoutTrack()
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            moves = state.moves()
+            preferred = [m for m in moves if any(a.card in favoured for a in m)]
+            move = rng.choice(preferred if preferred and rng.random() < 0.75 else moves)
+            after, trace = state.explain(move)
+            bout, features = step_features(state, move, after, trace, bout)
+            seen |= {f for f in features if f.startswith("situation:")}
+            state = after
+    return seen
+
+
+@pytest.mark.parametrize("preset", ["rulebook", "gamepark"])
+@pytest.mark.parametrize("lines", [120, pytest.param(1500, marks=pytest.mark.slow)])
+def test_random_play_meets_no_situation_the_coverage_calls_impossible(preset: str, lines: int
+                                                                      ) -> None:
+    """The readings behind the impossible situations (docs/vectors.md: a hand emptied in a bout,
+    rules 000 "Game Sequence"; Dream's target, "Dream"; Law given back, option
+    betrayal_give_back) hold in random play; and 1,500 lines meet every situation called
+    possible (the slow tier)."""
+    from omen_solver.vectors.omens_mine import Suite, _possible_situations
+
+    possible, _ = _possible_situations(Suite(preset, preset))
+    seen = _random_situations(preset, lines)
+    assert seen <= possible, sorted(seen - possible)
+    if lines >= 1500:
+        assert possible <= seen, sorted(possible - seen)
