@@ -172,6 +172,9 @@ def register(subparsers: Any) -> None:
                          "fuzz-vectors)")
     fuzzing.add_argument("--max-found", type=int, default=5, metavar="N",
                          help="stop after N disagreements (default 5)")
+    fuzzing.add_argument("--shrink-replays", type=int, default=400, metavar="N",
+                         help="replays a shrink may take (default 400; 0: write each "
+                         "disagreement as found)")
     fuzzing.add_argument("--timeout", type=float, default=10.0, metavar="S",
                          help="seconds the engine has to answer each request (default 10)")
     fuzzing.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
@@ -312,6 +315,8 @@ def _fuzz(args: argparse.Namespace) -> int:
         if not value > 0 or value == float("inf"):
             raise OmenSolverError(f"--{name.replace('_', '-')} must be a positive number of "
                                   f"seconds, not {value}")
+    if args.shrink_replays < 0:
+        raise OmenSolverError(f"--shrink-replays must be 0 or more, not {args.shrink_replays}")
     for name in ("rounds", "max_found"):
         if getattr(args, name) < 1:
             raise OmenSolverError(f"--{name.replace('_', '-')} must be at least 1, not "
@@ -324,7 +329,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         report = fuzz(args.engine, preset=args.preset, rounds=args.rounds, seed=args.seed,
                       seconds=args.seconds, out=args.out, timeout=args.timeout,
                       start_timeout=args.start_timeout, max_found=args.max_found,
-                      progress=progress)
+                      shrink_replays=args.shrink_replays, progress=progress)
     if args.json:
         print_json(report.to_json())
         return EXIT_OK if report.ok() else EXIT_MISMATCH

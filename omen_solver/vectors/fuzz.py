@@ -37,7 +37,7 @@ from omen_solver.omens.state import OmensState
 from omen_solver.vectors.holds import holds_info
 from omen_solver.vectors.jsonfile import dumps, validate
 from omen_solver.vectors.omens_features import SITUATIONS, BoutTrack, step_features
-from omen_solver.vectors.omens_mine import situation_cards
+from omen_solver.vectors.omens_mine import possible_situations, situation_cards
 from omen_solver.vectors.omens_record import (
     legal_view,
     record,
@@ -89,24 +89,26 @@ players the 2-player team (seats 1 and 3) gets 4 cards each."""
 # ---------------------------------------------------------------------------------------------
 
 
-def _favoured(rng: random.Random, seen: Mapping[str, int] | None = None) -> tuple[int, ...]:
+def _favoured(rng: random.Random, seen: Mapping[str, int] | None = None,
+              possible: Sequence[str] = _SITUATIONS) -> tuple[int, ...]:
     """The cards a line favours: half the time the cards of one situation of the coverage
     (:data:`~omen_solver.vectors.omens_features.SITUATIONS`, e.g. Pride, Luck, Fear and
     Winter for Pride and Luck at the round end), in that order, and one more; else two to four
-    of :data:`_SWARM`. The situation is one the run's lines have met the fewest times so far
-    (``seen``: coverage-guided, as AFL favours the inputs that reach new edges), drawn at
-    random among those."""
+    of :data:`_SWARM`. The situation is one of those ``possible`` under the settings that the
+    run's lines have met the fewest times so far (``seen``: coverage-guided, as AFL favours
+    the inputs that reach new edges), drawn at random among those."""
     if rng.random() < 0.5:
         counts = seen or {}
-        fewest = min(counts.get(f, 0) for f in _SITUATIONS)
-        situation = rng.choice([f for f in _SITUATIONS if counts.get(f, 0) == fewest])
+        fewest = min(counts.get(f, 0) for f in possible)
+        situation = rng.choice([f for f in possible if counts.get(f, 0) == fewest])
         cards = situation_cards(situation)
         extra = rng.choice([card for card in _SWARM if card not in cards])
         return (*cards, extra)
     return tuple(rng.sample(_SWARM, rng.randint(2, 4)))
 
 
-def random_start(rng: random.Random, seen: Mapping[str, int] | None = None
+def random_start(rng: random.Random, seen: Mapping[str, int] | None = None,
+                 possible: Sequence[str] = _SITUATIONS
                  ) -> tuple[str, dict[str, Any], tuple[int, ...]]:
     """A start drawn from ``rng``: its kind (``game``, ``round``, ``mid-round``), its position
     (the published JSON form, docs/vectors.md) and the cards its line favours
@@ -115,7 +117,7 @@ def random_start(rng: random.Random, seen: Mapping[str, int] | None = None
     other cards of :data:`_FIRST` next)."""
     roll = rng.random()
     players = rng.choice((4, 5, 6))
-    favoured = _favoured(rng, seen)
+    favoured = _favoured(rng, seen, possible)
     if roll < 0.15:
         return "game", {"players": players, "phase": "new-game", "scope": "game"}, favoured
     teams = _TEAMS[players]
@@ -567,6 +569,7 @@ class FuzzReport:
     situations: int = 0
     """The situations of the coverage (of :data:`SITUATIONS`) the lines met."""
     situations_total: int = len(SITUATIONS)
+    """Those a line can have under the settings."""
 
     def by_class(self) -> list[tuple[str, int]]:
         counts = Counter(found.kind for found in self.found)
@@ -618,11 +621,12 @@ def fuzz(
     timeout: float = 10.0,
     start_timeout: float = 60.0,
     max_found: int = 5,
+    shrink_replays: int = SHRINK_CHECKS,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> FuzzReport:
     """Fuzz the engine ``command`` for ``rounds`` lines or ``seconds`` seconds, whichever ends
-    first; shrink each disagreement and write it as a vector file into ``out`` (stop after
-    ``max_found`` of them)."""
+    first; shrink each disagreement (at most ``shrink_replays`` replays; 0: not at all) and
+    write it as a vector file into ``out`` (stop after ``max_found`` of them)."""
     engine = EngineProcess(command, timeout, start_timeout)
     hello = engine.start()
     try:
@@ -630,9 +634,10 @@ def fuzz(
             raise EngineStartError(f"--engine {command!r}: it does not play {GAME} (its hello "
                                    f"says games {list(engine.games)}); fuzz plays Omens")
         rules, options = _settings(hello, preset, command)
-        report = FuzzReport(engine.name, rules.describe(), seed, rounds)
+        report = FuzzReport(engine.name, rules.describe(), seed, rounds,
+                            situations_total=len(possible_situations(options["settings"])[0]))
         _run(engine, options, report, seconds=seconds, out=out, max_found=max_found,
-             progress=progress)
+             shrink_replays=shrink_replays, progress=progress)
     except BaseException:
         engine.stop(kill=True)
         raise
@@ -641,10 +646,11 @@ def fuzz(
 
 
 def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, *,
-         seconds: float, out: Path | None, max_found: int,
+         seconds: float, out: Path | None, max_found: int, shrink_replays: int,
          progress: Callable[[int, int, str], None] | None) -> None:
     started = time.monotonic()
     seen: Counter[str] = Counter()  # lines that met each situation (starts favour the fewest)
+    possible = sorted(possible_situations(options["settings"])[0])
     deadline = started + seconds
 
     def check(line: Line, rng: random.Random | None = None) -> _Outcome:
@@ -666,7 +672,7 @@ def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, 
             report.stopped = f"the time budget of {seconds:g} s ran out (--seconds)"
             break
         rng = random.Random(f"omens-fuzz-{report.seed}-{number}")
-        kind, position, favoured = random_start(rng, seen)
+        kind, position, favoured = random_start(rng, seen, possible)
         if progress is not None:
             progress(number, report.rounds, f"round {number + 1}: {kind}, "
                      f"{position['players']} players")
@@ -687,6 +693,7 @@ def _run(engine: EngineProcess, options: Mapping[str, Any], report: FuzzReport, 
             progress(number, report.rounds, f"round {number + 1}: shrinking ({found.what})")
         original = found.size()
         shrunk, checks = shrink(lambda line: check(line).disagreement, options, found,
+                                budget=shrink_replays,
                                 deadline=max(deadline, time.monotonic() + SHRINK_SECONDS))
         item = Found(number + 1, shrunk.kind, kind, shrunk, original, checks)
         if out is not None:

@@ -93,6 +93,7 @@ __all__ = [
     "effect_pairs",
     "example_setup",
     "load_examples",
+    "possible_situations",
     "situation_cards",
 ]
 
@@ -160,7 +161,7 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
     )
     impossible = impossible_placements()
     scenes, no_scenes = _possible_scenes(suite)
-    situations, no_situations = _possible_situations(suite)
+    situations, no_situations = possible_situations(suite.settings)
     return (
         Dimension(
             "rule",
@@ -267,11 +268,10 @@ _NO_GIVE_BACK: Final = (
 )
 
 
-def _possible_situations(suite: Suite) -> tuple[frozenset[str], tuple[tuple[str, int, str],
-                                                                       ...]]:
-    """The situations a line of play can have under the suite's settings, and those it cannot
-    (why, for each kind)."""
-    settings = suite.settings
+def possible_situations(settings: Mapping[str, str]
+                        ) -> tuple[frozenset[str], tuple[tuple[str, int, str], ...]]:
+    """The situations a line of play can have under ``settings`` (every rule option's), and
+    those it cannot (why, for each kind)."""
     ruled_out: list[tuple[tuple[str, str], frozenset[str]]] = [
         (_DREAM_TARGET, frozenset(f"situation:hand-{kind}:dream"
                                   for kind in ("one-card", "only-fear"))),

@@ -7,8 +7,8 @@ East)."""
 from __future__ import annotations
 
 import itertools
-import random
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -308,9 +308,10 @@ def test_random_play_meets_no_situation_the_coverage_calls_impossible(preset: st
     rules 000 "Game Sequence"; Dream's target, "Dream"; Law given back, option
     betrayal_give_back) hold in random play; and 1,500 lines meet every situation called
     possible (the slow tier)."""
-    from omen_solver.vectors.omens_mine import Suite, _possible_situations
+    from omen_solver.vectors.omens_mine import possible_situations
+    from omen_solver.vectors.settings import preset_settings
 
-    possible, _ = _possible_situations(Suite(preset, preset))
+    possible, _ = possible_situations(preset_settings("omens", preset))
     seen = _random_situations(preset, lines)
     assert seen <= possible, sorted(seen - possible)
     if lines >= 1500:
