@@ -194,7 +194,7 @@ def test_screenshots_with_nothing_cut_off(page: Any, board_url: str, tmp_path: P
                        "#move-list"])
     page.evaluate("window.scrollTo(0, 0)")  # ticking "analyse" scrolled down to it
     box = page.locator('[data-seat="6"] [data-card="35"]').bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (
         "the hand to play from is off screen")
     shot = tmp_path / f"board-{width}x{height}.png"
     page.screenshot(path=str(shot))

@@ -252,10 +252,14 @@ def test_every_shipped_puzzle_through_the_page(page: Any, board_url: str, tmp_pa
                         page.click(f'#puzzle-actions [data-action="{text}"]')
                     else:
                         _play_omens(page, board_url, entry, text)
-                    page.wait_for_function(
-                        "t => { const v = document.querySelector('#puzzle-verdict');"
-                        " return v && v.textContent.includes(t + '.') && "
-                        "!v.textContent.startsWith('Checking'); }", arg=text)
+                    try:
+                        page.wait_for_function(
+                            "t => { const v = document.querySelector('#puzzle-verdict');"
+                            " return v && v.textContent.includes(t + '.') && "
+                            "!v.textContent.startsWith('Checking'); }", arg=text)
+                    except Exception:
+                        raise AssertionError(f"{name}, {text}: the page says "
+                                             f"{page.inner_text('#puzzle-feedback')!r}") from None
                     if text != texts[-1]:
                         assert verdict(page, "wrong").startswith("Not this one"), name
                         board = "#puzzle-omen" if game == "omen" else "#puzzle-table"

@@ -277,6 +277,9 @@ class Board {
     if (!line.length) return;
     this.preview = { base: this.tree.current, line, index: 0, label, estimated, view: null };
     await this.setPreview(index);
+    // on a phone the solver panel is below the table: bring the line shown into sight
+    const top = $("line-banner").getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 80) $("line-banner").scrollIntoView({ block: "start" });
   }
 
   async setPreview(index) {
