@@ -331,14 +331,23 @@ class Api:
     async def _puzzle_job(self, data: dict[str, Any], game: str, text: str, move: str | None,
                           seconds: object) -> dict[str, Any]:
         puzzle = data.get("puzzle", {})
+        answer = puzzle.get("answer", {})
         state = await run_in_threadpool(trainer.loaded_state, data, game)
+        canonical = None
         if move is not None:
             # an illegal move is refused at once, with the command line's message
-            trainer.parse_move(state, move)
+            canonical = state.action_to_string(trainer.parse_move(state, move))
         team = library.puzzle_team(state, puzzle)
         payload = {"game": game, "position": data, "move": move, "team": list(team),
-                   "concept": puzzle.get("concept"), "answer": puzzle.get("answer", {})}
+                   "concept": puzzle.get("concept"), "answer": answer}
         result = await self._run("puzzle", payload, self.jobs.seconds(seconds))
+        if result.get("type") != "result":
+            # out of time: what the stated answer says of the move still holds
+            result = {"type": "result", "reason": result.get("reason"), "best": [],
+                      "root": None, "solution": [], "line": []}
+            if canonical is not None:
+                result.update(move=canonical, right=trainer.stated_judgement(canonical, answer),
+                              value=None, verdict="unknown")
         result["comments"] = trainer.commentary(text)
         result["question"] = puzzle.get("question")
         return result

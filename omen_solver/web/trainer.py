@@ -36,6 +36,7 @@ __all__ = [
     "legal_texts",
     "loaded_state",
     "parse_move",
+    "stated_judgement",
     "summary",
 ]
 
@@ -87,6 +88,17 @@ def matches(text: str, best: Iterable[str]) -> bool:
 
 def stated_best(answer: Mapping[str, Any]) -> list[str]:
     return list(answer.get("best_actions") or answer.get("best_actions_include") or [])
+
+
+def stated_judgement(canonical: str, answer: Mapping[str, Any]) -> bool | None:
+    """What the stated answer says of a move: optimal (True), not optimal (False: it is not
+    among ``best_actions``, or it is in ``best_actions_exclude``), or nothing (None: the
+    solver decides)."""
+    if matches(canonical, stated_best(answer)):
+        return True
+    if answer.get("best_actions") or matches(canonical, answer.get("best_actions_exclude", [])):
+        return False
+    return None
 
 
 def _asked_team(state: Any, puzzle: Mapping[str, Any]) -> list[int]:

@@ -259,24 +259,12 @@ def _puzzle_state(payload: dict[str, Any]) -> Any:
     return loaded_state(payload["position"], payload.get("game", "omens"))
 
 
-def _stated_judgement(canonical: str, stated: dict[str, Any]) -> bool | None:
-    """What the stated answer says of a move: optimal, not optimal, or nothing."""
-    from omen_solver.web.trainer import matches
-
-    named = stated.get("best_actions") or stated.get("best_actions_include") or []
-    if matches(canonical, named):
-        return True
-    if stated.get("best_actions") or matches(canonical, stated.get("best_actions_exclude", [])):
-        return False
-    return None
-
-
 def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """A move in a puzzle judged: right or wrong against the stated answer (the solver
     decides when the file does not say), the line after it explained (when wrong: the
     refutation), and, unless it is wrong, every optimal move and the solution line. Without
     a move: the solution alone."""
-    from omen_solver.web.trainer import parse_move
+    from omen_solver.web.trainer import parse_move, stated_judgement
 
     state = _puzzle_state(payload)
     move = payload.get("move")
@@ -294,7 +282,7 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     if move is not None:
         action = parse_move(state, move)
         canonical = state.action_to_string(action)
-        right = _stated_judgement(canonical, stated)
+        right = stated_judgement(canonical, stated)
         after = state.child(action)
         if after.is_terminal():
             answer = _terminal_answer(after, team, low, high)

@@ -252,8 +252,10 @@ export class Puzzles {
     }
     if (reply.right === false) {
       const why = el("details", { id: "puzzle-why" }, el("summary", { text: "Why not?" }),
-        el("p", { class: "small", text: `${reply.move} is ${reply.verdict === "lost" ? "lost" : `worth ${reply.value}`} for ${seatsText(puzzle.team)}: the best answer to it goes like this.` }),
-        explainedLine("The refutation", reply.line, "puzzle-refutation"));
+        reply.value === null ? null
+          : el("p", { class: "small", text: `${reply.move} is ${reply.verdict === "lost" ? "lost" : `worth ${reply.value}`} for ${seatsText(puzzle.team)}: the best answer to it goes like this.` }),
+        reply.line.length ? explainedLine("The refutation", reply.line, "puzzle-refutation")
+          : el("p", { class: "small muted", text: "(The search ran out of time before it found the answer to it.)" }));
       this.feedback("wrong", `Not this one: ${reply.move}. Try again.`, why);
     } else {
       this.feedback("unsure", `The solver ran out of time on ${reply.move}: try another move, or ask for the solution.`);
@@ -323,7 +325,7 @@ export class Puzzles {
     box.replaceChildren(el("div", { class: "muted", text: "Solving…" }));
     let reply;
     try {
-      reply = fromTry && fromTry.solution ? fromTry : puzzle.generated
+      reply = fromTry && fromTry.root ? fromTry : puzzle.generated
         ? await postWhenFree("/api/puzzles/solution", { toml: puzzle.toml })
         : await postWhenFree(`/api/puzzles/${puzzle.name}/solution`, {});
     } catch (error) {
