@@ -149,6 +149,20 @@ def test_on_a_phone_the_board_stays_in_view(page: Any, board_url: str) -> None:
     for selector in ("#puzzle-feedback", '#puzzle-table [data-token="hand:2:18"]'):
         assert inside(page, selector), selector
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # An Omen puzzle: its actions come right under the question.
+    page.click("#puzzle-picker > summary")
+    page.click('#puzzle-games [data-game="omen"]')
+    page.click('[data-puzzle="omen/war-order"]')
+    page.wait_for_function("document.querySelector('#puzzle-title').textContent"
+                           " === 'The order of the wars'")
+    page.wait_for_timeout(300)
+    for selector in ("#puzzle-question", '#puzzle-actions [data-action="war 2"]'):
+        assert inside(page, selector), selector
+    page.click('#puzzle-actions [data-action="war 2"]')
+    verdict(page, "wrong")
+    for selector in ("#puzzle-feedback", '#puzzle-actions [data-action="war 1"]',
+                     "#puzzle-omen [data-city]"):
+        assert inside(page, selector), selector
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])

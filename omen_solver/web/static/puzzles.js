@@ -182,12 +182,15 @@ export class Puzzles {
     const omen = this.current.game === "omen";
     $("puzzle-table").hidden = omen;
     $("puzzle-omen").hidden = !omen;
+    // Omen's actions are buttons, not cards: they come first, right under the question
+    $("puzzle-omen-actions").hidden = !omen;
+    $("puzzle-choices").hidden = omen;
     const view = this.state.after || this.view;
     if (omen) {
       renderOmenBoard($("puzzle-omen"), view);
       const prompt = this.state.after ? "The position after your move." : this.current.kind === "value"
         ? "Answer with a value above; the moves are shown, not played." : "Your move: click an action.";
-      renderOmenActions($("puzzle-choices"), view, this.solvable() && !this.state.after ? (text) => this.attempt(text) : null,
+      renderOmenActions($("puzzle-omen-actions"), view, this.solvable() && !this.state.after ? (text) => this.attempt(text) : null,
         "puzzle-actions", prompt);
       return;
     }
