@@ -54,8 +54,8 @@ from omen_solver.omen.zones import CAPACITY, HIDDEN, City, Player, TurnInfo, Uni
 
 __all__ = ["load_state", "state_from_data", "state_from_text"]
 
-_TOP_KEYS = {"game", "profile", "cards", "replace_cards", "sets", "rules", "turn", "seat",
-             "city", "deck", "pool", "moves", "search", "puzzle"}
+_TOP_KEYS = {"game", "title", "profile", "cards", "replace_cards", "sets", "rules", "turn",
+             "seat", "city", "deck", "pool", "moves", "search", "puzzle"}
 """The keys of a position file; ``puzzle`` belongs to the game-agnostic puzzle format and is
 left to it (docs/puzzles.md)."""
 _PLAYER_KEYS = {"coins", "hand", "rewards", "rewards_unused", "rewards_used", "feats",
