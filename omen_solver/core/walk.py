@@ -54,7 +54,7 @@ class TooDeep(BudgetExceeded):
     def __init__(self, depth: int, nodes: int, seconds: float) -> None:
         super().__init__(
             f"a line of play went {depth:,} actions deep without ending: from here the rules "
-            "let play go on for ever (or longer than a search can follow)", nodes, seconds)
+            "let play repeat for ever (or go on longer than a search follows)", nodes, seconds)
         self.depth = depth
 
 
