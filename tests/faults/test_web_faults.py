@@ -325,7 +325,7 @@ def _get(url: str, host: str | None = None) -> int:
 def test_k3_the_printed_address_answers(serve_on: Any) -> None:
     """``--host 127.0.0.2``: the URL printed is one the server answers (it refused every
     request there before: the name was not among those it answered)."""
-    port, process = serve_on("--host", "127.0.0.2")
+    port, _ = serve_on("--host", "127.0.0.2")
     assert _get(f"http://127.0.0.2:{port}/api") == 200
     assert _get(f"http://127.0.0.2:{port}/api", host="evil.example") == 400
 

@@ -90,7 +90,7 @@ def elsewhere(served_board: tuple[str, Any]) -> Iterator[str]:
 
 def test_a_page_elsewhere_starts_and_cancels_nothing(
         browser: Any, served_board: tuple[str, Any], elsewhere: str) -> None:
-    board, api = served_board
+    _, api = served_board
     page = browser.new_page()
     try:
         page.goto(elsewhere)
