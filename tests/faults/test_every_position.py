@@ -52,7 +52,9 @@ game (the Omen one names a card file, which the web API refuses to read), a vect
 each game."""
 
 NOT_POSITIONS = {"docs/examples/omens/my-deck.toml": "a card catalogue",
-                 "docs/examples/omen/my-copy.toml": "a card file"}
+                 "docs/examples/omen/my-copy.toml": "a card file",
+                 "docs/examples/omens/advice-seat1.toml": "a seat's view, for advise",
+                 "docs/examples/omens/strategy-fusion.toml": "a seat's view, for advise"}
 """Example files that are not positions (each is walked by its own command's tests)."""
 
 
