@@ -167,8 +167,10 @@ def _memory(text: str) -> int:
     try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
         size = parse_memory(text + "M" if text.strip().isdigit() else text)
         MemoryPlan(size)
-    except (ValueError, ChoiceError) as error:
-        raise argparse.ArgumentTypeError(str(error).removeprefix("max_memory: ")) from None
+    except ChoiceError as error:
+        raise argparse.ArgumentTypeError(error.problem) from None
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return size
 
 
@@ -358,12 +360,13 @@ def _solve_state(
                            threads=0 if threads is None else threads,
                            max_memory=getattr(args, "max_memory", None))
         except OmenSolverError as error:
-            # A concept that does not fit the position: name the file it came from.
-            text = str(error)
-            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory")):
-                if text.startswith(f"{name}:"):
-                    text = f"{flag}{text.removeprefix(name)}"
-            raise PositionError(f"{path}: {text}") from None
+            # A concept that does not fit the position: name the file it came from, and the
+            # flag that set a kernel setting the search refuses.
+            flags = {"threads": "--threads", "max_memory": "--max-memory"}
+            text = (f"{flags[error.key]}: {error.problem}" if error.key in flags
+                    else str(error))
+            raise PositionError(f"{path}: {text}", value=error.value, rule=error.rule,
+                                problem=text) from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
     if puzzle and result.solved and not solved.changed_question:

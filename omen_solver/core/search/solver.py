@@ -124,17 +124,15 @@ def team_index(state: GameState[Any], team: TeamName, where: str) -> int:
         or not seats
         or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seats)
     ):
-        raise ChoiceError(
-            f"{where} {team!r}: name a team by its seats, numbered from 1 (e.g. (1, 3)), or by "
-            f"one of them; the teams are {shown_teams}"
-        )
+        problem = (f"name a team by its seats, numbered from 1 (e.g. (1, 3)), or by one of "
+                   f"them; the teams are {shown_teams}")
+        raise ChoiceError(f"{where} {team!r}: {problem}", key=where, value=team, problem=problem)
     players = {seat - 1 for seat in seats}
     for index, members in enumerate(state.teams()):
         if players == set(members) or (len(players) == 1 and players <= set(members)):
             return index
-    raise ChoiceError(
-        f"{where}: seats {sorted(seats)} are not a team here; the teams are {shown_teams}"
-    )
+    raise ChoiceError(key=where, value=team, problem=f"seats {sorted(seats)} are not a team "
+                      f"here; the teams are {shown_teams}")
 
 
 def solve(
@@ -205,8 +203,8 @@ def solve(
     for name, given in (("threads", threads or None), ("max_memory", max_memory)):
         if given is not None:
             why = f" ({note})" if note else ""
-            raise ChoiceError(f"{name}: applies to the game's search kernel, which does not "
-                              f"answer here{why}")
+            raise ChoiceError(key=name, value=given, problem="applies to the game's search "
+                              f"kernel, which does not answer here{why}")
     result = _reference(state, chosen, team, budget, simultaneous, transpositions, ordering,
                         bounds, progress, per_move, report)
     result.extra["engine"] = "reference"
