@@ -27,6 +27,7 @@ from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = [
     "CHECK_INTERVAL",
+    "MAX_NODES",
     "MIB",
     "RECURSION_LIMIT",
     "Budget",
@@ -37,12 +38,16 @@ __all__ = [
     "deep_recursion",
 ]
 
+MAX_NODES = 10**18
+"""The largest node limit a budget takes: the compiled kernel counts nodes in 64 bits."""
+
 CHECK_INTERVAL = 4096
 """Nodes between two reads of the clock (and two progress reports)."""
 
 RECURSION_LIMIT = 20_000
-"""Python frames allowed during a walk: the walks recurse a few frames per ply, and a whole
-game (several rounds) can be a few hundred plies deep."""
+"""Python frames allowed while one of the Omens kernel's searches runs: they recurse a few
+frames per ply and stop at their own depth limit (``omens/kernel/search.py``, a thousand
+plies). Every other walk keeps its own stack (:mod:`omen_solver.core.walk`)."""
 
 Progress = Callable[[int, float], None]
 """A progress callback: called with the nodes visited so far and the seconds elapsed."""
@@ -69,8 +74,9 @@ class Budget:
             isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int)
         ):
             raise OmenSolverError(f"max_nodes: expected a whole number, got {self.max_nodes!r}")
-        if self.max_nodes is not None and self.max_nodes < 1:
-            raise OmenSolverError(f"max_nodes: must be at least 1, got {self.max_nodes}")
+        if self.max_nodes is not None and not 1 <= self.max_nodes <= MAX_NODES:
+            raise OmenSolverError(f"max_nodes: must be from 1 to {MAX_NODES:,}, got "
+                                  f"{self.max_nodes}")
         if self.max_seconds is not None and not (
             isinstance(self.max_seconds, int | float)
             and not isinstance(self.max_seconds, bool)
@@ -231,7 +237,7 @@ class NodeMeter:
 
 @contextmanager
 def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
-    """Allow at least ``limit`` Python frames while a recursive walk runs."""
+    """Allow at least ``limit`` Python frames while a recursive walk of bounded depth runs."""
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous, limit))
     try:
