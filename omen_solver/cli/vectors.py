@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omen_solver.cli.args import seconds
+from omen_solver.cli.args import count_between, seconds
 from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
@@ -161,24 +161,25 @@ def register(subparsers: Any) -> None:
                          help="the settings to fuzz a switchable engine under (default "
                          "rulebook; " + ", ".join(PRESETS) + "); an engine that declares its "
                          "settings is fuzzed under them (a --preset that differs is refused)")
-    fuzzing.add_argument("--rounds", type=int, default=200, metavar="N",
-                         help="random lines to play (default 200)")
+    fuzzing.add_argument("--rounds", type=count_between(1, 10**9, "--rounds"), default=200,
+                         metavar="N", help="random lines to play (default 200)")
     fuzzing.add_argument("--seed", type=int, default=0, metavar="S",
                          help="the seed of the positions and lines (default 0)")
-    fuzzing.add_argument("--seconds", type=float, default=60.0, metavar="S",
+    fuzzing.add_argument("--seconds", type=seconds, default=60.0, metavar="S",
                          help="time budget (default 60; shrinking the last disagreement may "
                          "take up to 10 s more)")
     fuzzing.add_argument("--out", type=Path, default=Path("fuzz-vectors"), metavar="DIR",
                          help="where to write a vector file per disagreement (default "
                          "fuzz-vectors)")
-    fuzzing.add_argument("--max-found", type=int, default=5, metavar="N",
-                         help="stop after N disagreements (default 5)")
-    fuzzing.add_argument("--shrink-replays", type=int, default=400, metavar="N",
+    fuzzing.add_argument("--max-found", type=count_between(1, 10**6, "--max-found"),
+                         default=5, metavar="N", help="stop after N disagreements (default 5)")
+    fuzzing.add_argument("--shrink-replays", type=count_between(0, 10**6, "--shrink-replays"),
+                         default=400, metavar="N",
                          help="replays a shrink may take (default 400; 0: write each "
                          "disagreement as found)")
-    fuzzing.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    fuzzing.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                          help="seconds the engine has to answer each request (default 10)")
-    fuzzing.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+    fuzzing.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
                          help="seconds the engine has to answer 'hello' (default 60)")
     fuzzing.add_argument("--json", action="store_true", help="print the report as JSON")
     fuzzing.set_defaults(handler=_fuzz)
@@ -311,17 +312,6 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    for name in ("timeout", "start_timeout", "seconds"):
-        value = getattr(args, name)
-        if not value > 0 or value == float("inf"):
-            raise OmenSolverError(f"--{name.replace('_', '-')} must be a positive number of "
-                                  f"seconds, not {value}")
-    if args.shrink_replays < 0:
-        raise OmenSolverError(f"--shrink-replays must be 0 or more, not {args.shrink_replays}")
-    for name in ("rounds", "max_found"):
-        if getattr(args, name) < 1:
-            raise OmenSolverError(f"--{name.replace('_', '-')} must be at least 1, not "
-                                  f"{getattr(args, name)}")
     if args.out.exists() and not args.out.is_dir():
         raise OmenSolverError(f"--out {args.out}: not a folder")
     stderr = Console(stderr=True)

@@ -141,15 +141,18 @@ def test_shrinking_keeps_the_disagreement_and_makes_the_position_smaller() -> No
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rounds", "0"], "--rounds must be at least 1"),
-        (["--seconds", "nan"], "--seconds must be a positive number"),
-        (["--seconds", "inf"], "--seconds must be a positive number"),
-        (["--max-found", "0"], "--max-found must be at least 1"),
+        (["--rounds", "0"], "--rounds is a whole number from 1"),
+        (["--seconds", "nan"], "is not a positive number of seconds"),
+        (["--seconds", "inf"], "is not a positive number of seconds"),
+        (["--max-found", "0"], "--max-found is a whole number from 1"),
+        (["--shrink-replays", "-1"], "is not a whole number 0 or more"),
     ],
 )
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str], args: list[str],
                                  message: str) -> None:
-    assert main(["vectors", "fuzz", "--engine", SELF, *args]) == 2
+    with pytest.raises(SystemExit) as usage:  # argparse's own errors: exit 2
+        main(["vectors", "fuzz", "--engine", SELF, *args])
+    assert usage.value.code == 2
     assert message in capsys.readouterr().err
 
 
