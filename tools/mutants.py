@@ -720,7 +720,22 @@ _LAW_VALUE: Final = (
     "equivalent (read): the candidates are cards in a hand and Law's value is the Law card, "
     "which lies in play, so a candidate never equals it and '>' / '>=' ('<' / '<=') agree"
 )
+_NOBODY_LEFT: Final = (
+    "equivalent (read): _nobody_left is read only where a RESOLVE obligation's choices are "
+    "listed, and it matters only to Law under law_when_last = skip; after every action "
+    "_advance drops that obligation as void (_drop_void_pending, asking _Work.nobody_left of "
+    "the same hands and turns) whenever nobody is left, so where the choices are listed the "
+    "answer is False, as the mutant's"
+)
+_NOBODY_LEFT_LINE: Final = (
+    "return _next_to_play(self.table, self._hands, self._played, self._leader) == -1"
+)
 READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
+    ("omen_solver/omens/state.py", "_nobody_left", "drop statement",
+     "return _next_to_play(self.table, self._hands, self._played, ", _NOBODY_LEFT_LINE):
+    _NOBODY_LEFT,
+    ("omen_solver/omens/state.py", "_nobody_left", "off by one", "1 -> 2", _NOBODY_LEFT_LINE):
+    _NOBODY_LEFT,
     (
         "omen_solver/omens/state.py",
         "_now_choices",

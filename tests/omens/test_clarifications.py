@@ -33,6 +33,7 @@ def test_absolute_exchange_is_simultaneous_and_secret() -> None:
     """'The Absolute: both cards are placed face down at the same time, then swapped.' The
     protocol makes it one simultaneous decision: neither choice can depend on the other."""
     state = position({1: [30, 5, 6], 2: [7, 8], 3: [9, 10, 11], 4: [2, 3]})
+    assert state.acting_players() == (0,)  # before it: one seat decides, the one to play
     state, _ = play(state, "1:30 with 3")
     assert state.current_player() == SIMULTANEOUS
     assert state.acting_players() == (0, 2)
