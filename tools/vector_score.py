@@ -34,6 +34,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -301,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
 def _fuzz_results(args: argparse.Namespace) -> int:
     """The second phase: fuzz the mutants short of two kills in a suite, under its preset."""
     results = json.loads(read_text(args.fuzz_from, OmenSolverError, 64 * 1024 * 1024))
+    for row in results:  # the engine's readings and rule names as they are now
+        _annotate(row)
     changes = {info["name"]: change for info, change in _targets()}
     todo = [(row, suite) for row in results for suite in SUITES
             if not row.get("equivalent") and len(row["kills"][suite]["holding"]) < 2
@@ -333,10 +336,11 @@ def _annotate(row: dict[str, Any]) -> None:
     row["function"] = function.name if function else ""
     row["rules"] = sorted(_said(function)) if function else []
     row["options"] = sorted(_options(function)) if function else []
-    if not any(kills.get("all") for kills in row["kills"].values()) and not row.get(
-            "equivalent"):
+    if not any(kills.get("all") for kills in row["kills"].values()) and (
+            not row.get("equivalent") or row.get("equivalent_by") == "reading"):
         mutant = Mutant(row["number"], row["file"], row["line"], row["kind"], row["what"])
         row["equivalent"] = classify(mutant) or ""
+        row["equivalent_by"] = "reading" if row["equivalent"] else ""
 
 
 def _function_at(tree: ast.AST, line: int) -> ast.FunctionDef | None:
@@ -349,13 +353,24 @@ def _function_at(tree: ast.AST, line: int) -> ast.FunctionDef | None:
 
 
 def _said(function: ast.FunctionDef) -> set[str]:
-    """The rule ids a function writes in its explanations (``say("card.law.ends", ...)``)."""
-    return {
-        node.args[0].value for node in ast.walk(function)
-        if isinstance(node, ast.Call) and node.args
-        and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("say", "_say")
-        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
-    }
+    """The rules of a function: the families of the rule ids it writes in its explanations
+    (``say("card.law.ends", ...)``: ``card.law``), or else the rulebook sections its docstring
+    cites (``rules file 000, "Law"``: ``000 Law``)."""
+    found = set()
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        where = {"say": 0, "_say": 1}.get(name)
+        if where is None or len(node.args) <= where:
+            continue
+        rule = node.args[where]
+        if isinstance(rule, ast.Constant) and isinstance(rule.value, str):
+            found.add(".".join(rule.value.split(".")[:2]))
+    if not found:
+        cited = re.findall(r'"([A-Z][^"]+)"', ast.get_docstring(function) or "")
+        found = {"000 " + " ".join(section.split()) for section in cited}
+    return found
 
 
 def _options(function: ast.FunctionDef) -> set[str]:
