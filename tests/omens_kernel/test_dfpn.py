@@ -10,6 +10,7 @@ Absolute"; Luck's random discard under ``luck_chooser = random``).
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from fractions import Fraction
@@ -290,7 +291,7 @@ def test_hints_both_ways_agree_across_kernels_with_value_0_asked_first() -> None
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the parallel df-pn is the compiled kernel's")
-@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("workers", [2, pytest.param(3, marks=pytest.mark.slow)])
 def test_parallel_dfpn_answers_as_one_thread(workers: int) -> None:
     """Several threads proving one question on one table (Kaneko's parallel df-pn) answer as
     one thread does, proof for proof, on seeded deals of 3 cards a hand and small random
@@ -315,7 +316,7 @@ def test_parallel_dfpn_answers_as_one_thread(workers: int) -> None:
             proofs = {}
             for target in (1, 0):
                 proof = compiled.CompiledDfpn(Machine(spec), maximising, target,
-                                              SearchParams(budget=Budget(max_nodes=3_000_000)))
+                                              SearchParams(budget=Budget(max_nodes=700_000)))
                 proof.workers = count
                 if target == 0:
                     proof.use_hint(proofs[1])
@@ -323,8 +324,10 @@ def test_parallel_dfpn_answers_as_one_thread(workers: int) -> None:
                 try:
                     answer: object = proof.prove(start)
                 except BudgetExceeded as stopped:
-                    # play that repeats for ever is met on some lines of search, not others
-                    assert "came back" in stopped.reason or "deep" in stopped.reason
+                    # play that repeats for ever is met on some lines of search, not others;
+                    # a position harder than the limit is left out (one thread too)
+                    assert any(reason in stopped.reason
+                               for reason in ("came back", "deep", "node limit"))
                     answer = None
                 answers.append(answer)
         if None in answers:
@@ -338,7 +341,7 @@ def test_parallel_dfpn_answers_as_one_thread(workers: int) -> None:
 def test_parallel_dfpn_keeps_its_budget_and_can_be_interrupted() -> None:
     """The node limit counts every thread's nodes (the count never passes it); an interrupt
     from another thread stops every thread at its next check; the number of threads is
-    checked."""
+    checked; one thread counts the same nodes every run."""
     import threading
 
     from omen_solver.omens.deals import deal_position, random_deal
@@ -356,6 +359,16 @@ def test_parallel_dfpn_keeps_its_budget_and_can_be_interrupted() -> None:
     with pytest.raises(BudgetExceeded, match="node limit"):
         proof.prove(start)
     assert proof.nodes == 60_000
+    # one worker is the plain df-pn: the same node counts run after run
+    counts = set()
+    for _ in range(2):
+        alone = compiled.CompiledDfpn(Machine(spec), maximising, 1,
+                                      SearchParams(budget=Budget(max_nodes=300_000)))
+        alone.workers = 1
+        with contextlib.suppress(BudgetExceeded):
+            alone.prove(start)
+        counts.add((alone.nodes, alone.states))
+    assert len(counts) == 1
     endless = compiled.CompiledDfpn(Machine(spec), maximising, 1, SearchParams())
     endless.workers = 2
     timer = threading.Timer(0.5, endless._search.interrupt)

@@ -138,7 +138,8 @@ def test_a_lone_move_proved_on_every_thread_keeps_the_answers(
     """A move searched alone in its round has its df-pn turns on every thread at once
     (``Tuning.parallel_dfpn``, Kaneko's parallel df-pn): the answers of every move stay those
     of one thread; the node counts may differ from run to run (here from the first round on:
-    a solve does so once the move has taken ``rounds.PARALLEL_NODES`` nodes)."""
+    a solve does so once the move has taken ``rounds.PARALLEL_NODES`` nodes), while one
+    thread gives the same node counts every run."""
     from omen_solver.omens.kernel import rounds
 
     monkeypatch.setattr(moves, "FIRST_TURN", 500)
@@ -148,8 +149,11 @@ def test_a_lone_move_proved_on_every_thread_keeps_the_answers(
         state = random_small(random.Random(seed), 4, 3)
         team = _leader_team(state)
         one = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
+        again = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
         two = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=2)
         assert one.solved and two.solved
+        # one thread: the same node counts run after run (Tuning.parallel_dfpn needs threads)
+        assert (again.nodes, again.moves) == (one.nodes, one.moves)
         assert (two.value, set(two.best_actions)) == (one.value, set(one.best_actions))
         assert ([(m.action, m.status, m.value) for m in two.moves]
                 == [(m.action, m.status, m.value) for m in one.moves])
