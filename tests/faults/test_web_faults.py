@@ -3,8 +3,9 @@ fault and security run, each named by its id; docs/robustness.md, "The web serve
 
 * S1: a page on another site can neither start, read nor cancel a search: requests a browser
   marks as cross-site (``Sec-Fetch-Site``) or from another origin (``Origin``) are refused
-  with 403, bodies must be JSON (415 otherwise); the board's own page is unaffected (its
-  browser tests, ``tests/web/test_browser.py``, and ``tests/web/test_cross_site.py``).
+  with 403, bodies must be JSON (415 otherwise, an empty form too); the board's own page is
+  unaffected (its browser tests, ``tests/web/test_browser.py``, and
+  ``tests/web/test_cross_site.py``).
 * H1: bodies are parsed in a worker thread, within a depth and number limit.
 * H3: a client that leaves stops its search, and its slot is free again.
 * C1: deep JSON, ``null``, ``NaN``, huge integers: 400 with one line, never 500.
@@ -101,6 +102,25 @@ def test_s1_a_body_must_be_json(client: TestClient) -> None:
                         headers={"Content-Type": "application/json; charset=utf-8"})
     assert typed.status_code == 200
     # The page's beacon that cancels a search on leaving has no body: answered.
+    assert client.post("/api/jobs/none/cancel").status_code == 404
+
+
+def test_s1_an_empty_form_from_a_browser_that_names_no_origin_starts_nothing(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older browser's form sends neither Origin nor Sec-Fetch-Site; empty, it asked a
+    puzzle's solution and generated a puzzle with the defaults (200, a search run each)."""
+    started: list[str] = []
+    monkeypatch.setattr(client.app.state.api.jobs, "start",  # type: ignore[attr-defined]
+                        lambda kind, *_: started.append(kind))
+    for path in ("/api/puzzles/generate", "/api/puzzles/omens/harmony/solution",
+                 "/api/omens/deal", "/api/jobs/none/cancel"):
+        for kind in ("text/plain", "application/x-www-form-urlencoded",
+                     "multipart/form-data; boundary=x"):
+            reply = client.post(path, content=b"", headers={"Content-Type": kind})
+            assert reply.status_code == 415, (path, kind, reply.text)
+            assert "application/json" in reply.json()["error"]
+    assert started == []
+    # The page's beacon names no type and sends no body: answered.
     assert client.post("/api/jobs/none/cancel").status_code == 404
 
 
