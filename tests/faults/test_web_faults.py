@@ -274,12 +274,40 @@ def _wait(condition: Any, seconds: float = 15.0) -> bool:
     return False
 
 
-def test_h3_a_client_that_leaves_stops_its_search(served: tuple[str, Any]) -> None:
-    """A puzzle generated in 30 s, and the client leaves after a moment: its search is
-    cancelled, and the server's one search slot takes the next search at once."""
+FULL_ROUND = """game = "omens"
+players = 6
+teams = [[1, 2], [3, 4], [5, 6]]
+scope = "round"
+
+[hands]
+1 = [3, 11, 18, 32]
+2 = [9, 23, 28, 33]
+3 = [6, 8, 17, 35]
+4 = [2, 10, 22, 30]
+5 = [5, 12, 19, 34]
+6 = [14, 20, 27, 31]
+
+[bout]
+leader = 3
+"""
+"""A whole round of six players: no search answers it in 30 s."""
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    pytest.param("/api/puzzles/generate", {"players": 6, "seed": 11, "seconds": 30},
+                 id="generate"),
+    pytest.param("/api/puzzles/try", {"toml": FULL_ROUND, "move": "3:6", "seconds": 30},
+                 id="puzzle-try"),
+    pytest.param("/api/puzzles/solution", {"toml": FULL_ROUND, "seconds": 30},
+                 id="solution"),
+])
+def test_h3_a_client_that_leaves_stops_its_search(served: tuple[str, Any], path: str,
+                                                  body: dict[str, Any]) -> None:
+    """A search of 30 s (a puzzle generated, a move tried, a solution asked), and the client
+    leaves after a moment: its search is cancelled, and the server's one search slot takes
+    the next search at once (each ran its whole budget before)."""
     address, api = served
-    body = json.dumps({"players": 6, "seed": 11, "seconds": 30}).encode()
-    connection = _send(address, "/api/puzzles/generate", body)
+    connection = _send(address, path, json.dumps(body).encode())
     assert _wait(lambda: len(api.jobs.running()) == 1, 10)
     job = api.jobs.running()[0]
     connection.close()
