@@ -60,6 +60,7 @@ from omen_solver.errors import BudgetExceeded, IllegalActionError, KernelRefused
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
 from omen_solver.omen.notation import Action, parse_action
+from omen_solver.omen.rules import ExtraWealthActions
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
 from omen_solver.omen.zones import quick_replace
@@ -440,7 +441,7 @@ def coins_monotone(state: OmenState) -> bool:
     """Whether more coins can never hurt their owner from here: no card still in play reads
     coins (a ``coins`` condition, ``steal_coins``) and 003's optional extra Wealth actions (for
     a player with no coins) are off."""
-    if state.rules.extra_wealth_actions == "on":
+    if state.rules.extra_wealth_actions == ExtraWealthActions.ON:
         return False
     done_by_both = set(state.players[0].feats) & set(state.players[1].feats)
     ids: set[str] = set(state.deck_top) | set(state.deck_rest) | set(state.discard)

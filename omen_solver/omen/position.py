@@ -46,7 +46,17 @@ from omen_solver.omen import zones as zones_module
 from omen_solver.omen.cards import Catalogue, default_catalogue, load_catalogue
 from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
+from omen_solver.omen.rules import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    Challenges,
+    OmenRules,
+    OptionalUnits,
+    PortentAndFeats,
+    Relics,
+    VpTokenSupply,
+    make_rules,
+)
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import BeginTurn, steps_of
@@ -138,7 +148,7 @@ class _Reader:
                             f"{self.profile!r}); add {found.set!r} to the top-level key 'sets' "
                             "to combine them")
         if (found.unit_type in OPTIONAL_TYPES and self.rules is not None
-                and self.rules.optional_units == "off"):
+                and self.rules.optional_units == OptionalUnits.OFF):
             raise self.fail(key, f"{card!r} is a {found.unit_type}: Spirits and Heroes are "
                             "removed from the game unless the players opt in (001 Setup, "
                             "Optional Units); set optional_units = \"on\" under [rules]")
@@ -229,7 +239,8 @@ def _rest(r: _Reader, key: str, kind: str, sets: Sequence[str], seen: Counter[st
           ) -> tuple[str, ...]:
     """The copies of the profile's cards of ``kind`` that are nowhere else."""
     rest: list[str] = []
-    removed = OPTIONAL_TYPES if r.rules is not None and r.rules.optional_units == "off" else ()
+    removed = (OPTIONAL_TYPES if r.rules is not None and r.rules.optional_units == OptionalUnits.OFF
+               else ())
     for card in r.catalogue.of_kind(kind, sets):
         if card.unit_type in removed:
             continue
@@ -339,14 +350,15 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
             hint = did_you_mean(card, catalogue.cards)
             raise r.fail(f"pool.box[{index}]", f"{card!r} is not in the card catalogue"
                          + (f"; {hint}" if hint else ""))
-    relics = () if rules.relics == "off" and pools.get("relics") is None else _pool(
+    relics = () if rules.relics == Relics.OFF and pools.get("relics") is None else _pool(
         r, pools.get("relics"), "pool.relics", "relic", sets, _seen(players, cities, box))
-    challenges = () if rules.challenges == "off" and pools.get("challenges") is None else _pool(
+    no_challenges = rules.challenges == Challenges.OFF and pools.get("challenges") is None
+    challenges = () if no_challenges else _pool(
         r, pools.get("challenges"), "pool.challenges", "challenge", sets,
         _seen(players, cities, box))
     feats_default = tuple(c.id for c in catalogue.of_kind("feat", sets))
     feats = (r.cards(pools["feats"], "pool.feats", "feat") if "feats" in pools else
-             feats_default if rules.portent_and_feats == "on" else ())
+             feats_default if rules.portent_and_feats == PortentAndFeats.ON else ())
     seen = _seen(players, cities, box, top, discard)
     shuffled = _pool(r, deck.get("shuffled"), "deck.shuffled", "unit", sets, seen)
     reward_pool = _pool(r, pools.get("rewards"), "pool.rewards", "reward", sets, seen)
@@ -366,7 +378,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
                      f"add up to the coin supply of {total} (rule option coin_supply, R4)")
     tokens_used = players[0].vp_tokens + players[1].vp_tokens
     tokens = r.integer(turn_table.get("vp_tokens"), "turn.vp_tokens", VP_TOKENS - tokens_used)
-    if rules.vp_token_supply != "unlimited" and tokens + tokens_used != VP_TOKENS:
+    if rules.vp_token_supply != VpTokenSupply.UNLIMITED and tokens + tokens_used != VP_TOKENS:
         raise r.fail("turn.vp_tokens", f"the players' {tokens_used} VP tokens and the {tokens} "
                      f"left must add up to the {VP_TOKENS} of the box")
 

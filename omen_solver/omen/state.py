@@ -27,7 +27,7 @@ from omen_solver.omen.board import describe_state
 from omen_solver.omen.cards import Card, Catalogue, default_catalogue
 from omen_solver.omen.engine import apply
 from omen_solver.omen.notation import Action, UnitRef, parse_action
-from omen_solver.omen.rules import OmenRules
+from omen_solver.omen.rules import EnragedBecomes, OmenRules, VpTokenSupply
 from omen_solver.omen.scoring import returns
 from omen_solver.omen.zones import (
     TERMINAL_PROMPT,
@@ -217,7 +217,7 @@ class OmenState(GameState[Action]):
 
     def unit_type(self, unit: Unit) -> str:
         """The type a unit counts as; an Enraged unit 'becomes a Beast' under R10 ``beast``."""
-        if unit.enraged and self.rules.enraged_becomes == "beast":
+        if unit.enraged and self.rules.enraged_becomes == EnragedBecomes.BEAST:
             return "Beast"
         return self.card(unit.card).unit_type or ""
 
@@ -246,7 +246,7 @@ class OmenState(GameState[Action]):
         raise KeyError(str(ref))
 
     def unlimited_tokens(self) -> bool:
-        return self.rules.vp_token_supply == "unlimited"
+        return self.rules.vp_token_supply == VpTokenSupply.UNLIMITED
 
     # -- building successors (used by the frames) -----------------------------------------
 

@@ -41,7 +41,7 @@ from omen_solver.errors import (
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import Card, Catalogue, default_catalogue, load_catalogue
 from omen_solver.omens.resolve import BoutOutcome
-from omen_solver.omens.rules import OmensRules, make_rules
+from omen_solver.omens.rules import DreamTargetTurn, OmensRules, ReshuffleAbsolutes, make_rules
 from omen_solver.omens.state import STATE_FIELDS, BoutSummary, OmensState, derive_teams
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Placement, Scope, Table, deal_sizes
 
@@ -265,7 +265,7 @@ def _check_sizes(
             raise reader.fail(key, f"{len(hand)} cards: a hand never holds more than {size} here")
         if len(hand) == 1:
             raise reader.fail(key, "1 card at the start of a bout: the round is already over")
-        if not hand and rules.dream_target_turn != "plays_again":
+        if not hand and rules.dream_target_turn != DreamTargetTurn.PLAYS_AGAIN:
             raise reader.fail(
                 key,
                 "0 cards at the start of a bout cannot happen under these "
@@ -327,7 +327,7 @@ def _later_rounds(
         raise reader.fail("later_rounds", "expected a list of rounds, each a list of hands")
     players = sum(len(team) for team in teams)
     sizes = deal_sizes(players, teams, first_round=False)
-    boxed = set() if rules.reshuffle_absolutes == "all" else set(box)
+    boxed = set() if rules.reshuffle_absolutes == ReshuffleAbsolutes.ALL else set(box)
     rounds = []
     for number, hands in enumerate(raw, start=1):
         key = f"later_rounds[{number}]"

@@ -32,6 +32,7 @@ from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import owner
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Placement
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, law_word
 
 __all__ = [
     "ABSOLUTE",
@@ -70,9 +71,9 @@ def effect_name(card: int) -> str | None:
     """The effect a card stands for in the coverage: each card its own, the six Absolutes
     one; Malice (no effect) none."""
     entry = _CATALOGUE[card]
-    if entry.effect == "none":
+    if entry.effect == Effect.NONE:
         return None
-    if entry.effect == "absolute":
+    if entry.effect == Effect.ABSOLUTE:
         return ABSOLUTE
     return entry.name.lower()
 
@@ -81,7 +82,7 @@ NOW_EFFECTS: Final = frozenset(
     name for card, entry in _CATALOGUE.items() if entry.is_now and (name := effect_name(card))
 )
 EFFECTS: Final = tuple(dict.fromkeys(n for c in _CATALOGUE if (n := effect_name(c))))
-_MOVING: Final = frozenset({"wrath", "betrayal"})
+_MOVING: Final = frozenset({Effect.WRATH, Effect.BETRAYAL})
 """The immediate effects after which a card is placed even when nobody is left to play
 (Wrath's replacement, Betrayal's gift)."""
 
@@ -146,15 +147,16 @@ def impossible_placements() -> dict[str, list[str]]:
     return found
 
 
-_TAKEN: Final = tuple(sorted(NOW_EFFECTS - {"betrayal"}))
-_RETURNED: Final = tuple(sorted(NOW_EFFECTS - {"wrath"}))
+_TAKEN: Final = tuple(sorted(NOW_EFFECTS - {Effect.BETRAYAL}))
+_RETURNED: Final = tuple(sorted(NOW_EFFECTS - {Effect.WRATH}))
 SCENES: Final = frozenset(
-    [f"scene:law:{d}:{h}" for d in ("higher", "lower") for h in ("both-sides", "cannot-follow")]
+    [f"scene:law:{d}:{h}" for d in (ChoiceWord.HIGHER, ChoiceWord.LOWER)
+     for h in ("both-sides", "cannot-follow")]
     + [f"scene:betrayal-{verb}:{e}" for verb in ("takes", "gives") for e in _TAKEN]
     + [f"scene:wrath-returns:{e}" for e in _RETURNED]
-    + [f"scene:jealousy-moves:{e}" for e in ("law", "fear", "luck")]
+    + [f"scene:jealousy-moves:{e}" for e in (Effect.LAW, Effect.FEAR, Effect.LUCK)]
     + [f"scene:luck-nothing-to-discard:{h}" for h in ("empty-hand", "only-fear")]
-    + [f"scene:round-end:{c}" for c in ("pride", "luck", "pride-and-luck")]
+    + [f"scene:round-end:{c}" for c in (Effect.PRIDE, Effect.LUCK, "pride-and-luck")]
     + ["scene:round-end:tie-one-card", "scene:round-end:luck-zero-over-one"]
 )
 """The hands that make a rule matter (see the module's docstring)."""
@@ -178,10 +180,10 @@ def _placed(before: OmensState, move: Sequence[OmensAction]) -> Iterator[Placeme
     for action in move:
         choice = action.choice
         if action.verb is Verb.PLAY:
-            dream = _CATALOGUE[action.card].effect == "dream"
+            dream = _CATALOGUE[action.card].effect == Effect.DREAM
             before_seat = action.to if action.to >= 0 and not dream else action.seat
             yield Placement(action.card, before_seat, action.seat)
-        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == "take":
+        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == ChoiceWord.TAKE:
             taken = next((p for p in before.in_play if p.card == int(choice[1])), None)
             person = taken.before if taken is not None else action.seat
             yield Placement(int(choice[2]), person, action.seat)
@@ -230,7 +232,7 @@ def _exchange_target(move: Sequence[OmensAction]) -> tuple[int, int] | None:
     """(player, target) when the move starts an Absolute's exchange."""
     for action in move:
         choice = action.choice
-        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == "with":
+        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == ChoiceWord.WITH:
             return action.seat, int(choice[1])
     return None
 
@@ -241,7 +243,7 @@ def _law_scenes(before: OmensState, move: Sequence[OmensAction]) -> set[str]:
     if law is None:
         return set()
     value, direction = law
-    side = "higher" if direction > 0 else "lower"
+    side = law_word(direction)
     found = set()
     for action in move:
         if action.verb is not Verb.PLAY or action.card not in before.hands[action.seat]:
@@ -261,16 +263,16 @@ def _choice_scenes(move: Sequence[OmensAction]) -> set[str]:
         if action.verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
             continue
         keyword = choice[0]
-        if keyword == "take":
+        if keyword == ChoiceWord.TAKE:
             for verb, card in (("takes", int(choice[1])), ("gives", int(choice[2]))):
                 name = effect_name(card)
                 if name in _TAKEN:
                     found.add(f"scene:betrayal-{verb}:{name}")
-        elif keyword == "return":
+        elif keyword == ChoiceWord.RETURN:
             name = effect_name(int(choice[1]))
             if name in _RETURNED:
                 found.add(f"scene:wrath-returns:{name}")
-        elif keyword == "swap" and int(choice[1]) in (_LAW, _FEAR, _LUCK):
+        elif keyword == ChoiceWord.SWAP and int(choice[1]) in (_LAW, _FEAR, _LUCK):
             found.add(f"scene:jealousy-moves:{effect_name(int(choice[1]))}")
     return found
 

@@ -28,6 +28,7 @@ from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 from omen_solver.omens.state import BoutSummary, OmensState
 from omen_solver.omens.table import Scope
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, PendingKind, law_word
 
 __all__ = [
     "POSITION_NAME",
@@ -170,20 +171,20 @@ def _choice_clicks(state: OmensState, seat: int, choice: tuple[Any, ...]) -> lis
     if not choice:
         return []
     word = str(choice[0])
-    if word in ("lower", "higher"):
+    if word in (ChoiceWord.LOWER, ChoiceWord.HIGHER):
         return [f"word:{word}"]
-    if word in ("return", "swap"):
+    if word in (ChoiceWord.RETURN, ChoiceWord.SWAP):
         return [f"play:{choice[1]}"]
-    if word == "take":
+    if word == ChoiceWord.TAKE:
         # The card given is chosen in hand; the card just taken is not shown there yet.
         given = int(choice[2])
         last = f"word:give back {given}" if given == choice[1] else _hand(seat, given)
         return [f"play:{choice[1]}", last]
-    if word == "ask":
+    if word == ChoiceWord.ASK:
         return [f"seat:{int(choice[1]) + 1}", "word:ask"]
-    if word == "show":
+    if word == ChoiceWord.SHOW:
         return [f"seat:{int(choice[1]) + 1}", "word:show", _hand(seat, int(choice[2]))]
-    if word == "with":
+    if word == ChoiceWord.WITH:
         return [f"seat:{int(choice[1]) + 1}"]
     raise ValueError(f"unknown choice {word!r}")  # pragma: no cover - the notation has no other
 
@@ -200,8 +201,8 @@ def action_clicks(state: OmensState, action: OmensAction) -> list[str]:
     if verb is Verb.RESOLVE:
         return [f"play:{action.card}", *_choice_clicks(state, action.seat, action.choice)]
     clicks = [_hand(action.seat, action.card)]
-    placement = bool(state.pending) and state.pending[-1][0] == "dream"
-    if state.table.effect[action.card] == "dream" and not placement:
+    placement = bool(state.pending) and state.pending[-1][0] == PendingKind.DREAM
+    if state.table.effect[action.card] == Effect.DREAM and not placement:
         clicks.append(f"seat:{(action.to if action.to >= 0 else action.seat) + 1}")
     return clicks + _choice_clicks(state, action.seat, action.choice)
 
@@ -234,19 +235,19 @@ def action_label(state: OmensState, action: OmensAction) -> str:
     if not choice:
         return head
     word = str(choice[0])
-    if word in ("lower", "higher"):
+    if word in (ChoiceWord.LOWER, ChoiceWord.HIGHER):
         return f"{head}: later cards {word} than {action.card}"
-    if word == "return":
+    if word == ChoiceWord.RETURN:
         return f"{head}: sends {name(int(choice[1]))} back to its player's hand"
-    if word == "take":
+    if word == ChoiceWord.TAKE:
         return f"{head}: takes {name(int(choice[1]))} and gives {name(int(choice[2]))}"
-    if word == "swap":
+    if word == ChoiceWord.SWAP:
         return f"{head}: swaps with {name(int(choice[1]))}"
-    if word == "ask":
+    if word == ChoiceWord.ASK:
         return f"{head}: seat {int(choice[1]) + 1} must show a card"
-    if word == "show":
+    if word == ChoiceWord.SHOW:
         return f"{head}: shows {name(int(choice[2]))} to seat {int(choice[1]) + 1}"
-    if word == "with":
+    if word == ChoiceWord.WITH:
         return f"{head}: exchanges a card with seat {int(choice[1]) + 1}"
     return head  # pragma: no cover
 
@@ -270,24 +271,24 @@ def _pending_text(state: OmensState) -> str | None:
     kind, seat, a, b = state.pending[-1]
     who = f"seat {seat + 1}"
     del b
-    if kind == "dream":
+    if kind == PendingKind.DREAM:
         return f"{who}, Dream's target, places a card in front of seat {a + 1}"
-    if kind == "replay":
+    if kind == PendingKind.REPLAY:
         return f"{who} plays another card (Wrath sent {name(a)} back)"
-    if kind == "resolve":
+    if kind == PendingKind.RESOLVE:
         return f"{who} resolves {name(a)}, which lies in front of them"
-    if kind == "show":
+    if kind == PendingKind.SHOW:
         return f"{who} shows a card to seat {a + 1} (Secret)"
-    if kind == "exchange":
+    if kind == PendingKind.EXCHANGE:
         return (f"seats {seat + 1} and {a + 1} each choose a card to give, face down "
                 "(The Absolute)")
-    if kind == "give":
+    if kind == PendingKind.GIVE:
         return f"{who} gives a card to seat {a + 1} (The Absolute, open exchange)"
-    if kind == "give_back":
+    if kind == PendingKind.GIVE_BACK:
         return f"{who} gives a card back to seat {a + 1} (The Absolute, open exchange)"
-    if kind == "luck":
+    if kind == PendingKind.LUCK:
         return f"{who} discards a card from hand (Luck)"
-    if kind == "end_absolute":
+    if kind == PendingKind.END_ABSOLUTE:
         return f"{who} chooses whom to exchange a card with (The Absolute)"
     return kind
 
@@ -346,7 +347,7 @@ def board_view(board: Board) -> dict[str, Any]:
     ]
     law = None
     if state.law is not None:
-        law = {"card": state.law[0], "direction": "higher" if state.law[1] > 0 else "lower"}
+        law = {"card": state.law[0], "direction": law_word(state.law[1])}
     history = []
     for index, played in enumerate(board.history):
         entry: dict[str, Any] = {

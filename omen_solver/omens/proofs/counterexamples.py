@@ -93,7 +93,8 @@ class Counterexample:
         """How many of the moves the engine accepts in a row, and why it refuses the next."""
         moves, self.moves = self.moves, []
         try:
-            position = parse_position(tomllib.loads(self.to_toml("check", "check")), "<example>")
+            text = self.to_toml("replayed", "replayed")
+            position = parse_position(tomllib.loads(text), "<example>")
         except OmenSolverError as error:
             return 0, str(error)
         finally:
