@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.files import read_toml
 from omen_solver.core.game import GameState
 from omen_solver.core.options import RuleOptions, build, describe, hint
-from omen_solver.core.positions import load_data
+from omen_solver.core.positions import load_data, read_position
 from omen_solver.errors import OptionError, shown
 
 __all__ = [
@@ -195,10 +194,10 @@ def _effective(rules: RuleSet, preset: object, settings: object) -> dict[str, st
         return {}
 
 
-def load_with_rules(path: Path, preset: str | None, settings: Sequence[tuple[str, str]]
+def load_with_rules(path: Path | str, preset: str | None, settings: Sequence[tuple[str, str]]
                     ) -> tuple[GameState[Any], dict[str, Any], list[Override]]:
-    """A position file's state under ``--preset`` and ``--rule``, the data it was read from
-    and the overrides applied."""
-    data = read_toml(path)
-    merged, overrides = merge_rules(path, data, preset, settings)
-    return load_data(path, merged), merged, overrides
+    """A position's state (a file, or a one-line text) under ``--preset`` and ``--rule``, the
+    data it was read from and the overrides applied."""
+    data, name, _ = read_position(path)
+    merged, overrides = merge_rules(Path(name), data, preset, settings)
+    return load_data(Path(name), merged), merged, overrides

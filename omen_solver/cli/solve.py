@@ -21,7 +21,14 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
+from omen_solver.cli.args import (
+    POSITION_HELP,
+    add_budget,
+    add_solve_options,
+    budget_of,
+    position,
+    whole_number,
+)
 from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
 from omen_solver.cli.output import console, print_json
 from omen_solver.cli.overrides import (
@@ -110,6 +117,18 @@ class Solved:
         return data
 
 
+def position_text_argument(text: str) -> str:
+    """``--position TEXT``: a position's one-line text (or a state's repr), nothing else."""
+    from omen_solver.core.positions import position_text
+
+    found = position_text(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{shown_text(text)} is not a position's text: it starts with the game, 'omens' "
+            "or 'omen' (docs/position-text.md); give a file as the first argument")
+    return found
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "solve",
@@ -119,8 +138,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "compiler built it, else pure Python: same answers); --engine reference "
                     "selects the reference search over the explaining engine.",
     )
-    parser.add_argument("file", type=Path, nargs="?",
-                        help="position or puzzle file (TOML); or give --deal")
+    parser.add_argument("file", type=position, nargs="?",
+                        help=f"{POSITION_HELP}, or a puzzle file; or give --deal")
+    parser.add_argument("--position", type=position_text_argument, metavar="TEXT",
+                        help="a position's one-line text (docs/position-text.md), such as "
+                             "a state's to_text() or repr pasted whole")
     deal = parser.add_argument_group("a random Omens deal instead of a file")
     deal.add_argument("--deal", type=whole_number, metavar="SEED",
                       help="solve the round of a seeded random deal (with --players)")
@@ -230,28 +252,19 @@ class _Deal:
 
     def position_text(self, moves: list[str]) -> str:
         """The deal as a position file (docs/omens-positions.md), with ``moves`` played."""
+        from omen_solver.omens.position import position_toml
+
         deal = self.deal
-
-        def quoted(text: str) -> str:
-            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-        lines = [
-            f"title = {quoted(self.name)}",
-            'game = "omens"',
-            f"players = {self.table.players}",
-            f"teams = {[[s + 1 for s in team] for team in deal.teams]}",
-            f"preset = {quoted(self.preset)}",
-            f"box = {list(deal.box)}",
-        ]
+        data: dict[str, Any] = {
+            "game": "omens", "title": self.name, "players": self.table.players,
+            "teams": [[s + 1 for s in team] for team in deal.teams], "preset": self.preset,
+            "box": list(deal.box),
+        }
         if self.overrides:
-            lines += ["", "[rules]"]
-            lines += [f"{name} = {quoted(value)}" for name, value in self.overrides.items()]
-        lines += ["", "[hands]"]
-        lines += [f"{seat + 1} = {list(hand)}" for seat, hand in enumerate(deal.hands)]
-        lines += ["", "[bout]", f"leader = {deal.leader + 1}"]
-        if moves:
-            lines.append("moves = [" + ", ".join(quoted(m) for m in moves) + "]")
-        return "\n".join(lines) + "\n"
+            data["rules"] = dict(self.overrides)
+        data["hands"] = {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)}
+        data["bout"] = {"leader": deal.leader + 1, **({"moves": list(moves)} if moves else {})}
+        return position_toml(data)
 
 
 def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
@@ -375,6 +388,11 @@ def _solve_state(
 
 
 def _solve(args: argparse.Namespace) -> int:
+    if args.position is not None:
+        if args.file is not None:
+            raise OmenSolverError(f"--position: give a position text or a file ({args.file}), "
+                                  "not both")
+        args.file = args.position
     if (args.file is None) == (args.deal is None):
         raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
     if args.write is not None and args.deal is None:

@@ -32,6 +32,19 @@ def _load(path: Path, data: dict[str, Any]) -> OmenState:
     return load_state(path, data)
 
 
+def _read_text(text: str, name: str) -> dict[str, Any]:
+    from omen_solver.omen.text import data_from_text
+
+    return data_from_text(text, name)
+
+
+def _write_text(state: OmenState) -> str:
+    from omen_solver.omen.position import position_data
+    from omen_solver.omen.text import text_from_data
+
+    return text_from_data(position_data(state))
+
+
 def _stop(root: OmenState, name: str) -> Callable[[OmenState], bool]:
     return root.stop_predicate(name)
 
@@ -97,6 +110,8 @@ OMEN: Game[OmenState] = register(Game(
     stop_points=("step", "turn"),
     stop_predicate=_stop,
     load=_load,
+    read_text=_read_text,
+    write_text=_write_text,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,

@@ -39,7 +39,7 @@ from omen_solver.omen.war import WarStep
 from omen_solver.omen.wealth import WealthStep
 from omen_solver.omen.zones import Prompt, TurnInfo
 
-__all__ = ["STEPS", "BeginTurn", "EndTurn", "HeroWindow", "StepStart", "end_reasons",
+__all__ = ["GAME_OVER", "STEPS", "BeginTurn", "EndTurn", "HeroWindow", "StepStart", "end_reasons",
            "steps_of"]
 
 STEPS = ("wealth", "surge", "portent", "feats", "challenge", "war", "offering")
@@ -48,6 +48,10 @@ STEPS = ("wealth", "surge", "portent", "feats", "challenge", "war", "offering")
 FEATS_TO_END = 5
 EMPTY_CITIES_TO_END = 2
 CHALLENGES_LEFT_TO_END = 2
+
+
+GAME_OVER = "game-over"
+"""The step a finished game stands at."""
 
 
 def steps_of(rules: OmenRules) -> tuple[str, ...]:
@@ -157,6 +161,6 @@ class EndTurn(Frame):
         reasons = end_reasons(state)
         if reasons:
             state = state.log("game.end", "the game ends: " + "; ".join(reasons))
-            return state.but(over=True, stack=(), turn=replace(state.turn, step="game-over"))
+            return state.but(over=True, stack=(), turn=replace(state.turn, step=GAME_OVER))
         turn = TurnInfo(number=state.turn.number + 1, step="wealth")
         return state.but(active=1 - state.active, turn=turn).swap(BeginTurn())

@@ -166,7 +166,8 @@ class Catalogue(Mapping[int, Card]):
         names = sorted({card.name for card in self._cards.values()})
         near = closest(text, names)
         hint = (f"did you mean {' or '.join(map(repr, near))}?" if near
-                else f"the cards: {', '.join(names)}")
+                else f"write a card's value ({min(self._cards)}-{max(self._cards)}) or its "
+                "name, such as 'Law' ('omen-solver omens cards' lists them)")
         raise CardNameError(f"no card is named {shown(word)}; {hint}", value=word)
 
     def __repr__(self) -> str:

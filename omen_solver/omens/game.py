@@ -33,6 +33,19 @@ def _load(path: Path, data: dict[str, Any]) -> OmensState:
     return load_state(path, data)
 
 
+def _read_text(text: str, name: str) -> dict[str, Any]:
+    from omen_solver.omens.text import data_from_text
+
+    return data_from_text(text, name)
+
+
+def _write_text(state: OmensState) -> str:
+    from omen_solver.omens.position import position_data
+    from omen_solver.omens.text import text_from_data
+
+    return text_from_data(position_data(state))
+
+
 def _stop(root: OmensState, name: str) -> Callable[[OmensState], bool]:
     return root.stop_predicate(name)
 
@@ -90,6 +103,8 @@ OMENS: Game[OmensState] = register(Game(
     stop_points=("bout", "round"),
     stop_predicate=_stop,
     load=_load,
+    read_text=_read_text,
+    write_text=_write_text,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,

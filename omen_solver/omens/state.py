@@ -23,14 +23,14 @@ from omen_solver.core.game import (
     CHANCE,
     SIMULTANEOUS,
     TERMINAL,
+    Game,
     GameState,
     TraceStep,
+    game_named,
     openspiel_argument,
 )
-from omen_solver.core.values import encode, toml_document
-from omen_solver.errors import IllegalActionError, InvalidActionError, shown
+from omen_solver.errors import IllegalActionError, InvalidActionError, PositionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
-from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
 from omen_solver.omens.rules import (
     AbsoluteExchange,
@@ -978,33 +978,38 @@ class OmensState(GameState[Legal]):
         return {name: getattr(self, "_" + name) for name in STATE_FIELDS}
 
     def to_text(self) -> str:
-        """The whole state as TOML text, which :func:`omen_solver.omens.load` (and
-        :func:`omen_solver.load`) read back to an equal state: the table (players, every rule
-        setting, the scope, the catalogue unless it is the shipped one) and every field of
-        the position, as values (:mod:`omen_solver.core.values`)."""
-        table = self.table
-        setup: dict[str, Any] = {
-            "players": table.players, "scope": table.scope.value,
-            "rules": encode(table.rules), "later_rounds": encode(table.later_rounds),
-            "later_from": table.later_from,
-        }
-        if dict(table.catalogue) != dict(default_catalogue()):
-            setup["catalogue"] = encode(tuple(table.catalogue.values()))
-            setup["catalogue_source"] = table.catalogue.source
-        fields = {name: encode(value) for name, value in self.fields().items()}
-        return toml_document({"game": "omens"}, {"table": setup, "state": fields})
+        """The position as one line of text (``docs/position-text.md``), like a chess FEN:
+        the hands, the cards in play, the leader, Law, the decisions the rules wait for, the
+        rounds won and the rule options set apart from the preset, seats from 1.
+        :func:`omen_solver.load` (and :meth:`from_text`, ``solve --position``) read it back
+        to an equal state."""
+        write = _descriptor().write_text
+        assert write is not None
+        return str(write(self))
+
+    @staticmethod
+    def from_text(text: str) -> OmensState:
+        """The state of a position's one-line text (:meth:`to_text`), or of any position
+        :func:`omen_solver.omens.load` reads."""
+        from omen_solver.core.positions import load
+
+        state = load(text)
+        if not isinstance(state, OmensState):
+            raise PositionError(f"{shown(text)} is a position of {state.game_name}, not of "
+                                "Omens")
+        return state
 
     def __repr__(self) -> str:
-        hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
-        front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
-        player = self.current_player()
-        who = f"seat {player + 1}" if player >= 0 else {
-            CHANCE: "chance", SIMULTANEOUS: "simultaneous", TERMINAL: "nobody (over)"
-        }[player]
-        return f"<OmensState {hands} | in play: {front or '-'} | to act: {who}>"
+        """Code that makes the state again: ``OmensState.from_text('omens ...')``."""
+        return f"OmensState.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         return describe_state(self)
+
+
+def _descriptor() -> Game[Any]:
+    """The registered descriptor of Omens (its text writer: ``omens/game.py``)."""
+    return game_named("omens")
 
 
 def _bout_over(state: OmensState) -> bool:

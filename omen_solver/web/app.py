@@ -122,7 +122,10 @@ class Api:
 
     @staticmethod
     def position_data(body: dict[str, Any], game: str) -> dict[str, Any]:
-        """The position of a request: ``toml`` (the file's text) or ``position`` (tables)."""
+        """The position of a request: ``toml`` (the file's text), ``text`` (its one-line text,
+        docs/position-text.md) or ``position`` (tables)."""
+        if "text" in body:
+            return library.read_position_line(body["text"], game)
         if "toml" in body:
             return library.read_position_text(body["toml"], game)
         if "position" in body:
@@ -131,7 +134,8 @@ class Api:
                 raise RequestError(
                     f"'position': expected the position's tables, not {shown(data)}")
             return data
-        raise RequestError("give the position as 'toml' (its text) or 'position'")
+        raise RequestError("give the position as 'toml' (its file's text), 'text' (its "
+                           "one-line text) or 'position'")
 
     def board(self, body: dict[str, Any]) -> library.Board:
         return library.load_board(self.position_data(body, "omens"),
@@ -185,6 +189,19 @@ class Api:
         board = await run_in_threadpool(library.load_board, library.read_position_text(
             text, "omens"), [])
         return _json({"toml": text, "board": library.board_view(board)})
+
+    async def position_text(self, request: Request) -> Response:
+        """A position (and moves played on it) as its one-line text and its file."""
+        game = request.path_params["game"]
+        if game not in ("omens", "omen"):
+            raise RequestError(f"no game {shown(game)}: 'omens' or 'omen'")
+        body = await self.body(request)
+
+        def texts() -> dict[str, str]:
+            state = self.board(body).state if game == "omens" else self._omen(body)[0]
+            return library.position_texts(state)
+
+        return _json(await run_in_threadpool(texts))
 
     async def omens_deal(self, request: Request) -> Response:
         body = await self.body(request)
@@ -401,6 +418,7 @@ def create_app(
         Route("/api/omens/export", api.omens_export, methods=["POST"]),
         Route("/api/omens/position", api.omens_position, methods=["POST"]),
         Route("/api/omens/deal", api.omens_deal, methods=["POST"]),
+        Route("/api/{game}/text", api.position_text, methods=["POST"]),
         Route("/api/omens/solve", api.omens_solve, methods=["POST"]),
         Route("/api/jobs/{id}", api.job_status, methods=["GET"]),
         Route("/api/jobs/{id}", api.job_cancel, methods=["DELETE"]),

@@ -10,8 +10,6 @@ each legal action its canonical text, a label, and the clicks that choose it on 
 from __future__ import annotations
 
 import json
-import math
-import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,10 +18,11 @@ from typing import Any, Final
 
 from omen_solver.core.files import parse_toml, read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
+from omen_solver.core.values import toml_text
 from omen_solver.errors import OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.position import OmensPosition, parse_position
+from omen_solver.omens.position import OmensPosition, parse_position, position_toml
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 from omen_solver.omens.state import BoutSummary, OmensState
@@ -40,6 +39,8 @@ __all__ = [
     "load_board",
     "options_json",
     "position_from_data",
+    "position_texts",
+    "read_position_line",
     "read_position_text",
     "rules_json",
 ]
@@ -78,6 +79,36 @@ def read_position_text(text: object, game: str) -> dict[str, Any]:
         )
     _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
     return data
+
+
+def read_position_line(text: object, game: str) -> dict[str, Any]:
+    """A position's one-line text from a request (``docs/position-text.md``): the tables of a
+    position of ``game``."""
+    from omen_solver.core.game import game_named
+    from omen_solver.core.positions import position_text
+
+    if not isinstance(text, str):
+        raise RequestError(f"'text': expected a position's one-line text, not {shown(text)}")
+    found = position_text(text)
+    if found is None or found.split()[0] != game:
+        raise PositionError(f"{POSITION_NAME}: not the text of {game!r} position: it starts "
+                            f"with {game!r} (docs/position-text.md)")
+    read = game_named(game).read_text
+    assert read is not None
+    data = read(found, POSITION_NAME)
+    _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
+    return data
+
+
+def position_texts(state: Any) -> dict[str, str]:
+    """A state's one-line text and its position file (``POST /api/GAME/text``)."""
+    from omen_solver.omen.position import position_data as omen_data
+    from omen_solver.omen.position import position_toml as omen_toml
+    from omen_solver.omens.position import position_data
+
+    if isinstance(state, OmensState):
+        return {"text": state.to_text(), "toml": position_toml(position_data(state))}
+    return {"text": state.to_text(), "toml": omen_toml(omen_data(state))}
 
 
 def position_from_data(data: object) -> OmensPosition:
@@ -459,49 +490,17 @@ def options_json() -> dict[str, Any]:
 
 # -- writing TOML --------------------------------------------------------------------------------
 
-_BARE_KEY: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 
-
-def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else json.dumps(name, ensure_ascii=False)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"cannot write {type(value).__name__} in TOML")
-
-
-def _is_table(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def dump_toml(data: Mapping[str, Any], prefix: str = "") -> str:
-    """TOML text for parsed TOML tables (what :func:`tomllib.loads` reads back the same)."""
-    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not _is_table(v)]
-    for name, table in data.items():
-        if _is_table(table):
-            full = f"{prefix}{_key(name)}"
-            body = dump_toml(table, prefix=f"{full}.")
-            lines += ["", f"[{full}]", body] if body else ["", f"[{full}]"]
-    return "\n".join(lines).strip("\n") + ("\n" if not prefix else "")
+def dump_toml(data: Mapping[str, Any]) -> str:
+    """TOML text for parsed TOML tables (what :func:`tomllib.loads` reads back the same): the
+    library's one TOML writer (:func:`omen_solver.core.values.toml_text`)."""
+    return toml_text(data)
 
 
 def export_toml(board: Board) -> str:
     """The board as a position file: the position's tables with every move played on it in
-    ``bout.moves`` (``omen-solver omens play FILE`` replays them)."""
+    ``bout.moves`` (``omen-solver omens play FILE`` replays them), written by the position
+    writer (:func:`omen_solver.omens.position.position_toml`)."""
     data = json.loads(json.dumps(board.data))
     bout = data.setdefault("bout", {})
     if "leader" not in bout:
@@ -511,11 +510,7 @@ def export_toml(board: Board) -> str:
         bout["moves"] = moves
     else:
         bout.pop("moves", None)
-    ordered = {k: v for k, v in data.items() if k not in ("bout", "puzzle")}
-    ordered["bout"] = bout
-    if "puzzle" in data:
-        ordered["puzzle"] = data["puzzle"]
-    text = dump_toml(ordered)
+    text = position_toml(data)
     tomllib.loads(text)  # what is written reads back
     return text
 
