@@ -462,11 +462,11 @@ class Game(Generic[StateT]):
     load: Callable[[Path, dict[str, Any]], StateT] | None = None
     """``load(path, data)``: the state of a position file's parsed TOML (``path`` names it in
     errors, :class:`omen_solver.errors.PositionError`)."""
-    read_text: Callable[[str, str], dict[str, Any]] | None = None
-    """``read_text(text, name)``: a position file's data from the game's one-line text (its
+    text_data: Callable[[str, str], dict[str, Any]] | None = None
+    """``text_data(text, name)``: a position file's data from the game's one-line text (its
     first word is the game's name; ``docs/position-text.md``), for ``load`` to read."""
     write_text: Callable[[StateT], str] | None = None
-    """``write_text(state)``: the state's one-line text, which ``read_text`` (and ``load``)
+    """``write_text(state)``: the state's one-line text, which ``text_data`` (and ``load``)
     read back to an equal state (``state.to_text()`` and ``repr(state)`` call it)."""
     explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
     """``explain(state, text)``: the successor after the move written ``text`` and the rule

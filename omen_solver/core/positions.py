@@ -3,7 +3,7 @@ one-line texts of positions, whose first word names it (``docs/position-text.md`
 
 Every registered game (:class:`omen_solver.core.game.Game`) has a loader ``load(path, data)``
 that validates the parsed TOML and raises :class:`omen_solver.errors.PositionError` naming
-the file and key on bad input; a game's ``read_text`` turns its one-line text into the same
+the file and key on bad input; a game's ``text_data`` turns its one-line text into the same
 data, so one loader reads both. Commands that work on any game (perft, graph export, solving,
 puzzles) call :func:`load_state`, which takes a file or a text.
 """
@@ -48,7 +48,7 @@ def position_text(text: str) -> str | None:
             return None
         stripped = call.args[0].value.strip()
     first = stripped.split(maxsplit=1)[0] if stripped else ""
-    names = {game.name for game in games() if game.read_text is not None}
+    names = {game.name for game in games() if game.text_data is not None}
     return stripped if first in names else None
 
 
@@ -59,13 +59,13 @@ def is_position_text(text: str) -> bool:
 
 def read_position(source: Source | Path) -> tuple[dict[str, Any], str, Path | None]:
     """A position's data, how messages name it, and the folder relative file names start in:
-    from a path, TOML text, an open file, or a one-line text (its game's ``read_text``)."""
+    from a path, TOML text, an open file, or a one-line text (its game's ``text_data``)."""
     if isinstance(source, str):
         text = position_text(source)
         if text is not None:
             game = next(game for game in games() if game.name == text.split()[0])
-            assert game.read_text is not None
-            return game.read_text(text, TEXT_NAME), TEXT_NAME, None
+            assert game.text_data is not None
+            return game.text_data(text, TEXT_NAME), TEXT_NAME, None
     return read_source(source)
 
 

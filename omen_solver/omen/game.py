@@ -32,7 +32,7 @@ def _load(path: Path, data: dict[str, Any]) -> OmenState:
     return load_state(path, data)
 
 
-def _read_text(text: str, name: str) -> dict[str, Any]:
+def _text_data(text: str, name: str) -> dict[str, Any]:
     from omen_solver.omen.text import data_from_text
 
     return data_from_text(text, name)
@@ -110,7 +110,7 @@ OMEN: Game[OmenState] = register(Game(
     stop_points=("step", "turn"),
     stop_predicate=_stop,
     load=_load,
-    read_text=_read_text,
+    text_data=_text_data,
     write_text=_write_text,
     explain=_explain,
     parse=_parse,

@@ -33,7 +33,7 @@ def _load(path: Path, data: dict[str, Any]) -> OmensState:
     return load_state(path, data)
 
 
-def _read_text(text: str, name: str) -> dict[str, Any]:
+def _text_data(text: str, name: str) -> dict[str, Any]:
     from omen_solver.omens.text import data_from_text
 
     return data_from_text(text, name)
@@ -103,7 +103,7 @@ OMENS: Game[OmensState] = register(Game(
     stop_points=("bout", "round"),
     stop_predicate=_stop,
     load=_load,
-    read_text=_read_text,
+    text_data=_text_data,
     write_text=_write_text,
     explain=_explain,
     parse=_parse,

@@ -93,7 +93,7 @@ def read_position_line(text: object, game: str) -> dict[str, Any]:
     if found is None or found.split()[0] != game:
         raise PositionError(f"{POSITION_NAME}: not the text of {game!r} position: it starts "
                             f"with {game!r} (docs/position-text.md)")
-    read = game_named(game).read_text
+    read = game_named(game).text_data
     assert read is not None
     data = read(found, POSITION_NAME)
     _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
