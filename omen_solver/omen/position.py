@@ -747,10 +747,10 @@ def position_data(state: OmenState) -> dict[str, Any]:
             data = _without(data, ("stack",))
     except (PositionError, CatalogueError):
         pass
-    return _pruned(data, state)
+    return _pruned(data)
 
 
-def _pruned(data: dict[str, Any], state: OmenState) -> dict[str, Any]:
+def _pruned(data: dict[str, Any]) -> dict[str, Any]:
     """Leave out the keys at their reader's default (zeros, empty lists, false flags), and
     ``turn.first`` where the turn number says it."""
     turn = dict(data["turn"])
@@ -775,7 +775,6 @@ def _pruned(data: dict[str, Any], state: OmenState) -> dict[str, Any]:
         kept = {key: value for key, value in data.get(name, {}).items() if value != []
                 or (name, key) in {path for path, _ in _DEFAULTED}}
         data = {**data, name: kept} if kept else _without(data, (name,))
-    del state
     return {key: value for key, value in data.items() if value != {}}
 
 
