@@ -356,13 +356,16 @@ def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
 
 
 def job_endgame(payload: dict[str, Any], seconds: float, send: Send) -> None:
-    """The Omen endgame solver on a position from the request."""
-    from omen_solver.omen.endgame import solve_endgame
+    """The Omen endgame solver on a position from the request, searched as the position's
+    ``[search]`` table asks (its turn limit, draws and reductions), as ``omen endgame`` does."""
+    from omen_solver.omen.endgame import EndgameSettings, solve_endgame
     from omen_solver.web.omen import load_omen
 
     state, _, _ = load_omen(payload["position"], payload.get("moves", []))
     seat = payload.get("seat")
-    result = solve_endgame(state, seat=seat, budget=Budget(max_seconds=seconds))
+    settings = state.search or EndgameSettings()
+    result = solve_endgame(state, seat=seat, turns=settings.turns, draws=settings.draws,
+                           reductions=settings.reductions, budget=Budget(max_seconds=seconds))
     data = result.to_json()
     send({"type": "result", **data})
 

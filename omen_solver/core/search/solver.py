@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from omen_solver.core.budget import Budget, Progress, deep_recursion
+from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState, game_of
 from omen_solver.core.search.moves import Report
@@ -24,7 +24,6 @@ from omen_solver.core.search.root import (
     principal_variation,
     root_bounds,
     solve_maxn,
-    too_deep,
 )
 from omen_solver.errors import ChoiceError, ConceptError, KernelRefused
 
@@ -38,7 +37,6 @@ __all__ = [
     "root_bounds",
     "solve",
     "team_index",
-    "too_deep",
 ]
 
 
@@ -264,11 +262,10 @@ def _reference(
     per_move: bool = True,
     report: Report | None = None,
 ) -> SolveResult:
-    with deep_recursion():
-        if chosen is Concept.MAXN:
-            return solve_maxn(state, team, budget, transpositions, progress)
-        return TwoSidedRoot(
-            state, chosen, team, budget, simultaneous, transpositions, ordering,
-            bounds if bounds is not None else return_bounds(state), progress,
-            per_move=per_move, report=report,
-        ).run()
+    if chosen is Concept.MAXN:
+        return solve_maxn(state, team, budget, transpositions, progress)
+    return TwoSidedRoot(
+        state, chosen, team, budget, simultaneous, transpositions, ordering,
+        bounds if bounds is not None else return_bounds(state), progress,
+        per_move=per_move, report=report,
+    ).run()

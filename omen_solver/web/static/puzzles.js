@@ -292,7 +292,9 @@ export class Puzzles {
     this.state.solved = true;
     this.progress.record(puzzle.name, clean ? "solved" : "helped");
     this.feedback("right", `${text} ${clean ? "Solved." : "Solved, with help."}`,
-      el("button", { id: "puzzle-next-inline", class: "primary", onclick: () => this.next() }, "Next puzzle"));
+      el("button", { id: "puzzle-next-inline", class: "primary", onclick: () => this.next() }, "Next puzzle"),
+      el("button", { id: "puzzle-see-solution", onclick: () => $("puzzle-result").scrollIntoView({ block: "start", behavior: "smooth" }) },
+        "The solution ↓"));
     this.drawList();
     await this.solution(reply);
   }

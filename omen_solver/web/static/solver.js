@@ -6,6 +6,7 @@ import { del, post } from "./api.js";
 import { el } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
+const SETTLE_MS = 150;
 
 export function fraction(text) {
   if (text === null || text === undefined) return NaN;
@@ -58,17 +59,21 @@ export class SolverPanel {
     window.addEventListener("pagehide", () => this.stop(true));
   }
 
+  // Stop the searches of the position shown; resolves once the server has them cancelled
+  // (so that the next one is not refused for want of a free slot).
   stop(beacon = false) {
     for (const source of this.sources) source.close();
     this.sources = [];
+    const cancelled = [];
     for (const id of [this.job, this.linesJob]) {
       if (!id || this.finished.has(id)) continue;
-      this.replaced = id;
+      this.finished.add(id);
       if (beacon && navigator.sendBeacon) navigator.sendBeacon(`/api/jobs/${id}/cancel`);
-      else del(`/api/jobs/${id}`).catch(() => {});
+      else cancelled.push(del(`/api/jobs/${id}`).catch(() => {}));
     }
     this.job = null;
     this.linesJob = null;
+    return Promise.all(cancelled);
   }
 
   get finished() {
@@ -81,7 +86,8 @@ export class SolverPanel {
   }
 
   async positionChanged() {
-    this.stop();
+    const generation = this.generation = (this.generation || 0) + 1;
+    const stopped = this.stop();
     const view = this.board.view;
     $("concept-box").hidden = !view || view.teams.length < 3;
     this.rows = new Map();
@@ -105,20 +111,22 @@ export class SolverPanel {
       return;
     }
     this.redraw();
+    // moving through the moves quickly starts a search only where the board stops
+    await Promise.all([stopped, new Promise((resolve) => setTimeout(resolve, SETTLE_MS))]);
+    if (generation !== this.generation) return;
     const body = {
       toml: this.board.toml, moves: this.board.moves,
       seconds: Number($("solve-seconds").value) || 10,
     };
     if (view.teams.length >= 3) body.concept = $("solve-concept").value;
-    if (this.replaced) body.replaces = this.replaced;
     let started;
     try {
       started = await post("/api/omens/solve", body);
-    } catch (error) { this.status(error.message); return; }
-    if (this.board.view !== view) { del(`/api/jobs/${started.id}`).catch(() => {}); return; }
+    } catch (error) { if (generation === this.generation) this.status(error.message); return; }
+    if (generation !== this.generation) { del(`/api/jobs/${started.id}`).catch(() => {}); return; }
     this.job = started.id;
     this.status(`searching (at most ${started.seconds} s)…`);
-    this.listen(started, (message) => this.news(message, view));
+    this.listen(started, (message) => { if (generation === this.generation) this.news(message, view); });
   }
 
   listen(started, onMessage) {
@@ -183,6 +191,7 @@ export class SolverPanel {
 
   // The line of every proven action that has none yet (the search keeps the best one's only).
   async requestLines(view) {
+    const generation = this.generation;
     const wanted = [...this.rows].filter(([, answer]) => answer && answer.status === "solved"
       && !(answer.line && answer.line.length)).map(([move]) => move);
     if (!wanted.length) return;
@@ -196,11 +205,11 @@ export class SolverPanel {
     try {
       started = await post("/api/omens/lines", body);
     } catch (error) { return; } // the values stand without their lines
-    if (this.board.view !== view) { del(`/api/jobs/${started.id}`).catch(() => {}); return; }
+    if (generation !== this.generation) { del(`/api/jobs/${started.id}`).catch(() => {}); return; }
     this.linesJob = started.id;
     const key = this.key;
     this.listen(started, (message) => {
-      if (this.board.view !== view || message.type !== "line") return;
+      if (generation !== this.generation || message.type !== "line") return;
       const answer = this.rows.get(message.move);
       if (answer && message.line.length) answer.line = message.line;
       if (this.key === key) this.remember();
