@@ -248,6 +248,9 @@ def read_value(text: str, classes: Iterable[type], where: str) -> Any:
     return value
 
 
+MAX_DEPTH: Final = 64
+"""The deepest a value text nests (a turn's frames nest a few levels): deeper is refused."""
+
 _NUMBER: Final = re.compile(r"-?[0-9]+(?:/[0-9]+)?")
 _NAME: Final = re.compile(r"[A-Za-z_?][A-Za-z0-9_?!+-]*")
 
@@ -258,6 +261,7 @@ class _ValueReader:
         self.known = known
         self.where = where
         self.index = 0
+        self.depth = 0
 
     def fail(self, problem: str) -> PositionError:
         return PositionError(f"{self.where}: {problem} at column {self.index + 1} of "
@@ -272,6 +276,15 @@ class _ValueReader:
         self.index += 1
 
     def value(self) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise self.fail(f"values nested more than {MAX_DEPTH} deep")
+            return self._value()
+        finally:
+            self.depth -= 1
+
+    def _value(self) -> Any:
         char = self.peek()
         if char == "~":
             self.index += 1

@@ -143,3 +143,11 @@ def test_card_names_are_read_wherever_a_card_is_written() -> None:
         state.child("1:Lwa lower")
     war = omen_solver.omen.load(ROOT / "puzzles/omen/war-order.toml")
     assert war.child("War 1") == war.child("war 1")
+
+
+def test_a_text_nested_too_deep_is_refused_not_recursed() -> None:
+    """docs/robustness.md, "Depth": a value text is read at most 64 levels deep."""
+    war = omen_solver.omen.load(ROOT / "puzzles/omen/war-order.toml").child("war 1").to_text()
+    deep = war.replace("stack=[", "stack=[" + "[" * 5000 + "]" * 5000 + ",", 1)
+    with pytest.raises(PositionError, match="key 'stack': values nested more than 64 deep"):
+        omen_solver.load(deep)
