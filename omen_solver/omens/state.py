@@ -23,7 +23,6 @@ from omen_solver.core.game import (
     CHANCE,
     SIMULTANEOUS,
     TERMINAL,
-    Game,
     GameState,
     TraceStep,
     game_named,
@@ -983,7 +982,7 @@ class OmensState(GameState[Legal]):
         rounds won and the rule options set apart from the preset, seats from 1.
         :func:`omen_solver.load` (and :meth:`from_text`, ``solve --position``) read it back
         to an equal state."""
-        write = _descriptor().write_text
+        write = game_named("omens").write_text  # omens/game.py: the codec's writer
         assert write is not None
         return str(write(self))
 
@@ -1005,11 +1004,6 @@ class OmensState(GameState[Legal]):
 
     def __str__(self) -> str:
         return describe_state(self)
-
-
-def _descriptor() -> Game[Any]:
-    """The registered descriptor of Omens (its text writer: ``omens/game.py``)."""
-    return game_named("omens")
 
 
 def _bout_over(state: OmensState) -> bool:
