@@ -152,9 +152,9 @@ class Catalogue(Mapping[int, Card]):
         its value)."""
         text = word.strip()
         if text.isascii() and text.isdigit():
-            if int(text) in self._cards:
+            if len(text) < 10 and int(text) in self._cards:  # int() of 5,000 digits: an error
                 return int(text)
-            raise CardNameError(f"no card has the value {text} (the values: "
+            raise CardNameError(f"no card has the value {shown(text)} (the values: "
                                 f"{min(self._cards)}-{max(self._cards)})", value=word)
         values = self._by_name.get(_folded(text), ())
         if len(values) == 1:

@@ -688,7 +688,7 @@ def _pending(reader: _Reader, key: str, value: object, players: int) -> Pending:
         if slot is Slot.SEAT:
             fields[index] = reader.seat(key, _number(reader, key, text), players)
         elif slot is Slot.CARD:
-            fields[index] = reader.card(key, int(text) if text.isdigit() else text)
+            fields[index] = reader.card(key, text)
     return (kind, seat, fields[0], fields[1])
 
 

@@ -29,8 +29,7 @@ def _cards(text: str) -> list[int | str]:
     """Cards written ``7,15,Law`` (``-``: none)."""
     if text in ("", "-"):
         return []
-    return [int(word) if word.isascii() and word.isdigit() else word
-            for word in text.split(",")]
+    return [_number(word) for word in text.split(",")]
 
 
 def _cards_text(cards: list[Any]) -> str:

@@ -151,3 +151,25 @@ def test_a_text_nested_too_deep_is_refused_not_recursed() -> None:
     deep = war.replace("stack=[", "stack=[" + "[" * 5000 + "]" * 5000 + ",", 1)
     with pytest.raises(PositionError, match="key 'stack': values nested more than 64 deep"):
         omen_solver.load(deep)
+
+
+TEXTS = [
+    omen_solver.load(ROOT / "docs/examples/omens/law-and-wrath.toml").to_text(),
+    omen_solver.load(ROOT / "puzzles/omens/absolute-open-exchange.toml").to_text(),
+    omen_solver.load(ROOT / "puzzles/omen/war-order.toml").child("war 1").to_text(),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.sampled_from(TEXTS), at=st.integers(0, 10_000),
+       cut=st.integers(0, 12), put=st.text(alphabet="0123456789,/:@<=-.[]()!*? abwxyz",
+                                           max_size=12) | st.just("9" * 5000))
+def test_a_damaged_text_is_refused_with_a_message_or_read(text: str, at: int, cut: int,
+                                                          put: str) -> None:
+    """Bad input is a PositionError (or another input error), never a crash."""
+    at %= len(text) + 1
+    damaged = text[:at] + put + text[at + cut:]
+    try:
+        omen_solver.load(damaged)
+    except ValueError as error:  # every input error of the library is a ValueError
+        assert isinstance(error, omen_solver.OmenSolverError | omen_solver.OptionError), error
