@@ -9,7 +9,14 @@ from typing import Any
 
 from rich.markup import escape
 
-from omen_solver.cli.args import POSITION_HELP, budget_json, position, seconds, whole_number
+from omen_solver.cli.args import (
+    POSITION_HELP,
+    budget_json,
+    node_count,
+    position,
+    seconds,
+    whole_number,
+)
 from omen_solver.cli.output import (
     Column,
     Row,
@@ -134,7 +141,7 @@ _count = whole_number
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-nodes", type=_count, metavar="N",
+    parser.add_argument("--max-nodes", type=node_count, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
     parser.add_argument("--max-seconds", type=seconds, metavar="S",
                         help="stop after S seconds and answer 'unknown' (default: 600)")

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from omen_solver.cli.args import seconds
 from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
@@ -96,9 +97,9 @@ def register(subparsers: Any) -> None:
     check.add_argument("--game", action="append", default=[], choices=GAMES,
                        help="only this game's vectors (repeatable)")
     check.add_argument("--match", metavar="TEXT", help="only vectors whose id contains TEXT")
-    check.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    check.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                        help="seconds the engine has to answer each request (default 10)")
-    check.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+    check.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
                        help="seconds the engine has to answer 'hello' each time it is "
                        "started (default 60)")
     check.add_argument("--min-played", type=int, metavar="N",
@@ -131,9 +132,9 @@ def register(subparsers: Any) -> None:
     counts.add_argument("--game", action="append", default=[], choices=GAMES,
                         help="only this game's cases (repeatable)")
     counts.add_argument("--match", metavar="TEXT", help="only cases whose id contains TEXT")
-    counts.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    counts.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds the engine has to answer each request (default 10)")
-    counts.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+    counts.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
                         help="seconds the engine has to answer 'hello' (default 60)")
     counts.add_argument("--json", action="store_true", help="print the report as JSON")
     counts.set_defaults(handler=_perft)

@@ -250,6 +250,8 @@ def read_value(text: str, classes: Iterable[type], where: str) -> Any:
 
 MAX_DEPTH: Final = 64
 """The deepest a value text nests (a turn's frames nest a few levels): deeper is refused."""
+MAX_DIGITS: Final = 30
+"""The longest number a value text holds (a state's numbers are small)."""
 
 _NUMBER: Final = re.compile(r"-?[0-9]+(?:/[0-9]+)?")
 _NAME: Final = re.compile(r"[A-Za-z_?][A-Za-z0-9_?!+-]*")
@@ -300,8 +302,10 @@ class _ValueReader:
             return self.braces()
         number = _NUMBER.match(self.text, self.index)
         if number:
-            self.index = number.end()
             found = number.group()
+            if len(found) > MAX_DIGITS:
+                raise self.fail(f"a number of {len(found)} digits")
+            self.index = number.end()
             return Fraction(found) if "/" in found else int(found)
         name = _NAME.match(self.text, self.index)
         if not name:
