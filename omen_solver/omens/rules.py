@@ -179,6 +179,7 @@ class PrideNextRound(Setting):
     NO = "no"
     YES = "yes"
     UNLESS_LUCK = "unless_luck"
+    UNLESS_LUCK_DISCARDED = "unless_luck_discarded"
 
 
 class ReshuffleAbsolutes(Setting):
@@ -414,7 +415,13 @@ class OmensRules(RuleOptions):
             PrideNextRound.UNLESS_LUCK: (
                 "Pride's choice holds across the round end, unless a player "
                 "discarded a card from hand because of Luck in the bout that ended the round: then "
-                "the round winner starts (what the published digital adaptation does)"
+                "the round winner starts"
+            ),
+            PrideNextRound.UNLESS_LUCK_DISCARDED: (
+                "Pride's choice holds across the round end, unless Luck "
+                "was discarded in the bout that ended the round, whether or not its player had a "
+                "card to discard (a hand of only Fear has none): then the round winner starts "
+                "(what the published digital adaptation does)"
             ),
         },
         reason="Printed: 'The player who won the round for their team begins the first bout'.",
@@ -456,7 +463,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Setting]]] = {
         JealousyOwnCard.FORBIDDEN,
         NowResolver.POSITION,
         LawWhenLast.SKIP,
-        PrideNextRound.UNLESS_LUCK,
+        PrideNextRound.UNLESS_LUCK_DISCARDED,
         LuckChooser.OWNER,
     ),
 }

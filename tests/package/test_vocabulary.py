@@ -51,8 +51,6 @@ OTHER_MEANINGS: dict[tuple[str, str], tuple[int, str]] = {
     ("core/search/result.py", "lower"): (3, "a value's lower bound (JSON key, enum value)"),
     ("web/worker.py", "lower"): (3, "a move's lower bound (JSON key)"),
     ("core/smt.py", "check"): (1, "z3's check() call, by name"),
-    ("dev/mutants.py", "return"): (4, "a return statement's source text"),
-    ("dev/mutants.py", "swap"): (1, "a kind of mutation"),
     ("omens/kernel/machine.py", "law"): (1, "the kernel state's slot"),
     ("omens/state.py", "law"): (1, "the state's field"),
     ("omens/report.py", "law"): (1, "the JSON report's key"),
@@ -80,6 +78,10 @@ OTHER_MEANINGS: dict[tuple[str, str], tuple[int, str]] = {
     ("vectors/holds.py", "replay"): (3, "the vector being replayed (a name in messages)"),
     ("vectors/omens_features.py", "gives"): (2, "a coverage scene's name"),
     ("vectors/omens_mine.py", "absolute"): (1, "a coverage dimension's name"),
+    ("vectors/omens_mine.py", "law"): (1, "a situation's name"),
+    ("vectors/omens_mine.py", "pride"): (1, "a situation's name"),
+    ("vectors/omens_mine.py", "fear"): (1, "a situation's name"),
+    ("vectors/omens_features.py", "discards"): (2, "a situation's name"),
 }
 """Texts that equal a word of the vocabulary but mean something else where they stand: (a
 module under the package, the text) -> (how many times, what it means there). A new use of

@@ -813,7 +813,8 @@ static int terminal(Search *S, const KS *k, Q *out) {
         int leader = winner < 0 ? 0 : winner;
         int setting = S->spec.pride_next_round;
         if (winner >= 0 && k->has_outcome && k->out_pride
-            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            && (setting == 1 || (setting == 2 && k->victim < 0)
+                || (setting == 3 && k->out_luck_seat < 0)))
             leader = k->out_next_leader;
         *out = S->payoff[winner + 1][leader];
         return 0;

@@ -74,7 +74,10 @@ OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
 kernel plays every setting of every option."""
 
 PRIDE_CODES: Final[Mapping[PrideNextRound, int]] = {
-    PrideNextRound.NO: 0, PrideNextRound.YES: 1, PrideNextRound.UNLESS_LUCK: 2,
+    PrideNextRound.NO: 0,
+    PrideNextRound.YES: 1,
+    PrideNextRound.UNLESS_LUCK: 2,
+    PrideNextRound.UNLESS_LUCK_DISCARDED: 3,
 }
 """``pride_next_round`` as the kernels read it (``machine.next_round_leader``)."""
 

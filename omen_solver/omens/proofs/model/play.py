@@ -818,12 +818,14 @@ class BoutMachine:
             luck_zero, luck_seat, o.If(zero_wins, o.first_from(empty, next_leader), best)
         )
         # option pride_next_round (O13): ``unless_luck`` keeps Pride's choice unless Luck made
-        # a player discard a card from hand in this bout
+        # a player discard a card from hand in this bout, ``unless_luck_discarded`` unless
+        # Luck was discarded in this bout
         keep_pride = o.And(
             pride,
             o.Or(
                 opt(PrideNextRound.YES),
                 o.And(opt(PrideNextRound.UNLESS_LUCK), pick == 0),
+                o.And(opt(PrideNextRound.UNLESS_LUCK_DISCARDED), luck_seat == 0),
                 self.bk(Broken.PRIDE_OVER_ROUND),
             ),
         )
