@@ -510,7 +510,11 @@ def _parse_position(data: Mapping[str, Any], source: str, base: Path | None) -> 
             f"{MAX_PLAYERS - players} Absolutes kept in the box",
         )
     later = _later_rounds(reader, scope, teams, box, rules)
-    later_from = reader.integer("later_from", data.get("later_from", sum(rounds_won) + 1), 1, 3)
+    # the rounds won in all when the first later round is dealt, plus one: at most every
+    # team's wins short of the game's (two when the position stands after the game's end)
+    most = len(teams) * (2 if stands else 1) + 1
+    later_from = reader.integer("later_from", data.get("later_from", sum(rounds_won) + 1), 1,
+                                most)
     table = Table(players, rules, catalogue, scope, later, later_from)
     if stands:
         start = _state_as_it_stands(reader, table, hands, teams, leader, rounds_won, box, phase)
