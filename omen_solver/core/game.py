@@ -25,10 +25,13 @@ game (mutable states, integer actions) use :mod:`omen_solver.integrations.opensp
 
 What a game is, beside its states, is declared once in a :class:`Game` (OpenSpiel's
 ``GameType`` and ``GameInfo``): its name, its facts, its loader, bounds and stopping points,
-its search kernel, how it explains a move and how the vectors see it. Each game module
+its position codec, its search kernel and how it explains a move. Each game module
 (``omen_solver/omens/game.py``, ``omen_solver/omen/game.py``) registers its descriptor with
 :func:`register`; code that works on any game looks the game up by name
 (:func:`game_named`) or by state (:func:`game_of`), never by probing a state for methods.
+What the upper layers offer per game (the conformance vectors' view of a game) is a
+:class:`Feature`: the feature's own module registers each game's part on it, so that a game
+never imports a layer above its own (``docs/architecture.md``, "Layers").
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,13 +56,13 @@ __all__ = [
     "SIMULTANEOUS",
     "TERMINAL",
     "ActionT",
+    "Feature",
     "Game",
     "GameResult",
     "GameState",
     "Kernel",
     "NodeKind",
     "TraceStep",
-    "VectorView",
     "game_named",
     "game_of",
     "games",
@@ -421,18 +424,6 @@ class Kernel(Protocol[StateT_contra]):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class VectorView(Generic[StateT]):
-    """How the conformance vectors (``docs/vectors.md``) set up and read a game's states."""
-
-    start: Callable[[Mapping[str, Any], Mapping[str, Any], str], StateT]
-    """The state of a vector's ``options`` and ``position`` (errors name the third argument)."""
-    turn: Callable[[StateT], dict[str, Any]]
-    """Who acts and the legal actions, as the vectors state them after every step."""
-    state: Callable[[StateT], dict[str, Any]]
-    """The table, as the vectors state it."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Game(Generic[StateT]):
     """A game, declared once: its facts and the functions generic code needs from it.
 
@@ -476,8 +467,6 @@ class Game(Generic[StateT]):
     takes)."""
     kernel: Kernel[StateT] | None = None
     """Its own exact search, if it has one."""
-    vectors: VectorView[StateT] | None = None
-    """How the vectors see it, if it has vectors."""
 
 
 _REGISTRY: dict[str, Game[Any]] = {}
@@ -518,6 +507,42 @@ def game_named(name: str) -> Game[Any]:
     except KeyError:
         known = ", ".join(map(repr, _REGISTRY))
         raise KeyError(f"unknown game {name!r}; known: {known}") from None
+
+
+PartT = TypeVar("PartT")
+
+
+class Feature(Generic[PartT]):
+    """Something an upper layer offers per game (the conformance vectors' view of a game,
+    ``omen_solver/vectors/views.py``), as OpenSpiel's registries do: the feature's module
+    registers each game's part with :meth:`register`, and asks for it with :meth:`of`. A game
+    takes part without importing the feature, which sits in a layer above it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._parts: dict[str, PartT] = {}
+
+    def register(self, game: Game[Any], part: PartT) -> PartT:
+        """Register ``game``'s part (an equal part again changes nothing; another one is a
+        definition mistake, refused at once)."""
+        known = self._parts.get(game.name)
+        if known is not None and known != part:
+            raise ValueError(f"{self.name}: game {game.name!r} has its part already")
+        self._parts[game.name] = part
+        return part
+
+    def of(self, game: Game[Any]) -> PartT:
+        """``game``'s part; a game without one raises :class:`KeyError` naming those with."""
+        try:
+            return self._parts[game.name]
+        except KeyError:
+            known = ", ".join(map(repr, self._parts))
+            raise KeyError(f"{self.name}: no part for game {game.name!r}; games with one: "
+                           f"{known}") from None
+
+    def games(self) -> tuple[Game[Any], ...]:
+        """The registered games with a part, in the order the games were registered."""
+        return tuple(game for game in games() if game.name in self._parts)
 
 
 def game_of(state: GameState[Any]) -> Game[Any]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
     from omen_solver.core.files import Source
     from omen_solver.core.search.result import SolveResult
-    from omen_solver.omen.endgame import Draws, Reduction
+    from omen_solver.omen.search_settings import Draws, Reduction
     from omen_solver.omen.state import OmenState
 
 __all__ = ["load", "new_game", "solve_endgame"]

@@ -1,20 +1,20 @@
 """Omen, as every game-agnostic part of the library sees it: its registered descriptor.
 
-The descriptor ties the rules engine (:mod:`.state`), its position files (:mod:`.position`),
-its endgame search (:mod:`.endgame`) and its vectors (:mod:`omen_solver.vectors.omen_record`)
-to the generic code, which looks the game up here
-(:func:`omen_solver.core.game.game_named`). The modules behind it are imported when first
-used, so that registering the game costs nothing at start-up.
+The descriptor ties the rules engine (:mod:`.state`), its position files (:mod:`.position`)
+and its endgame search (:mod:`.endgame`) to the generic code, which looks the game up here
+(:func:`omen_solver.core.game.game_named`). The features above it register their part of the
+game themselves (the vectors: :mod:`omen_solver.vectors.views`). The modules behind it are
+imported when first used, so that registering the game costs nothing at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, VectorView, register
+from omen_solver.core.game import Game, TraceStep, register
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -81,25 +81,6 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
                         simultaneous=simultaneous, progress=progress)
 
 
-def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
-                  where: str) -> OmenState:
-    from omen_solver.vectors.omen_record import omen_start
-
-    return omen_start(options, position, where)
-
-
-def _vector_turn(state: OmenState) -> dict[str, Any]:
-    from omen_solver.vectors.omen_record import omen_turn_view
-
-    return omen_turn_view(state)
-
-
-def _vector_state(state: OmenState) -> dict[str, Any]:
-    from omen_solver.vectors.omen_record import omen_state_view
-
-    return omen_state_view(state)
-
-
 OMEN: Game[OmenState] = register(Game(
     name="omen",
     title="Omen: A Reign of War, Fires in the East",
@@ -115,6 +96,5 @@ OMEN: Game[OmenState] = register(Game(
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
-    vectors=VectorView(start=_vector_start, turn=_vector_turn, state=_vector_state),
 ))
 """Omen: two players, draws and hidden Rewards as chance nodes, a loss 0 and a win 1."""

@@ -39,13 +39,12 @@ from omen_solver.omen import (
     turn,
     wealth,
 )
-from omen_solver.omen import endgame as endgame_module
 from omen_solver.omen import notation as notation_module
 from omen_solver.omen import rules as rules_module
+from omen_solver.omen import search_settings as search_settings_module
 from omen_solver.omen import war as war_module
 from omen_solver.omen import zones as zones_module
 from omen_solver.omen.cards import DATA_DIR, Catalogue, default_catalogue, load_catalogue
-from omen_solver.omen.endgame import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.engine import settle
 from omen_solver.omen.rules import (
     DEFAULT_PROFILE,
@@ -58,6 +57,7 @@ from omen_solver.omen.rules import (
     VpTokenSupply,
     make_rules,
 )
+from omen_solver.omen.search_settings import Draws, EndgameSettings, reductions_of
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.text import text_key
@@ -592,7 +592,7 @@ def game_is_not_omen(path: Path, data: Mapping[str, Any]) -> None:
 def _value_classes() -> tuple[type, ...]:
     """The classes the text form of a state is made of: the dataclasses (frames among them)
     and enums of the modules whose values a state holds."""
-    modules = (zones_module, notation_module, cards_module, rules_module, endgame_module,
+    modules = (zones_module, notation_module, cards_module, rules_module, search_settings_module,
                game_protocol, draws, effects, feats, frames, offering, portent, surge, turn,
                war_module, wealth)
     return tuple(value for module in modules for value in vars(module).values()

@@ -45,8 +45,8 @@ from omen_solver.omen.zones import (
 )
 
 if TYPE_CHECKING:
-    from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
+    from omen_solver.omen.search_settings import EndgameSettings
 
 __all__ = ["OmenState"]
 

@@ -1,21 +1,22 @@
 """Omens, as every game-agnostic part of the library sees it: its registered descriptor.
 
 The descriptor is the one place that ties the rules engine (:mod:`.state`), its position files
-(:mod:`.position`), its search kernel (:mod:`.kernel.solve`) and its vectors
-(:mod:`omen_solver.vectors.omens_record`) to the generic code: ``omen-solver solve``,
-``perft``, ``graph``, :func:`omen_solver.core.search.solve`, the position loader and the vector
-engine look the game up here (:func:`omen_solver.core.game.game_named`). The modules behind it
-are imported when first used, so that registering the game costs nothing at start-up.
+(:mod:`.position`) and its search kernel (:mod:`.kernel.solve`) to the generic code:
+``omen-solver solve``, ``perft``, ``graph``, :func:`omen_solver.core.search.solve` and the
+position loader look the game up here (:func:`omen_solver.core.game.game_named`). The features
+above it register their part of the game themselves (the vectors:
+:mod:`omen_solver.vectors.views`). The modules behind it are imported when first used, so that
+registering the game costs nothing at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, VectorView, register
+from omen_solver.core.game import Game, TraceStep, register
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -74,25 +75,6 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
                              max_memory=max_memory)
 
 
-def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
-                  where: str) -> OmensState:
-    from omen_solver.vectors.omens_record import start_state
-
-    return start_state(options, position, where)
-
-
-def _vector_turn(state: OmensState) -> dict[str, Any]:
-    from omen_solver.vectors.omens_record import turn_view
-
-    return turn_view(state)
-
-
-def _vector_state(state: OmensState) -> dict[str, Any]:
-    from omen_solver.vectors.omens_record import state_view
-
-    return state_view(state)
-
-
 OMENS: Game[OmensState] = register(Game(
     name="omens",
     title="Omens (Présages)",
@@ -108,7 +90,6 @@ OMENS: Game[OmensState] = register(Game(
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
-    vectors=VectorView(start=_vector_start, turn=_vector_turn, state=_vector_state),
 ))
 """Omens: 4 to 6 players in teams (``Table`` checks the same range), deals as chance nodes,
 The Absolute's exchange as a simultaneous node, every team scoring 0 or 1."""

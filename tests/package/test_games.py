@@ -14,6 +14,7 @@ from omen_solver.core.enumeration import perft, resolve_stop
 from omen_solver.core.game import Game, game_named, game_of, games, register
 from omen_solver.core.positions import load_state
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS
+from omen_solver.vectors.views import VECTORS
 
 ROOT = Path(__file__).resolve().parents[2]
 OMENS_FILE = ROOT / "docs/examples/omens/worked-example.toml"
@@ -23,7 +24,8 @@ OMEN_FILE = ROOT / "puzzles/omen/war-order.toml"
 def test_both_games_are_registered_in_order_with_everything_generic_code_reads() -> None:
     assert [game.name for game in games()] == ["omens", "omen"]
     for game in games():
-        assert game.load and game.kernel and game.explain and game.parse and game.vectors
+        assert game.load and game.kernel and game.explain and game.parse
+        assert VECTORS.of(game).start
         assert game.return_bounds == (Fraction(0), Fraction(1))
         assert game.stop_points and game.stop_predicate
 
