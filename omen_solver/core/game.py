@@ -24,8 +24,9 @@ instead of silently playing on from the old state. ``action_to_string(player, ac
 game (mutable states, integer actions) use :mod:`omen_solver.integrations.openspiel`.
 
 What a game is, beside its states, is declared once in a :class:`Game` (OpenSpiel's
-``GameType`` and ``GameInfo``): its name, its facts, its loader, bounds and stopping points,
-its position codec, its search kernel and how it explains a move. Each game module
+``GameType`` and ``GameInfo``): its name, its facts, its rule set and new games, its loader,
+bounds and stopping points, its position codec, its search kernel and how it explains a
+move. Each game module
 (``omen_solver/omens/game.py``, ``omen_solver/omen/game.py``) registers its descriptor with
 :func:`register`; code that works on any game looks the game up by name
 (:func:`game_named`) or by state (:func:`game_of`), never by probing a state for methods.
@@ -39,7 +40,7 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,6 +49,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Se
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.options import RuleOptions
     from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 
@@ -61,7 +63,9 @@ __all__ = [
     "GameResult",
     "GameState",
     "Kernel",
+    "NewGame",
     "NodeKind",
+    "RuleSet",
     "TraceStep",
     "game_named",
     "game_of",
@@ -423,6 +427,36 @@ class Kernel(Protocol[StateT_contra]):
     ) -> SolveResult: ...
 
 
+@dataclass(frozen=True)
+class RuleSet:
+    """How a game names its rules: its options, its presets (each a mapping of options to
+    settings; Omen's profiles), the preset a position without one is played under, and the
+    position file's key for it."""
+
+    game: str
+    options: type[RuleOptions]
+    presets: Mapping[str, Mapping[str, str]]
+    default_preset: str
+    preset_key: str | None
+    """The file key of the preset (``preset``), or ``None`` when the game names its rules
+    otherwise (an Omen profile also fixes the card sets, so a preset given apart from the
+    file is refused, with :attr:`preset_refusal` as the reason)."""
+    preset_refusal: str = ""
+
+
+StateT_co = TypeVar("StateT_co", bound=GameState[Any], covariant=True)
+
+
+class NewGame(Protocol[StateT_co]):
+    """A new game: before the deal (play starts with its chance nodes), or, with ``seed``,
+    after the deal that seed draws; under ``preset`` (the rule set's default when ``None``)
+    with the options ``rules`` set."""
+
+    def __call__(self, players: int = ..., preset: str | None = ..., *,
+                 rules: Mapping[str, object] | None = None,
+                 seed: int | None = None) -> StateT_co: ...
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Game(Generic[StateT]):
     """A game, declared once: its facts and the functions generic code needs from it.
@@ -467,6 +501,10 @@ class Game(Generic[StateT]):
     takes)."""
     kernel: Kernel[StateT] | None = None
     """Its own exact search, if it has one."""
+    rule_set: Callable[[], RuleSet] | None = None
+    """Its rule options and presets, if it has named options (made on first use)."""
+    new_game: NewGame[StateT] | None = None
+    """A new game of it."""
 
 
 _REGISTRY: dict[str, Game[Any]] = {}

@@ -14,7 +14,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, register
+from omen_solver.core.game import Game, RuleSet, TraceStep, register
+from omen_solver.omen import new_game
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -81,6 +82,15 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
                         simultaneous=simultaneous, progress=progress)
 
 
+def _rule_set() -> RuleSet:
+    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
+
+    presets = {name: profile.settings for name, profile in PROFILES.items()}
+    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, None,
+                   "an Omen position takes its rules from its profile (key 'profile'), which "
+                   "also fixes the card sets: edit the file, or set single options with --rule")
+
+
 OMEN: Game[OmenState] = register(Game(
     name="omen",
     title="Omen: A Reign of War, Fires in the East",
@@ -96,5 +106,7 @@ OMEN: Game[OmenState] = register(Game(
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
+    rule_set=_rule_set,
+    new_game=new_game,
 ))
 """Omen: two players, draws and hidden Rewards as chance nodes, a loss 0 and a win 1."""

@@ -16,7 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, register
+from omen_solver.core.game import Game, RuleSet, TraceStep, register
+from omen_solver.omens import new_game
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -75,6 +76,12 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
                              max_memory=max_memory)
 
 
+def _rule_set() -> RuleSet:
+    from omen_solver.omens.rules import PRESETS, OmensRules
+
+    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset")
+
+
 OMENS: Game[OmensState] = register(Game(
     name="omens",
     title="Omens (Présages)",
@@ -90,6 +97,8 @@ OMENS: Game[OmensState] = register(Game(
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
+    rule_set=_rule_set,
+    new_game=new_game,
 ))
 """Omens: 4 to 6 players in teams (``Table`` checks the same range), deals as chance nodes,
 The Absolute's exchange as a simultaneous node, every team scoring 0 or 1."""
