@@ -66,7 +66,7 @@ SKIP_FUNCTIONS: Final = frozenset(
         "__repr__",
         "__str__",
         "describe_state",
-        "_illegal_message",
+        "_illegal",
         "_sample_joint",
         "_note_law",
         "explain",
