@@ -15,11 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from omen_solver.core.game import RuleSet, game_named
 from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OptionError
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
 from omen_solver.omen.rules import make_rules as make_omen_rules
-from omen_solver.omens.rules import PRESETS, OmensRules
 from omen_solver.omens.rules import make_rules as make_omens_rules
 
 __all__ = [
@@ -39,19 +38,26 @@ SWITCHABLE: Final = "switchable"
 _PRESET_KEY: Final = {"omens": "preset", "omen": "profile"}
 
 
+def _rule_set(game: str) -> RuleSet:
+    """The game's rule set, as its descriptor declares it."""
+    make = game_named(game).rule_set
+    assert make is not None, game
+    return make()
+
+
 def specs(game: str) -> tuple[OptionSpec, ...]:
     """The rule options of a game, in declaration order."""
-    return describe(OmensRules if game == "omens" else OmenRules)
+    return describe(_rule_set(game).options)
 
 
 def preset_names(game: str) -> tuple[str, ...]:
     """The presets (Omens) or profiles (Omen) of a game."""
-    return tuple(PRESETS) if game == "omens" else tuple(PROFILES)
+    return tuple(_rule_set(game).presets)
 
 
 def base_name(game: str) -> str:
     """The preset settings are written against when no other is named."""
-    return "rulebook" if game == "omens" else DEFAULT_PROFILE
+    return _rule_set(game).default_preset
 
 
 def preset_settings(game: str, name: str, overrides: Mapping[str, Any] | None = None,
