@@ -38,12 +38,13 @@ def test_every_refusal_cites_a_rule_and_law_s_names_the_engine_s_cards() -> None
                     action = OmensAction(Verb.PLAY, seat, card)
                     if action in legal or (seat == player and card in playable):
                         continue  # legal (as written, or with a choice or target)
-                    reason = why_illegal(state, action)
-                    assert reason is not None, (state, action)
+                    found = why_illegal(state, action)
+                    assert found is not None, (state, action)
+                    reason, rule = found
                     cited = _CITED.search(reason)
-                    assert cited is not None and cited.group(1) in RULES, reason
+                    assert rule in RULES and cited is not None and cited.group(1) == rule, found
                     refused += 1
-                    if cited.group(1) == "card.law.constraint":
+                    if rule == "card.law.constraint":
                         law += 1
                         named = re.search(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\): it must", reason)
                         assert named is not None, reason
