@@ -83,10 +83,10 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
 
 
 def _rule_set() -> RuleSet:
-    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
+    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 
     presets = {name: profile.settings for name, profile in PROFILES.items()}
-    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, None,
+    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, "profile", make_rules,
                    "an Omen position takes its rules from its profile (key 'profile'), which "
                    "also fixes the card sets: edit the file, or set single options with --rule")
 

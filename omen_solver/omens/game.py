@@ -77,9 +77,9 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
 
 
 def _rule_set() -> RuleSet:
-    from omen_solver.omens.rules import PRESETS, OmensRules
+    from omen_solver.omens.rules import PRESETS, OmensRules, make_rules
 
-    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset")
+    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset", make_rules)
 
 
 OMENS: Game[OmensState] = register(Game(
