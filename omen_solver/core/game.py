@@ -502,6 +502,9 @@ class Game(Generic[StateT]):
     write_text: Callable[[StateT], str] | None = None
     """``write_text(state)``: the state's one-line text, which ``text_data`` (and ``load``)
     read back to an equal state (``state.to_text()`` and ``repr(state)`` call it)."""
+    write_file: Callable[[StateT], str] | None = None
+    """``write_file(state)``: the state's position file (TOML), which ``load`` reads back to an
+    equal state: the one writer of the game's position files."""
     explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
     """``explain(state, text)``: the successor after the move written ``text`` and the rule
     steps it caused."""

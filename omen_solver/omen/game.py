@@ -46,6 +46,12 @@ def _write_text(state: OmenState) -> str:
     return text_from_data(position_data(state))
 
 
+def _write_file(state: OmenState) -> str:
+    from omen_solver.omen.position import position_data, position_toml
+
+    return position_toml(position_data(state))
+
+
 def _stop(root: OmenState, name: str) -> Callable[[OmenState], bool]:
     return root.stop_predicate(name)
 
@@ -103,6 +109,7 @@ OMEN: Game[OmenState] = register(Game(
     load=_load,
     text_data=_text_data,
     write_text=_write_text,
+    write_file=_write_file,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
