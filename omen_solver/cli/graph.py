@@ -63,7 +63,8 @@ def _graph(args: argparse.Namespace) -> int:
     check_target(args.out)
     limit = args.max_seconds if args.max_seconds is not None else DEFAULT_GRAPH_SECONDS
     if not args.json:
-        heading(f"{args.file}: building the graph within {Budget(None, limit).describe()}", args)
+        heading(f"{args.file}: building the graph within {Budget(None, limit).describe()}",
+                args.max_seconds)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
                         max_nodes=args.max_nodes, max_memory=args.max_memory * MIB,
                         max_seconds=limit)

@@ -102,7 +102,7 @@ def add_rule_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
 def check_rules(rules: RuleSet, preset: str | None, settings: Sequence[tuple[str, str]]) -> None:
     """Refuse an unknown preset, option or setting, naming the flag and the closest names."""
     if preset is not None:
-        if rules.preset_key is None:
+        if rules.preset_refusal:
             raise OptionError(f"--preset {preset}: {rules.preset_refusal}")
         if preset not in rules.presets:
             raise OptionError(f"--preset {shown(preset)}: unknown preset; "
@@ -138,11 +138,11 @@ def merge_rules(path: Path, data: dict[str, Any], preset: str | None,
                           f"(key 'game': {shown(game)})")
     check_rules(rules, preset, settings)
     file_rules = data.get("rules", {})
-    file_preset = data.get(rules.preset_key or "profile", rules.default_preset)
+    file_preset = data.get(rules.preset_key, rules.default_preset)
     before = _effective(rules, file_preset, file_rules)
     merged = dict(data)
     overrides = []
-    if preset is not None and rules.preset_key is not None:
+    if preset is not None and not rules.preset_refusal:
         overrides.append(Override("--preset", rules.preset_key, preset, file_preset))
         merged[rules.preset_key] = preset
     if settings:

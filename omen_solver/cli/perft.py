@@ -60,7 +60,7 @@ def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     budget = budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS))
     if not args.json:
-        heading(f"{args.file}: counting within {budget.describe()}", args)
+        heading(f"{args.file}: counting within {budget.describe()}", args.max_seconds)
     with progress(f"perft {args.file}") as report:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
                        budget=budget, progress=report, max_memory=args.max_memory * MIB)

@@ -63,6 +63,7 @@ __all__ = [
     "GameResult",
     "GameState",
     "Kernel",
+    "MakeRules",
     "NewGame",
     "NodeKind",
     "RuleSet",
@@ -427,21 +428,29 @@ class Kernel(Protocol[StateT_contra]):
     ) -> SolveResult: ...
 
 
+class MakeRules(Protocol):
+    """A game's rule options from a preset with options set over it (errors name ``where``)."""
+
+    def __call__(self, preset: str, overrides: Mapping[str, object] | None = None, /, *,
+                 where: str = "rules") -> RuleOptions: ...
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """How a game names its rules: its options, its presets (each a mapping of options to
-    settings; Omen's profiles), the preset a position without one is played under, and the
-    position file's key for it."""
+    settings; Omen's profiles), the preset a position without one is played under, the
+    position file's key for it, and how the options of a preset are made."""
 
     game: str
     options: type[RuleOptions]
     presets: Mapping[str, Mapping[str, str]]
     default_preset: str
-    preset_key: str | None
-    """The file key of the preset (``preset``), or ``None`` when the game names its rules
-    otherwise (an Omen profile also fixes the card sets, so a preset given apart from the
-    file is refused, with :attr:`preset_refusal` as the reason)."""
+    preset_key: str
+    """The position file's key of the preset (``preset``; Omen: ``profile``)."""
+    make: MakeRules
     preset_refusal: str = ""
+    """Why a preset given apart from the file is refused, if it is (an Omen profile also
+    fixes the card sets); empty when it is taken."""
 
 
 StateT_co = TypeVar("StateT_co", bound=GameState[Any], covariant=True)
@@ -493,6 +502,9 @@ class Game(Generic[StateT]):
     write_text: Callable[[StateT], str] | None = None
     """``write_text(state)``: the state's one-line text, which ``text_data`` (and ``load``)
     read back to an equal state (``state.to_text()`` and ``repr(state)`` call it)."""
+    write_file: Callable[[StateT], str] | None = None
+    """``write_file(state)``: the state's position file (TOML), which ``load`` reads back to an
+    equal state: the one writer of the game's position files."""
     explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
     """``explain(state, text)``: the successor after the move written ``text`` and the rule
     steps it caused."""

@@ -46,6 +46,12 @@ def _write_text(state: OmenState) -> str:
     return text_from_data(position_data(state))
 
 
+def _write_file(state: OmenState) -> str:
+    from omen_solver.omen.position import position_data, position_toml
+
+    return position_toml(position_data(state))
+
+
 def _stop(root: OmenState, name: str) -> Callable[[OmenState], bool]:
     return root.stop_predicate(name)
 
@@ -83,10 +89,10 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
 
 
 def _rule_set() -> RuleSet:
-    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
+    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 
     presets = {name: profile.settings for name, profile in PROFILES.items()}
-    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, None,
+    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, "profile", make_rules,
                    "an Omen position takes its rules from its profile (key 'profile'), which "
                    "also fixes the card sets: edit the file, or set single options with --rule")
 
@@ -103,6 +109,7 @@ OMEN: Game[OmenState] = register(Game(
     load=_load,
     text_data=_text_data,
     write_text=_write_text,
+    write_file=_write_file,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,

@@ -48,6 +48,12 @@ def _write_text(state: OmensState) -> str:
     return text_from_data(position_data(state))
 
 
+def _write_file(state: OmensState) -> str:
+    from omen_solver.omens.position import position_data, position_toml
+
+    return position_toml(position_data(state))
+
+
 def _stop(root: OmensState, name: str) -> Callable[[OmensState], bool]:
     return root.stop_predicate(name)
 
@@ -77,9 +83,9 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
 
 
 def _rule_set() -> RuleSet:
-    from omen_solver.omens.rules import PRESETS, OmensRules
+    from omen_solver.omens.rules import PRESETS, OmensRules, make_rules
 
-    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset")
+    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset", make_rules)
 
 
 OMENS: Game[OmensState] = register(Game(
@@ -94,6 +100,7 @@ OMENS: Game[OmensState] = register(Game(
     load=_load,
     text_data=_text_data,
     write_text=_write_text,
+    write_file=_write_file,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,

@@ -53,6 +53,7 @@ from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import (
     AbsoluteExchange,
     AbsoluteTiming,
+    BetrayalGiveBack,
     DreamTargetTurn,
     OmensRules,
     SadnessLoneCard,
@@ -288,13 +289,13 @@ def possible_situations(settings: Mapping[str, str]
                                   for kind in ("one-card", "only-fear"))),
     ]
     empty = frozenset(f"situation:hand-empty:{effect}" for effect in HAND_EFFECTS)
-    if settings["dream_target_turn"] == "plays_again":
+    if settings["dream_target_turn"] == DreamTargetTurn.PLAYS_AGAIN:
         asked = frozenset(f"situation:hand-empty:{e}"
                           for e in ("the-absolute", Effect.DREAM, Effect.SECRET))
         ruled_out.append((_GIVES_FROM_HAND, asked))
     else:
         ruled_out.append((_NO_EMPTY_HAND, empty))
-    if settings["betrayal_give_back"] == "forbidden":
+    if settings["betrayal_give_back"] == BetrayalGiveBack.FORBIDDEN:
         ruled_out.append((_NO_GIVE_BACK, frozenset(f"situation:law-given-back:{left}"
                                                    for left in LEFT)))
     impossible = frozenset().union(*(features for _, features in ruled_out))
@@ -304,7 +305,7 @@ def possible_situations(settings: Mapping[str, str]
 
 def _possible_scenes(suite: Suite) -> tuple[frozenset[str], tuple[tuple[str, int, str], ...]]:
     """The scenes a line of play can have under the suite's settings, and those it cannot."""
-    if suite.settings["dream_target_turn"] == "plays_again":
+    if suite.settings["dream_target_turn"] == DreamTargetTurn.PLAYS_AGAIN:
         return SCENES, ()
     why = ("a bout starts with 2 cards or more in every hand (a hand of 1 ends the round, a "
            "hand of 0 needs dream_target_turn = plays_again), and every player places one card "

@@ -18,8 +18,6 @@ from typing import Any, Final
 from omen_solver.core.game import RuleSet, game_named
 from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OptionError
-from omen_solver.omen.rules import make_rules as make_omen_rules
-from omen_solver.omens.rules import make_rules as make_omens_rules
 
 __all__ = [
     "SWITCHABLE",
@@ -35,7 +33,6 @@ __all__ = [
 ]
 
 SWITCHABLE: Final = "switchable"
-_PRESET_KEY: Final = {"omens": "preset", "omen": "profile"}
 
 
 def _rule_set(game: str) -> RuleSet:
@@ -63,9 +60,7 @@ def base_name(game: str) -> str:
 def preset_settings(game: str, name: str, overrides: Mapping[str, Any] | None = None,
                     where: str = "rules") -> dict[str, str]:
     """Every setting of a preset (Omen: a profile) with ``overrides`` on top."""
-    if game == "omens":
-        return make_omens_rules(name, overrides, where=where).as_dict()
-    return make_omen_rules(name, overrides, where=where).as_dict()
+    return _rule_set(game).make(name, overrides, where=where).as_dict()
 
 
 def options_json(game: str, settings: Mapping[str, str], preset: str | None = None
@@ -76,7 +71,7 @@ def options_json(game: str, settings: Mapping[str, str], preset: str | None = No
     name = preset or base_name(game)
     base = preset_settings(game, name)
     overrides = {key: value for key, value in settings.items() if base[key] != value}
-    return {_PRESET_KEY[game]: name, "overrides": dict(sorted(overrides.items())),
+    return {_rule_set(game).preset_key: name, "overrides": dict(sorted(overrides.items())),
             "settings": dict(settings)}
 
 
@@ -101,7 +96,8 @@ class EngineRules:
             return SWITCHABLE
         if self.preset is not None:
             extra = ", ".join(f"{k} = {v}" for k, v in sorted((self.overrides or {}).items()))
-            return f"{_PRESET_KEY[self.game]} {self.preset}" + (f" with {extra}" if extra else "")
+            key = _rule_set(self.game).preset_key
+            return f"{key} {self.preset}" + (f" with {extra}" if extra else "")
         return "its own settings"
 
     def setup_options(self, vector: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -117,7 +113,7 @@ def parse_declared(game: str, value: Any, where: str) -> EngineRules:
     """What a ``hello`` answer says about one game's settings (OptionError names ``where``)."""
     if value is None or value == SWITCHABLE:
         return EngineRules(game, None)
-    key = _PRESET_KEY[game]
+    key = _rule_set(game).preset_key
     if isinstance(value, str):
         value = {key: value}
     if not isinstance(value, dict):

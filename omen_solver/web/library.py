@@ -101,14 +101,13 @@ def read_position_line(text: object, game: str) -> dict[str, Any]:
 
 
 def position_texts(state: Any) -> dict[str, str]:
-    """A state's one-line text and its position file (``POST /api/GAME/text``)."""
-    from omen_solver.omen.position import position_data as omen_data
-    from omen_solver.omen.position import position_toml as omen_toml
-    from omen_solver.omens.position import position_data
+    """A state's one-line text and its position file (``POST /api/GAME/text``), as its
+    game's codec writes them."""
+    from omen_solver.core.game import game_of
 
-    if isinstance(state, OmensState):
-        return {"text": state.to_text(), "toml": position_toml(position_data(state))}
-    return {"text": state.to_text(), "toml": omen_toml(omen_data(state))}
+    write = game_of(state).write_file
+    assert write is not None
+    return {"text": state.to_text(), "toml": write(state)}
 
 
 def position_from_data(data: object) -> OmensPosition:

@@ -112,14 +112,11 @@ def _vector_starts() -> list[Shipped]:
 def _position_file(state: Any) -> str:
     """A state's position file, as its game's codec writes it (docs/omens-positions.md,
     docs/omen.md)."""
-    from omen_solver.omen.position import position_data as omen_data
-    from omen_solver.omen.position import position_toml as omen_toml
-    from omen_solver.omens.position import position_data, position_toml
-    from omen_solver.omens.state import OmensState
+    from omen_solver.core.game import game_of
 
-    if isinstance(state, OmensState):
-        return position_toml(position_data(state))
-    return omen_toml(omen_data(state))
+    write = game_of(state).write_file
+    assert write is not None
+    return write(state)
 
 
 FILES = _files()

@@ -46,6 +46,9 @@ def test_the_rule_sets_and_new_games_are_the_descriptors() -> None:
     assert tuple(omen.rule_set().presets) == tuple(PROFILES) == preset_names("omen")
     assert (base_name("omens"), base_name("omen")) == ("rulebook", DEFAULT_PROFILE)
     assert rule_set("omens") == omens.rule_set() and rule_set("chess") is None
+    assert (omens.rule_set().preset_key, omen.rule_set().preset_key) == ("preset", "profile")
+    assert omens.rule_set().make("gamepark").fear_pass_on == PRESETS["gamepark"]["fear_pass_on"]
+    assert omen.rule_set().preset_refusal and not omens.rule_set().preset_refusal
     assert omens.new_game(5, seed=3) == omen_solver.omens.new_game(5, seed=3)
     assert omens.new_game(5, seed=3).num_players() == 5
     assert omen.new_game(seed=1) == omen_solver.omen.new_game(seed=1)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import omen_solver
 import omen_solver.omen
 import omen_solver.omens
+from omen_solver import OMEN, OMENS
 from omen_solver.core.game import GameState
 from omen_solver.core.options import describe
 from omen_solver.errors import PositionError
@@ -77,6 +78,7 @@ def test_every_omens_state_round_trips_as_a_text_and_as_a_file(
     _same_omens(again, state)
     assert again.to_text() == text
     written = position_toml(position_data(state))
+    assert OMENS.write_file is not None and OMENS.write_file(state) == written
     _same_omens(parse_position(tomllib.loads(written)).state, state)
 
 
@@ -99,6 +101,7 @@ def test_every_omen_state_round_trips_as_a_text_and_as_a_file(
     assert again == state and again.search == state.search
     assert again.to_text() == text
     written = omen_toml(omen_data(state))
+    assert OMEN.write_file is not None and OMEN.write_file(state) == written
     assert state_from_data(Path("written.toml"), tomllib.loads(written)) == state
 
 

@@ -103,9 +103,13 @@ def _texts(node: ast.AST) -> list[ast.Constant]:
 
 
 def _option_name(node: ast.AST) -> str | None:
-    """The option a node reads: ``rules.NAME`` or ``getattr(rules, "NAME")``."""
+    """The option a node reads: ``rules.NAME``, ``getattr(rules, "NAME")`` or
+    ``settings["NAME"]``."""
     if isinstance(node, ast.Attribute) and node.attr in OPTIONS:
         return node.attr
+    if (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            and node.slice.value in OPTIONS):
+        return str(node.slice.value)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "getattr" and len(node.args) >= 2
             and isinstance(node.args[1], ast.Constant) and node.args[1].value in OPTIONS):
@@ -178,10 +182,12 @@ def test_every_other_meaning_is_still_there() -> None:
     assert not set(OTHER_MEANINGS) - spelled, set(OTHER_MEANINGS) - spelled
 
 
-@pytest.mark.parametrize("spelling", ['jealousy_own_card == "allowed"', "('lower',)"])
+@pytest.mark.parametrize("spelling", ['rules.jealousy_own_card == "allowed"', "('lower',)",
+                                      'settings["dream_target_turn"] == "plays_again"'])
 def test_the_scan_finds_a_second_spelling(spelling: str) -> None:
-    """The scans above can fail: a setting compared as text, a choice word as text."""
-    tree = ast.parse(f"x = rules.{spelling}" if "==" in spelling else f"x = {spelling}")
+    """The scans above can fail: a setting compared as text (an option read as an attribute
+    or from a mapping of settings), a choice word as text."""
+    tree = ast.parse(f"x = {spelling}")
     assert list(_settings_spelled(tree)) or list(_words_spelled("omens/new.py", tree))
 
 
