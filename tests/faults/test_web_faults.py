@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import subprocess
 import sys
@@ -291,6 +292,10 @@ scope = "round"
 leader = 3
 """
 """A whole round of six players: no search answers it in 30 s."""
+LONG_ENDGAME = re.sub(
+    r"\[search\][^\[]*", "[search]\nturns = 6\n\n",
+    (ROOT / "puzzles/omen/endgame-wealth-for-a-veteran.toml").read_text(encoding="utf-8"))
+"""An Omen endgame searched over six turns: no search answers it in 30 s."""
 
 
 @pytest.mark.parametrize(("path", "body"), [
@@ -300,12 +305,14 @@ leader = 3
                  id="puzzle-try"),
     pytest.param("/api/puzzles/solution", {"toml": FULL_ROUND, "seconds": 30},
                  id="solution"),
+    pytest.param("/api/omen/endgame", {"toml": LONG_ENDGAME, "seconds": 30},
+                 id="omen-endgame"),
 ])
 def test_h3_a_client_that_leaves_stops_its_search(served: tuple[str, Any], path: str,
                                                   body: dict[str, Any]) -> None:
-    """A search of 30 s (a puzzle generated, a move tried, a solution asked), and the client
-    leaves after a moment: its search is cancelled, and the server's one search slot takes
-    the next search at once (each ran its whole budget before)."""
+    """A search of 30 s (a puzzle generated, a move tried, a solution asked, an Omen endgame),
+    and the client leaves after a moment: its search is cancelled, and the server's one search
+    slot takes the next search at once (each ran its whole budget before)."""
     address, api = served
     connection = _send(address, path, json.dumps(body).encode())
     assert _wait(lambda: len(api.jobs.running()) == 1, 10)
