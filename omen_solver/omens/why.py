@@ -123,7 +123,22 @@ def why_illegal(state: OmensState, action: OmensAction) -> str | None:
         return f"seat {player + 1} is to act, not seat {action.seat + 1} [bout.turn]"
     if action.verb is not Verb.PLAY or action.seat != player:
         return None
-    return _why_not_played(state, action, legal)
+    return _why_not_replayed(state, action, legal) or _why_not_played(state, action, legal)
+
+
+def _why_not_replayed(state: OmensState, action: OmensAction,
+                      legal: Sequence[OmensAction]) -> str | None:
+    """Wrath's replacement may not be the card Wrath sent back (option ``wrath_replay``)."""
+    pending = state.pending[-1] if state.pending else None
+    if pending is None or pending[0] != "replay" or action.card != pending[2]:
+        return None
+    if any(a.verb is Verb.PLAY and a.card == action.card for a in legal):
+        return None
+    setting = state.table.rules.wrath_replay
+    name = state.table.name(action.card)
+    return (f"Wrath sent {name} back, and seat {action.seat + 1} must play another card: "
+            f"rule option wrath_replay = {setting} (--rule wrath_replay=allowed lets it be "
+            "played again) [card.wrath.replay]")
 
 
 def _why_not_played(state: OmensState, action: OmensAction,
