@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_WALK_MEMORY_MIB",
     "MAX_DIGITS",
     "MAX_MEMORY_BYTES",
+    "MIB",
     "add_budget",
     "add_max_memory",
     "add_solve_options",
@@ -64,7 +65,7 @@ def seconds(text: str) -> float:
             math.nan)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
     if value > MAX_SECONDS:
         raise argparse.ArgumentTypeError(
@@ -148,7 +149,7 @@ def memory_bytes(text: str) -> int:
                                   and number.replace(".", "", 1).isdigit()) else math.nan
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(
             f"{shown(text)} is not an amount of memory (write e.g. 2G, 512M; a bare number is "
             "MiB)")

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.args import mebibytes, seconds, whole_number
+from omen_solver.cli.args import MIB, memory_bytes, seconds, whole_number
 from omen_solver.errors import OmenSolverError
 
 MIN_MEMORY_MB = 256
@@ -71,7 +71,7 @@ def _port(text: str) -> int:
 
 
 def _memory(text: str) -> int:
-    value = mebibytes(text)  # as every --max-memory: 2G, 512M, a bare number MiB
+    value = memory_bytes(text) // MIB  # as every --max-memory: 2G, 512M, a bare number MiB
     if value < MIN_MEMORY_MB:
         raise argparse.ArgumentTypeError(
             f"{text!r}: at least {MIN_MEMORY_MB} MiB (a search process needs that much to "
