@@ -1,6 +1,6 @@
 # Quickstart targets. Each one makes its own virtual environment in .venv (Python 3.11+).
 # `make demo` installs what the library needs to run and the web extra; `make test` adds the dev tools and
-# the optional extras (OpenSpiel, pydot, matplotlib) that the test suite exercises.
+# the optional extras (OpenSpiel, pydot, matplotlib, Dask) that the test suite exercises.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin

@@ -247,6 +247,19 @@ def add_dask_options(parser: argparse.ArgumentParser, what: str) -> None:
                              "to end (default: exit 2 at once, naming it)")
 
 
+def _require_extras(args: argparse.Namespace) -> None:
+    """Dask (unless ``--workers 0``) and matplotlib (unless ``--no-plots``) are the survey
+    extra's: missing, the command stops before it starts, naming it."""
+    from omen_solver.core.extras import require
+
+    command = args.command
+    if args.workers != 0:
+        require("distributed", "survey", f"{command} on a Dask cluster",
+                "run in this process with --workers 0")
+    if not args.no_plots:
+        require("matplotlib", "survey", f"{command}'s plots", "write none with --no-plots")
+
+
 def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The runner's keywords from the Dask options (a flag that cannot apply is refused)."""
     if args.connect_timeout is not None and args.scheduler is None:
@@ -255,6 +268,7 @@ def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise OmenSolverError("--workers: the workers of --scheduler are that cluster's own")
     if args.workers == 0 and args.workers_timeout is not None:
         raise OmenSolverError("--workers-timeout: applies to a Dask cluster, not to --workers 0")
+    _require_extras(args)
     return {
         "workers": args.workers, "scheduler": args.scheduler,
         "batch": args.batch or DEFAULT_BATCH,
