@@ -294,3 +294,19 @@ def test_the_default_budgets_are_documented_once_and_true() -> None:
     # every other page points at this table instead of restating it
     for page in ("web.md", "robustness.md"):
         assert "MiB (default 2048)" not in (ROOT / "docs" / page).read_text(encoding="utf-8")
+
+
+# -- balance prints tables as survey does ------------------------------------------------------
+
+
+def test_balance_prints_tables_not_markdown(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    status, out, _ = _run(capsys, "balance", "--games", "2", "--players", "4", "--workers", "0",
+                          "--no-plots", "--out", str(tmp_path / "b"))
+    assert status == 0
+    assert "|---" not in out and "## " not in out and "`" not in out
+    assert "┃ players ┃" in out  # rich's table, as survey's
+    for title in ("The first leader's team, and the team sizes", "By seat"):
+        assert title in out
+    markdown = (tmp_path / "b" / "balance.md").read_text(encoding="utf-8")
+    assert "| players | seat | `rulebook` | `gamepark` |" in markdown  # the file stays Markdown
