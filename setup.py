@@ -45,7 +45,8 @@ setup(
             "omen_solver.omens.kernel._ckernel",
             sources=["omen_solver/omens/kernel/_ckernel.c"],
             depends=["omen_solver/omens/kernel/_ckernel_machine.h"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O2", "-pthread"],
+            extra_link_args=["-pthread"],
             optional=True,
         )
     ],

@@ -184,9 +184,9 @@ def _memory(text: str) -> int:
 def add_kernel_options(parser: argparse.ArgumentParser) -> None:
     """``--threads`` and ``--max-memory``: the Omens kernel's (refused elsewhere)."""
     parser.add_argument("--threads", type=whole_number, metavar="N", default=None,
-                        help="root moves the compiled Omens kernel searches at once (default: "
-                             "the machine's cores); the same answers and node counts with any "
-                             "number")
+                        help="threads of the compiled Omens kernel (default: the machine's "
+                             "cores): root moves searched at once, and a move searched alone "
+                             "proved on all of them; the same answers with any number")
     parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
                         help="memory the Omens kernel's tables keep to, e.g. 2G, 512M (a bare "
                              "number is MiB) (default 2G); full tables drop what cost least")

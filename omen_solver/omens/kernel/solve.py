@@ -215,6 +215,7 @@ class _KernelRoot(TwoSidedRoot):
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=self.budget, first_turn=self.first_turn, report=self.report,
             progress=self.progress, lone_shared=factory.params.tuning.lone_move_shared,
+            parallel_dfpn=factory.params.tuning.parallel_dfpn,
             sizes=factory.private_limits if factory.params.tuning.private_by_round else None,
         )
 
@@ -362,7 +363,8 @@ def solve_with_kernel(
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
     caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
     by turns, each with its answer (:func:`omen_solver.core.search.solve`); ``threads``: how
-    many of them the compiled kernel searches at once (the same answers and node counts with
+    many of them the compiled kernel searches at once, and a move searched alone is proved on
+    all of them (the same answers with
     any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
     bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
     instead, the entries each table keeps at most; ``tuning``: how the searches order and
