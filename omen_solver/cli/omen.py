@@ -179,7 +179,9 @@ def _register_ask(commands: Any) -> None:
                     "playing units into it? fewest-coins CITY: the fewest coins that takes. "
                     "keep CITY: after the war there, which units to keep so that the opponent "
                     "cannot take the city next turn. Answered with z3 and python-constraint2; "
-                    "--check asks the endgame search the same question on the same position.")
+                    "--check asks the endgame search the same question on the same position. "
+                    "Exit 0: yes; 1: no (the city cannot be won, no choice holds it) or the "
+                    "check disagrees or runs out; 2: bad input.")
     ask.add_argument("file", type=Path, help="an Omen position file (TOML)")
     ask.add_argument("question", choices=["win-city", "fewest-coins", "keep"])
     ask.add_argument("city", type=int, choices=[1, 2, 3])

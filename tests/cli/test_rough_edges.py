@@ -310,3 +310,20 @@ def test_balance_prints_tables_not_markdown(capsys: pytest.CaptureFixture[str],
         assert title in out
     markdown = (tmp_path / "b" / "balance.md").read_text(encoding="utf-8")
     assert "| players | seat | `rulebook` | `gamepark` |" in markdown  # the file stays Markdown
+
+
+def test_omen_endgame_shows_its_progress_on_a_terminal() -> None:
+    """On a terminal (rich forced to one by FORCE_COLOR) stderr carries the progress bar of
+    the search; piped, stderr stays empty."""
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "omen_solver", "omen", "endgame", OCCUPATION]
+    plain = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT,
+                           env={k: v for k, v in os.environ.items() if k != "FORCE_COLOR"})
+    assert plain.returncode == 0 and plain.stderr == ""
+    shown = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT,
+                           env={**os.environ, "FORCE_COLOR": "1"})
+    assert shown.returncode == 0
+    assert f"solving {OCCUPATION}" in shown.stderr and "nodes/s" in shown.stderr
