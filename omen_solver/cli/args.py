@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable, Iterable
 
-from omen_solver.core.budget import MAX_NODES, Budget
+from omen_solver.core.budget import MAX_NODES, MIB, Budget
 from omen_solver.core.search import Concept, SimultaneousMode
 from omen_solver.errors import OptionError, shown
 
@@ -127,8 +127,6 @@ def budget_of(args: argparse.Namespace, fallback: Budget | None = None) -> Budge
 
 DEFAULT_WALK_MEMORY_MIB = 2048
 """The memory ``perft`` and ``graph`` may hold by default (MiB): past it they stop."""
-
-MIB = 2**20
 
 MEMORY_UNITS = {"": MIB, "K": 2**10, "M": MIB, "G": 2**30, "T": 2**40}
 """Every ``--max-memory`` reads a size the same way: ``2G``, ``512M``, ``1.5GiB``, ``800MB``
