@@ -80,7 +80,7 @@ def seconds(text: str) -> float:
             math.nan)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value >= 0):
+    if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
     if value > MAX_SECONDS:
         raise argparse.ArgumentTypeError(
