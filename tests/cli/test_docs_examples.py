@@ -134,6 +134,13 @@ PRINTS: dict[str, tuple[str, ...]] = {
     "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1": (
         "out/deep-6p-later-seed0-1.toml", "1 puzzle written"),
     "omen-solver puzzles check puzzles/omens": (_CHECKED,),
+    # docs/position-text.md: a position's text in place of its file, read as the file is
+    "omen-solver solve --position 'omens 10,26/11,16/13,20/7 teams=1,3/2,4 lead=4 play=25@4 "
+    "played=4'": ("answer: seats 1, 3 win", "best actions: 1:10"),
+    "omen-solver omens play 'omens 7,15,30/3,9,28/12,13,22/5,14,26 teams=1,3/2,4 lead=1' "
+    "--moves '1:Law lower'": ("[card.law.choose]", "to act: seat 2; legal: 2:3, 2:9"),
+    "omen-solver perft 'omens 7,15/3,9/12,13/5,14 teams=1,3/2,4 lead=1' --depth 3": (
+        "(depth 3)", "sequences: 12"),
     # docs/vectors.md
     f"omen-solver vectors check vectors {_NODE}": ("passed, 0 failed",),
     f"omen-solver vectors perft vectors/omens/rulebook {_NODE} --walk --max-nodes 200": (
