@@ -292,7 +292,7 @@ def _show(path: str, advice: Advice) -> None:
               f"{method}")
     table = _table(out, "action", "win probability", "95 % interval", "settled", "unknown",
                    "bounds")
-    for value in sorted(advice.actions, key=lambda a: (-(a.probability or -1), -a.bounds[1])):
+    for value in advice.ranked:
         low, high = value.interval(advice.exact)
         p = value.probability
         least, most = value.bounds

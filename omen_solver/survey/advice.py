@@ -395,6 +395,11 @@ class ActionValue:
                 "bounds": [round(least, 6), round(most, 6)]}
 
 
+def _rank(value: ActionValue) -> tuple[float, float]:
+    p = value.probability
+    return (-(p if p is not None else -1.0), -value.bounds[1])
+
+
 @dataclass
 class Advice:
     seat: int
@@ -410,9 +415,15 @@ class Advice:
     total_seconds: float | None = None
 
     @property
+    def ranked(self) -> list[ActionValue]:
+        """The actions best first: by win probability (none last), then by the upper bound of
+        the deals not settled, then in the order of the legal actions."""
+        return sorted(self.actions, key=_rank)
+
+    @property
     def best(self) -> ActionValue | None:
-        known = [a for a in self.actions if a.probability is not None]
-        return max(known, key=lambda a: a.probability or 0.0) if known else None
+        """The first of :attr:`ranked` with a win probability: the table's top row."""
+        return next((a for a in self.ranked if a.probability is not None), None)
 
     @property
     def unknown(self) -> int:
