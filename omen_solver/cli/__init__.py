@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from omen_solver import __version__
+from omen_solver import OMEN, OMENS, __version__
 from omen_solver.cli.signals import Stop, stop_on_signals
+from omen_solver.core.game import Feature
 from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OmenSolverError, OptionError, one_line
 
@@ -33,6 +34,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_TERMINATED",
+    "GAME_COMMANDS",
     "Command",
     "build_parser",
     "main",
@@ -142,14 +144,21 @@ class Command:
     help: str
 
 
+GAME_COMMANDS: Feature[Command] = Feature("commands")
+"""Each game's own command group, registered on the game (``--help`` lists them first, in the
+order the games are registered); every other command works on any game."""
+
+GAME_COMMANDS.register(OMENS, Command(
+    "omens", _omens, "Omens (Présages): legal actions, explained play, rule options, catalogues"))
+GAME_COMMANDS.register(OMEN, Command(
+    "omen", _omen, "Omen: legal actions, explained play, profiles, cards"))
+
 COMMANDS: tuple[Command, ...] = (
-    Command("omens", _omens,
-            "Omens (Présages): legal actions, explained play, rule options, catalogues"),
+    *(GAME_COMMANDS.of(game) for game in GAME_COMMANDS.games()),
     Command("perft", _perft, "count the legal action sequences from a position (any game)"),
     Command("graph", _graph, "export the action tree or state graph (GraphML, DOT, SVG, PNG)"),
     Command("solve", _solve, "solve a position or puzzle exactly, every hand open (any game)"),
     Command("puzzles", _puzzles, "best-play puzzles: check, generate"),
-    Command("omen", _omen, "Omen: legal actions, explained play, profiles, cards"),
     Command("prove", _prove, "prove the rule theorems of proofs/ (z3 and bounded enumeration)"),
     Command("witnesses", _prove,
             "find where each rule option's settings play differently (position files)"),
@@ -187,7 +196,8 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
-        parsed, extras = self.parse_known_args(args, namespace)
+        words = sys.argv[1:] if args is None else list(args)
+        parsed, extras = self.parse_known_args(position_after_moves(words), namespace)
         if extras:
             leaf: argparse.ArgumentParser = getattr(parsed, "command_parser", self)
             flags = [f for a in leaf._actions for f in a.option_strings if f.startswith("--")]
@@ -196,6 +206,34 @@ class _Parser(argparse.ArgumentParser):
             leaf.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {hint}" if hint
                                                                            else ""))
         return parsed
+
+
+def position_after_moves(words: Sequence[str]) -> list[str]:
+    """The command line with a position written after ``--moves`` taken as the position:
+    ``solve --moves 1:13 FILE`` is ``solve FILE --moves 1:13``. ``--moves`` takes every word up
+    to the next option; its last word is the position when it names a file or is a
+    position's text (``omens ...``), which no move is."""
+    found = list(words)
+    for at, word in enumerate(words):
+        if word != "--moves":
+            continue
+        end = at + 1
+        while end < len(words) and not words[end].startswith("-"):
+            end += 1
+        last = words[end - 1]
+        if end - at > 2 and _names_a_position(last):
+            found = [*words[:at], last, *words[at:end - 1], *words[end:]]
+            break
+    return found
+
+
+def _names_a_position(word: str) -> bool:
+    if word.split(" ", 1)[0] in ("omens", "omen"):
+        return True
+    try:
+        return os.path.isfile(word)
+    except (OSError, ValueError):
+        return False
 
 
 def _with_suggestion(message: str) -> str:

@@ -45,6 +45,7 @@ from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search
 from omen_solver.omen.engine import settle
 from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import COIN_CAP
+from omen_solver.omen.rules import CoinLimit, ExtraWealthActions, Relics
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import WAR_THREE, WAR_TOTAL, Keep
 from omen_solver.omen.wealth import BASE_ACTIONS
@@ -112,6 +113,14 @@ class Answer:
             "choices": [list(k) for k in self.choices], "excluded": list(self.excluded),
             "notes": self.notes,
         }
+
+    @property
+    def negative(self) -> bool:
+        """The answer is "no": the city cannot be won (win-city, fewest-coins), or no choice
+        of units to keep holds it (keep)."""
+        if self.question is Question.KEEP:
+            return not self.holding
+        return not self.possible
 
     def lines(self) -> list[str]:
         where = f"city {self.city + 1}"
@@ -183,7 +192,7 @@ def _check_domain(state: OmenState, city: int) -> None:
         elif not unit.enraged and (card.portent or card.end_of_surge or card.at_war
                                    or card.passive):
             problems.append(f"{what} has an ability that acts before the war")
-    if state.rules.relics == "on" and state.relic_pool:
+    if state.rules.relics == Relics.ON and state.relic_pool:
         problems.append("Relics of Olympus are in play (a Relic's ability may act)")
     for seat, player in enumerate(state.players, start=1):
         heroes = [c for c in player.hand if state.card(c).unit_type == "Hero"]
@@ -328,7 +337,7 @@ def _opponent_can_take(state: OmenState, city: int, kept: tuple[Unit, ...],
     hand = state.players[opponent].hand
     rest = Counter(state.deck_rest)
     capped = max(0, state.players[player].coins - COIN_CAP) if (
-        state.rules.coin_cap == "10") else 0
+        state.rules.coin_cap == CoinLimit.TEN) else 0
     supply = state.supply + capped  # the active player's coins above the cap go back first
     for theirs_kept in their_choices:
         theirs = _side(state, city, opponent, theirs_kept)
@@ -375,7 +384,7 @@ def _attack(state: OmenState, city: int, attacker: int, hand: Sequence[str],
 def _keep(state: OmenState, city: int) -> Answer:
     _check_domain(state, city)
     frame = _keep_frame(state, city)
-    if state.rules.extra_wealth_actions == "on":
+    if state.rules.extra_wealth_actions == ExtraWealthActions.ON:
         raise ArithmeticQuestionError("003's optional extra Wealth actions are on: not modelled")
     if len(state.deck_top) + len(state.deck_rest) < BASE_ACTIONS + 1:
         raise ArithmeticQuestionError("the deck has fewer than 4 cards: the opponent's Wealth step "
@@ -529,4 +538,5 @@ def _check_keep(state: OmenState, answer: Answer, budget: Budget) -> Check:
         if run.value == 1:
             holds.append(choice)
     agrees = tuple(holds) == answer.holding
-    return Check(agrees, f"search: holding {[list(h) for h in holds]}")
+    shown = " | ".join("; ".join(h) for h in holds) or "none"
+    return Check(agrees, f"search: the choices that hold: {shown}")
