@@ -66,13 +66,13 @@ DEVIATIONS: Final = {
             "last: no choice is made and its constraint binds nobody (under law_when_last = "
             "skip, Law does nothing only when nobody is left to play)",
             STATE,
-            "    if given in table.now and table.effect[given] != \"dream\":\n"
+            "    if given in table.now and table.effect[given] != Effect.DREAM:\n"
             "        chooser = victim",
             "    left = sum(1 for s in range(table.players)\n"
             "               if not work.played >> s & 1 and work.hands[s])\n"
-            "    if table.effect[given] == \"law\" and left == 1:\n"
+            "    if table.effect[given] == Effect.LAW and left == 1:\n"
             "        return\n"
-            "    if given in table.now and table.effect[given] != \"dream\":\n"
+            "    if given in table.now and table.effect[given] != Effect.DREAM:\n"
             "        chooser = victim",
         ),
         Deviation(

@@ -265,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop playing a suite's vectors for a mutant once this many kill "
                         "it (0: play every vector; a suite killed fewer than twice is always "
                         "played whole, under the vectors' own settings too)")
+    parser.add_argument("--reuse", type=Path, metavar="RESULTS",
+                        help="take from a results file the mutants that make the same change "
+                        "of the same line of the same function, and run only the others (the "
+                        "engine changed elsewhere)")
     parser.add_argument("--only", default="", help="mutants whose description contains TEXT")
     parser.add_argument("--numbers", default="",
                         help="only the mutants of these numbers (e.g. 86,93,120-200; 0: the "
@@ -300,6 +304,24 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [(info, changes) for info, changes in _targets()
               if args.only in f"{info['file']}:{info.get('line', '')} {info['what']}"
               and (not numbers or info.get("number", 0) in numbers)]
+    kept: list[dict[str, Any]] = []
+    if args.reuse is not None:  # the same change of the same line of the same function
+        before: dict[tuple[str, ...], dict[str, Any]] = {}
+        for row in json.loads(read_text(args.reuse, OmenSolverError, 64 * 1024 * 1024)):
+            if "number" in row and "source" in row:
+                before.setdefault(reading_key(row), row)
+        fresh = []
+        for info, changes in chosen:
+            row = {**info, "kills": {}}
+            if "line" in info:
+                _annotate(row)
+            old_row = before.pop(reading_key(row), None) if "line" in info else None
+            if old_row is None:
+                fresh.append((info, changes))
+            else:
+                kept.append({**old_row, **info, "source": row["source"]})
+        chosen = fresh
+        print(f"{len(kept)} results reused from {args.reuse}; {len(chosen)} to run", flush=True)
     originals = {t: ast.unparse(ast.parse((ROOT / t).read_text("utf-8"))) for t in TARGETS}
     with tempfile.TemporaryDirectory(prefix="omens-vscore-") as folder:
         snapshot = Path(folder)
@@ -343,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"[{index}/{len(futures)}] {row['name']} ({row['file']}:"
                       f"{row.get('line', '')} {row['kind']}: {row['what'][:50]}): "
                       f"{row.get('equivalent') or counts}", flush=True)
+    results = sorted([*kept, *results], key=lambda row: (row.get("number", 0), row["name"]))
+    for row in results:
+        _annotate(row)
     atomic_write(args.out, _results_text(results))
     print(tables(results))
     return 0
@@ -587,8 +612,15 @@ EXPLAINED: Final[dict[tuple[str, str, str, str, str], str]] = {
     (_SD, "_advance", "drop statement", "_drop_void_pending(work)", "_drop_void_pending(work)"
      ): _OTHER_SETTINGS,
     (_SD, "_now_choices", "and/or", "And -> Or",
-     "return [(\"return\", p.card) for p in front if p.before != resolver and p.card != card]"
+     "return [(RETURN, p.card) for p in front if p.before != resolver and p.card != card]"
      ): _OTHER_SETTINGS,
+    **{(_SD, "from_text", kind, what, source): (
+        "not a rule: reading a state from its one-line text, which the protocol does not use "
+        "(a function for tools/mutants.py to leave out)")
+       for kind, what, source in (
+           ("drop statement", "state = load(text)", "state = load(text)"),
+           ("drop statement", "return state", "return state"),
+           ("drop not", "not x -> x", "if not isinstance(state, OmensState):"))},
     (_SD, "_betrayal_choices", "flip comparison", "Eq -> NotEq",
      "remaining_law = None if law is not None and law[0] == taken else law"): (
         "short of the target: Betrayal's gift chosen under Law's constraint when Betrayal "
