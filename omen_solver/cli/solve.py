@@ -22,7 +22,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
-from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
+from omen_solver.cli.live import (
+    ESTIMATE_NOTE,
+    LiveMoves,
+    bounds_text,
+    estimate_text,
+    live_moves,
+    moves_table,
+)
 from omen_solver.cli.output import console, print_json
 from omen_solver.cli.overrides import (
     Override,
@@ -157,6 +164,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "dfpn (alpha-beta only where the value is a fraction)")
     add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     add_kernel_options(parser)
+    estimates = parser.add_argument_group(
+        "estimates", "Omens: where the exact searches leave a move open, an evaluation (a tree "
+                     "search of playouts that backs up proven values) gives it an estimate "
+                     "with a share of the budget: a win rate with its interval, never a proof")
+    estimates.add_argument("--seed", type=whole_number, metavar="N", default=None,
+                           help="the evaluation's random seed (default 0): the same position, "
+                                "seed, budget and threads give the same estimates (exactly so "
+                                "with --max-nodes)")
+    estimates.add_argument("--no-estimates", action="store_true",
+                           help="the exact searches only, with the whole budget")
     parser.set_defaults(handler=_solve)
 
 
@@ -351,16 +368,23 @@ def _solve_state(
         view, progress = shown or own
         try:
             threads = getattr(args, "threads", None)
+            estimate = getattr(args, "no_estimates", True) is False
+            seed = getattr(args, "seed", None)
+            if seed is not None and not estimate:
+                raise OptionError("--seed: the seed of the estimates, which --no-estimates "
+                                  "turns off")
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress,
                            engine=getattr(args, "engine", "auto"),
                            algorithm=getattr(args, "search", None), report=view.report,
                            threads=0 if threads is None else threads,
-                           max_memory=getattr(args, "max_memory", None))
+                           max_memory=getattr(args, "max_memory", None),
+                           estimate=estimate, seed=seed)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from.
             text = str(error)
-            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory")):
+            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory"),
+                               ("--seed", "seed")):
                 if text.startswith(f"{name}:"):
                     text = f"{flag}{text.removeprefix(name)}"
             raise PositionError(f"{path}: {text}") from None
@@ -515,6 +539,19 @@ def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:
 def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
     if moves:
         console().print(moves_table(moves, "moves, best first for the side to move:"))
+        if any(move.estimate is not None and not move.settled for move in moves):
+            console().print(escape(ESTIMATE_NOTE))
+
+
+def _best_estimate(result: SolveResult) -> MoveAnswer | None:
+    """Of an unknown answer with estimates: the move listed first among those not settled
+    (the moves come best first for the side choosing), unless a proven move is first."""
+    if result.solved or not result.moves:
+        return None
+    first = result.moves[0]
+    if first.settled or first.estimate is None:
+        return None
+    return first
 
 
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
@@ -598,6 +635,10 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    best = _best_estimate(result)
+    if best is not None:
+        out.print(f"best estimate: {escape(best.action)}, win rate "
+                  f"{escape(estimate_text(best, long=True))} (an estimate, not a proof)")
     if not heading:
         _show_moves(result.moves)
     for line in result.extra.get("details", ()):

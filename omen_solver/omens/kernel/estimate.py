@@ -1,0 +1,401 @@
+"""The evaluation of a solve's root moves where the exact searches run out: an estimate of each
+move that is not proven, beside the proofs, never in their place.
+
+A solve on the kernel searches the root's moves exactly by rounds (:mod:`.rounds`). When the
+first round has not settled every move, the **evaluation** starts: a Monte Carlo tree search
+with proven values (:mod:`.mcts`) from the root, given work in proportion to the exact
+searches' (its ``share`` of the budget), a chunk after each round, so that the live table shows
+every move's estimate from the second round on. When the exact searches' part of the budget is
+spent, the evaluation goes on until the whole budget is. Each move that no search has settled
+then has an :class:`~omen_solver.core.search.moves.Estimate`: the asked team's win rate in the
+playouts through it, a 95 % Wilson interval of that rate, the playouts, and the line the search
+expects. A move the tree search **proves** (won, lost, or an exact value the exact oracle gave)
+is proven: its bounds are set as any search's proof sets them.
+
+The work of the evaluation is counted as the kernel moves its expansions and playouts make and
+the nodes of its exact oracle, so with a node budget (``max_nodes``) the whole answer, estimates
+included, is the same on every run for the same seed; with a time limit the seed fixes every
+draw, and where the time ends depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Final
+
+from omen_solver.core.budget import Budget
+from omen_solver.core.search.moves import Estimate, MoveAnswer, MoveStatus
+from omen_solver.errors import OmenSolverError
+from omen_solver.omens.kernel import compiled
+from omen_solver.omens.kernel.machine import Machine
+from omen_solver.omens.kernel.mcts import (
+    NOT_PROVEN,
+    CompiledMcts,
+    MctsParams,
+    MoveEstimate,
+    PythonMcts,
+    oracle_params,
+)
+from omen_solver.omens.kernel.rounds import RoundDriver
+from omen_solver.omens.kernel.view import KernelView
+
+__all__ = [
+    "CHUNK",
+    "DEFAULT_SHARE",
+    "EstimatingDriver",
+    "Evaluation",
+    "EvaluationPlan",
+    "EvaluationSettings",
+    "exact_budget",
+    "interval",
+    "maxn_moves",
+]
+
+DEFAULT_SHARE: Final = 0.5
+"""The evaluation's share of a solve's budget where the exact value is not expected (the rest
+is the exact searches')."""
+IN_REACH_SHARE: Final = 0.2
+"""Its share where the exact value is expected within the budget (:mod:`.reach`)."""
+CHUNK: Final = 256
+"""Iterations between two looks at the work done (the same on every run)."""
+CONFIDENCE: Final = 0.95
+
+
+def interval(wins: float, count: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a rate of results in [0, 1] (``wins`` of ``count``)."""
+    if count <= 0:
+        return 0.0, 1.0
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = wins / count
+    denominator = 1 + z * z / count
+    centre = (p + z * z / (2 * count)) / denominator
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / count + z * z / (4 * count * count)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """Whether and how a solve evaluates the moves it does not settle."""
+
+    seed: int = 0
+    """The evaluation's random stream: the same seed, position and budget give the same
+    estimates."""
+    share: float | None = None
+    """Its share of the budget (None: :data:`DEFAULT_SHARE` where the exact value is not
+    expected within the budget, :data:`IN_REACH_SHARE` where it is)."""
+    params: MctsParams = field(default_factory=MctsParams)
+    """The tree search's settings (its own ``seed`` is replaced by :attr:`seed`)."""
+
+    def __post_init__(self) -> None:
+        if self.share is not None and not 0.0 < self.share < 1.0:
+            raise OmenSolverError(f"the evaluation's share of the budget must lie strictly "
+                                  f"between 0 and 1, not {self.share!r}")
+
+    def mcts(self) -> MctsParams:
+        return replace(self.params, seed=self.seed)
+
+
+def option_key(option: Any) -> int:
+    """The tree search's name of a root option: an action, or a joint action of teammates
+    (``first << 32 | second``)."""
+    if isinstance(option, tuple):
+        first, second = option
+        return int(first) << 32 | int(second)
+    return int(option)
+
+
+class Evaluation:
+    """The tree search of one root, its work counted, and what it says of each root option.
+
+    ``maximising``: the asked side's seats (two sides); ``maxn``: each team for itself, the asked
+    team ``team``. The compiled search runs where the kernel is compiled, else the Python one
+    (the same estimates)."""
+
+    def __init__(self, view: KernelView, maximising: Sequence[bool], settings: EvaluationSettings,
+                 *, maxn: bool = False, team: int = 0, pool: Any = None,
+                 use_compiled: bool | None = None) -> None:
+        machine: Machine = view.machine
+        params = settings.mcts()
+        self.view = view
+        self.settings = settings
+        self.params = params
+        use = compiled.AVAILABLE if use_compiled is None else use_compiled and compiled.AVAILABLE
+        oracle_settings = replace(oracle_params(params), pool=pool)
+        oracle: Any = None
+        if params.oracle_nodes > 0 and params.oracle_cards > 0:
+            if maxn:
+                from omen_solver.omens.kernel.maxn import KernelMaxn
+
+                oracle = (compiled.CompiledMaxn(machine, oracle_settings) if use
+                          else KernelMaxn(machine, oracle_settings))
+            else:
+                from omen_solver.omens.kernel.search import KernelSearch
+
+                oracle = (compiled.CompiledSearch(machine, maximising, oracle_settings) if use
+                          else KernelSearch(machine, maximising, oracle_settings))
+        self.search: CompiledMcts | PythonMcts
+        if use:
+            self.search = CompiledMcts(machine, view.k, maximising, params, maxn=maxn, team=team,
+                                       oracle=oracle, pool=pool)
+        else:
+            self.search = PythonMcts(machine, view.k, maximising, params, maxn=maxn, team=team,
+                                     oracle=oracle)
+        self.seconds = 0.0
+
+    @property
+    def work(self) -> int:
+        """What the search has done: its kernel moves and its oracle's nodes."""
+        return self.search.plies + self.search.oracle_nodes
+
+    @property
+    def playouts(self) -> int:
+        return self.search.iterations
+
+    def settled(self) -> bool:
+        return self.search.settled()
+
+    def run(self, work: int | None, deadline: float = 0.0) -> None:
+        """Iterations by chunks of :data:`CHUNK` until ``work`` more is done (None: no limit),
+        every root option is proven, or the clock passes ``deadline`` (0: none)."""
+        began = time.perf_counter()
+        target = None if work is None else self.work + work
+        try:
+            while not self.search.settled():
+                if target is not None and self.work >= target:
+                    break
+                if deadline > 0 and time.monotonic() > deadline:
+                    break
+                if self.search.run(CHUNK, deadline) < CHUNK:
+                    break
+        finally:
+            self.seconds += time.perf_counter() - began
+
+    def found(self, option: Any) -> MoveEstimate:
+        return self.search.estimate(option_key(option))
+
+    def estimate(self, option: Any) -> Estimate | None:
+        """The option's estimate (None before any playout through it)."""
+        found = self.found(option)
+        if found.visits == 0:
+            return None
+        low, high = interval(found.wins, found.visits)
+        return Estimate(found.win_rate, low, high, found.visits, self.line(option, found))
+
+    def team_rate(self, option: Any, team: int) -> float:
+        """Under max-n: the win rate of ``team`` in the playouts through the option."""
+        return float(self.search.team_rate(option_key(option), team))
+
+    def proven(self, option: Any) -> Fraction | None:
+        """The option's value where the tree search proved it (won 1, lost 0, or an exact
+        value its oracle gave), else None."""
+        found = self.found(option)
+        if found.proven != NOT_PROVEN:
+            return Fraction(found.proven)
+        return found.exact
+
+    def line(self, option: Any, found: MoveEstimate) -> tuple[str, ...]:
+        """The expected line in canonical text, the option itself first."""
+        view = self.view
+        texts = []
+        for move in (option_key(option), *found.line):
+            if move >= 1 << 32:
+                texts.append(view.joint_to_string((move >> 32, move & 0xFFFFFFFF)))
+            else:
+                texts.append(view.action_to_string(move))
+        return tuple(texts)
+
+    def report(self) -> dict[str, Any]:
+        """What the evaluation did, for the answer's JSON."""
+        params = self.params
+        return {"kind": "estimate", "method": "Monte Carlo tree search with proven values",
+                "seed": params.seed, "policy": params.policy, "playouts": self.playouts,
+                "tree_nodes": self.search.size, "work": self.work,
+                "oracle_nodes": self.search.oracle_nodes, "seconds": round(self.seconds, 3)}
+
+
+def exact_budget(budget: Budget, share: float) -> Budget:
+    """The exact searches' part of a solve's budget."""
+    nodes = None if budget.max_nodes is None else max(1, int(budget.max_nodes * (1 - share)))
+    seconds = None if budget.max_seconds is None else budget.max_seconds * (1 - share)
+    return Budget(nodes, seconds)
+
+
+@dataclass
+class EvaluationPlan:
+    """How one solve evaluates its root: the settings, the share of the budget, the whole
+    budget's deadline (``time.monotonic()``, 0: none) and the evaluation's work at most (with
+    a node budget), and how to make the evaluation of a root."""
+
+    settings: EvaluationSettings
+    share: float
+    deadline: float
+    work: int | None
+    pool: Any = None
+
+    @classmethod
+    def of(cls, settings: EvaluationSettings, budget: Budget, share: float,
+           pool: Any = None) -> EvaluationPlan:
+        deadline = 0.0 if budget.max_seconds is None else time.monotonic() + budget.max_seconds
+        work = None if budget.max_nodes is None else int(budget.max_nodes * share)
+        return cls(settings, share, deadline, work, pool)
+
+
+class EstimatingDriver(RoundDriver):
+    """The root's moves by rounds (:class:`.rounds.RoundDriver`), with the evaluation: after
+    each round that left a move open, the tree search works in proportion to the round's
+    nodes (its share of the budget), and its proofs and estimates join the moves' answers;
+    :meth:`finish` gives it what is left of the budget once the exact searches stop."""
+
+    def __init__(self, *args: Any, plan: EvaluationPlan, maximising_seats: Sequence[bool],
+                 root: KernelView, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        self.root = root
+        self.seats = list(maximising_seats)
+        self.evaluation: Evaluation | None = None
+        self._seen = 0
+        self._options = [self._option(move.action) for move in self.moves]
+
+    def _option(self, text: str) -> Any:
+        root = self.root
+        if root.current_player() >= 0:
+            return root.string_to_action(text)
+        return root.string_to_joint(text)
+
+    def _notify(self) -> None:
+        nodes = self.nodes
+        spent, self._seen = nodes - self._seen, nodes
+        if spent > 0 and self._wanted():
+            share = self.plan.share
+            self._evaluate(int(spent * share / (1 - share)))
+        super()._notify()
+
+    def _wanted(self) -> bool:
+        """Whether a move is still open (the exact searches go on)."""
+        value = self.value()
+        return any(self._open(move, value) for move in self.moves)
+
+    def _evaluate(self, work: int | None) -> None:
+        plan = self.plan
+        if self.evaluation is None:
+            self.evaluation = Evaluation(self.root, self.seats, plan.settings, pool=plan.pool)
+        if plan.work is not None:
+            left = max(0, plan.work - self.evaluation.work)
+            work = left if work is None else min(work, left)
+        if work is None or work > 0:
+            self.evaluation.run(work, plan.deadline)
+        self._absorb()
+
+    def _absorb(self) -> None:
+        """The tree search's proofs into the moves' bounds, its estimates beside them."""
+        evaluation = self.evaluation
+        assert evaluation is not None
+        for move, option in zip(self.moves, self._options, strict=True):
+            estimate = evaluation.estimate(option)
+            if estimate is not None:
+                self.estimates[move.index] = estimate
+            if move.twin is not None:
+                continue
+            value = evaluation.proven(option)
+            if value is not None:
+                move.lower = max(move.lower, value)
+                move.upper = min(move.upper, value)
+
+    def finish(self) -> None:
+        """What is left of the budget, once the exact searches stopped, to the evaluation."""
+        if self._wanted():
+            self._evaluate(None)
+            super()._notify()
+
+
+
+def maxn_moves(view: KernelView, team: int, first: Any, plan: EvaluationPlan
+               ) -> tuple[tuple[MoveAnswer, ...], Evaluation | None]:
+    """Every root move of a max-n solve that ran out of budget: the max-n vector where the
+    search under the first tie-break (``first``, its table kept; None if it was not made)
+    finished the position after the move, and otherwise an estimate from the evaluation under
+    max-n for what is left of the budget (a move it proves is won or lost). Moves best first
+    for the team choosing: proven ones by their value to it (then to the asked team), the
+    others by its win rate in the playouts. A root where two teams choose at once (The
+    Absolute's exchange between them) has no moves."""
+    machine = view.machine
+    spec = machine.spec
+    player = view.current_player()
+    if player >= 0:
+        options: list[Any] = list(view.legal_actions())
+        texts = [view.action_to_string(option) for option in options]
+        chooser = spec.team_of[player]
+    elif player == SIMULTANEOUS_PLAYER:
+        seats = view.acting_players()
+        if spec.team_of[seats[0]] != spec.team_of[seats[1]]:
+            return (), None
+        from omen_solver.core.enumeration.tree import joint_actions
+
+        options = joint_actions(view)
+        texts = [view.joint_to_string(option) for option in options]
+        chooser = spec.team_of[seats[0]]
+    else:
+        return (), None
+    vectors = [_maxn_vector(view, option, first) for option in options]
+    evaluation: Evaluation | None = None
+    if any(vector is None for vector in vectors):
+        side = [spec.team_of[seat] == team for seat in range(spec.players)]
+        evaluation = Evaluation(view, side, plan.settings, maxn=True, team=team, pool=plan.pool)
+        evaluation.run(plan.work, plan.deadline)
+    answers: list[tuple[tuple[int, float, float], MoveAnswer]] = []
+    for option, text, vector in zip(options, texts, vectors, strict=True):
+        if vector is not None:
+            mine = vector[team]
+            status = (MoveStatus.WON if mine == 1 else MoveStatus.LOST if mine == 0
+                      else MoveStatus.EXACT)
+            answer = MoveAnswer(text, status, mine, mine, mine, 0)
+            answers.append(((0, -float(vector[chooser]), -float(mine)), answer))
+            continue
+        assert evaluation is not None
+        found = evaluation.found(option)
+        if found.proven != NOT_PROVEN:
+            value = Fraction(found.proven)
+            status = MoveStatus.WON if value == 1 else MoveStatus.LOST
+            # proven for the asked team only: a loss for it may be another team's win
+            answers.append(((1, 0.0, -float(value)),
+                            MoveAnswer(text, status, value, value, value, 0)))
+            continue
+        rate = evaluation.team_rate(option, chooser)
+        answers.append(((2, -rate, 0.0), MoveAnswer(text, MoveStatus.UNKNOWN, None, Fraction(0),
+                                                      Fraction(1), 0, None,
+                                                      evaluation.estimate(option))))
+    order = sorted(range(len(answers)), key=lambda i: (*answers[i][0], i))
+    return tuple(answers[i][1] for i in order), evaluation
+
+
+SIMULTANEOUS_PLAYER: Final = -2
+"""The protocol's ``current_player()`` at a simultaneous node."""
+
+
+def _maxn_vector(view: KernelView, option: Any, first: Any) -> tuple[Fraction, ...] | None:
+    """The max-n vector of the position after ``option`` where the first tie-break's search
+    already holds it (a probe of one node), else None."""
+    if first is None:
+        return None
+    child = view.joint_child(option) if isinstance(option, tuple) else view.child(option)
+    if child.is_terminal():
+        return tuple(child.returns()[seats[0]] for seats in view.teams())
+    from omen_solver.errors import BudgetExceeded
+
+    before = first.nodes
+    first.limit_nodes(before + 1)
+    try:
+        vector: tuple[Fraction, ...] = first.search(child)
+    except BudgetExceeded:
+        return None
+    finally:
+        first.nodes = before
+        first.limit_nodes(None)
+        if hasattr(first, "depth"):
+            first.depth = 0
+    return vector
