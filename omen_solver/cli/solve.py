@@ -417,7 +417,7 @@ def _solve(args: argparse.Namespace) -> int:
     if dealt is not None and args.write is not None:
         atomic_write(args.write, dealt.position_text(args.moves))
     budget = _budget(args, puzzle, DEFAULT_SOLVE_SECONDS)
-    warning = _warning(state)
+    warning = _warning(state, args, budget)
     if not args.json:
         out = console()
         out.print(escape(_heading(path, args, budget, puzzle)))
@@ -502,15 +502,21 @@ def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:
     return None
 
 
-def _warning(state: GameState[Any]) -> str | None:
-    """Omens: why the exact value is not expected within the budget, and what to try."""
+def _warning(state: GameState[Any], args: argparse.Namespace, budget: Budget) -> str | None:
+    """Omens on the kernel: why the exact value is not expected within the budget (a measured
+    model, :mod:`omen_solver.omens.kernel.reach`), and what to try that the command line does
+    not already ask for."""
     from omen_solver.omens.state import OmensState
 
-    if isinstance(state, OmensState):
-        from omen_solver.omens.kernel.reach import out_of_reach
+    if not isinstance(state, OmensState) or getattr(args, "engine", "auto") == "reference":
+        return None
+    import os
 
-        return out_of_reach(state)
-    return None
+    from omen_solver.omens.kernel.reach import out_of_reach
+
+    threads = args.threads if args.threads is not None else (os.cpu_count() or 1)
+    given = {"deal": args.deal, "cards": args.cards, "moves": args.moves}
+    return out_of_reach(state, budget, threads=threads, given=given)
 
 
 def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:

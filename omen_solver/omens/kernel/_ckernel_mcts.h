@@ -5,7 +5,9 @@
  * oracle at small bout starts.
  *
  *   Mcts(spec, maximising, maxn, team, params, root, oracle, pool)
- *     .run(iterations, deadline) -> iterations made   (deadline: time.monotonic() seconds, 0: none)
+ *     .run(iterations, deadline[, work]) -> iterations made
+ *        (deadline: time.monotonic() seconds, 0: none; work: stop once the kernel moves and
+ *         oracle nodes reach it, 0: no limit)
  *     .settled() -> bool                                 (every root move proven)
  *     .estimate(move) -> (visits, wins, proven, exact_n, exact_d, line)
  *     .root_moves() -> list of the root's moves (identical successors merged)
@@ -819,11 +821,12 @@ static int Mcts_init(Mcts *M, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *Mcts_run(Mcts *M, PyObject *args) {
-    long long iterations;
+    long long iterations, work = 0;
     double deadline;
-    if (!PyArg_ParseTuple(args, "Ld", &iterations, &deadline)) return NULL;
+    if (!PyArg_ParseTuple(args, "Ld|L", &iterations, &deadline, &work)) return NULL;
     long long made = 0;
     while (made < iterations && !mcts_settled(M)) {
+        if (work > 0 && M->plies + M->oracle_spent >= work) break;
         if (made % MCTS_CHECK == 0 && made) {
             if (deadline > 0 && now_seconds() > deadline) break;
             if (made % (MCTS_CHECK * 16) == 0 && PyErr_CheckSignals() < 0) return NULL;
@@ -931,7 +934,7 @@ static PyObject *Mcts_get_oracle(Mcts *M, void *c) { return PyLong_FromLongLong(
 static PyObject *Mcts_get_bytes(Mcts *M, void *c) { return PyLong_FromSize_t(M->bytes); }
 
 static PyMethodDef Mcts_methods[] = {
-    {"run", (PyCFunction)Mcts_run, METH_VARARGS, "run(iterations, deadline) -> iterations made"},
+    {"run", (PyCFunction)Mcts_run, METH_VARARGS, "run(iterations, deadline[, work]) -> iterations made"},
     {"settled", (PyCFunction)Mcts_settled, METH_NOARGS, "every root move proven"},
     {"root_moves", (PyCFunction)Mcts_root_moves, METH_NOARGS, "the root's distinct moves"},
     {"team_rate", (PyCFunction)Mcts_team_rate, METH_VARARGS, "team_rate(move, team) -> the team's mean result through the move"},

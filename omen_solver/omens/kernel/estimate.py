@@ -41,7 +41,7 @@ from omen_solver.omens.kernel.mcts import (
     PythonMcts,
     oracle_params,
 )
-from omen_solver.omens.kernel.rounds import RoundDriver
+from omen_solver.omens.kernel.turns import ProofOrderDriver
 from omen_solver.omens.kernel.view import KernelView
 
 __all__ = [
@@ -54,15 +54,27 @@ __all__ = [
     "exact_budget",
     "interval",
     "maxn_moves",
+    "share_for",
 ]
 
-DEFAULT_SHARE: Final = 0.5
-"""The evaluation's share of a solve's budget where the exact value is not expected (the rest
-is the exact searches')."""
 IN_REACH_SHARE: Final = 0.2
-"""Its share where the exact value is expected within the budget (:mod:`.reach`)."""
-CHUNK: Final = 256
-"""Iterations between two looks at the work done (the same on every run)."""
+"""The evaluation's share of a solve's budget where the exact value is expected within it
+(:mod:`.reach`: a chance of a half or more; the rest is the exact searches')."""
+DEFAULT_SHARE: Final = 0.5
+"""Its share where the exact value is not expected."""
+FAR_SHARE: Final = 0.8
+"""Its share where the exact value is far out of reach (a chance below :data:`FAR`): the
+exact searches then look for the cheap proofs only."""
+FAR: Final = 0.02
+
+
+def share_for(chance: float) -> float:
+    """The evaluation's share of a budget within which the exact value has ``chance``."""
+    if chance >= 0.5:
+        return IN_REACH_SHARE
+    return DEFAULT_SHARE if chance >= FAR else FAR_SHARE
+CHUNK: Final = 4096
+"""Iterations between two returns to Python (for Ctrl-C and the clock)."""
 CONFIDENCE: Final = 0.95
 
 
@@ -160,17 +172,16 @@ class Evaluation:
         return self.search.settled()
 
     def run(self, work: int | None, deadline: float = 0.0) -> None:
-        """Iterations by chunks of :data:`CHUNK` until ``work`` more is done (None: no limit),
-        every root option is proven, or the clock passes ``deadline`` (0: none)."""
+        """Iterations until ``work`` more is done (None: no limit), every root option is
+        proven, or the clock passes ``deadline`` (0: none). The work is looked at after every
+        iteration, the clock every few, so with a node budget the run repeats exactly."""
         began = time.perf_counter()
-        target = None if work is None else self.work + work
+        target = 0 if work is None else self.work + max(1, work)
         try:
             while not self.search.settled():
-                if target is not None and self.work >= target:
-                    break
                 if deadline > 0 and time.monotonic() > deadline:
                     break
-                if self.search.run(CHUNK, deadline) < CHUNK:
+                if self.search.run(CHUNK, deadline, target) < CHUNK:
                     break
         finally:
             self.seconds += time.perf_counter() - began
@@ -245,8 +256,8 @@ class EvaluationPlan:
         return cls(settings, share, deadline, work, pool)
 
 
-class EstimatingDriver(RoundDriver):
-    """The root's moves by rounds (:class:`.rounds.RoundDriver`), with the evaluation: after
+class EstimatingDriver(ProofOrderDriver):
+    """The root's moves by rounds (:class:`.turns.ProofOrderDriver`), with the evaluation: after
     each round that left a move open, the tree search works in proportion to the round's
     nodes (its share of the budget), and its proofs and estimates join the moves' answers;
     :meth:`finish` gives it what is left of the budget once the exact searches stop."""

@@ -397,12 +397,15 @@ class PythonMcts:
 
     # -- one iteration --------------------------------------------------------------------------
 
-    def run(self, iterations: int, deadline: float = 0.0) -> int:
-        """Up to ``iterations`` more iterations; fewer if every root move is proven or the
-        clock (``time.monotonic()``) passes ``deadline`` (0: none), which is looked at every
-        16 iterations. Returns how many were made."""
+    def run(self, iterations: int, deadline: float = 0.0, work: int = 0) -> int:
+        """Up to ``iterations`` more iterations; fewer if every root move is proven, the
+        search's kernel moves and oracle nodes reach ``work`` (0: no limit), or the clock
+        (``time.monotonic()``) passes ``deadline`` (0: none), which is looked at every 16
+        iterations. Returns how many were made."""
         made = 0
         while made < iterations and not self.settled():
+            if work > 0 and self.plies + self.oracle_nodes >= work:
+                break
             if made % CHECK == 0 and made and deadline > 0 and time.monotonic() > deadline:
                 break
             self._iterate()
@@ -834,8 +837,8 @@ class CompiledMcts:
             None if oracle is None else oracle._search, pool,
         )
 
-    def run(self, iterations: int, deadline: float = 0.0) -> int:
-        return int(self._mcts.run(iterations, deadline))
+    def run(self, iterations: int, deadline: float = 0.0, work: int = 0) -> int:
+        return int(self._mcts.run(iterations, deadline, work))
 
     def settled(self) -> bool:
         return bool(self._mcts.settled())

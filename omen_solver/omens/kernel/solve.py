@@ -27,23 +27,23 @@ from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
 from omen_solver.omens.kernel.estimate import (
-    DEFAULT_SHARE,
-    IN_REACH_SHARE,
     EstimatingDriver,
     EvaluationPlan,
     EvaluationSettings,
     exact_budget,
     maxn_moves,
+    share_for,
 )
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
-from omen_solver.omens.kernel.rounds import Job, RoundDriver
+from omen_solver.omens.kernel.rounds import Job
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.kernel.tables import MemoryPlan, Table, TableSet
+from omen_solver.omens.kernel.turns import ProofOrderDriver
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -232,7 +232,7 @@ class _KernelRoot(TwoSidedRoot):
                 progress=self.progress, plan=self.plan, maximising_seats=factory.side,
                 root=self.root,
             )
-        return RoundDriver(
+        return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=self.budget, first_turn=self.first_turn, report=self.report,
             progress=self.progress,
@@ -433,7 +433,7 @@ def solve_with_kernel(
                 and per_move:
             share = evaluate.share
             if share is None:
-                share = IN_REACH_SHARE if _in_reach(state) else DEFAULT_SHARE
+                share = share_for(_chance(state, budget, threads))
             evaluation = EvaluationPlan.of(evaluate, budget, share, pool)
             budget = exact_budget(budget, share)
         if concept is Concept.MAXN:
@@ -537,11 +537,11 @@ def _maxn(
     return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
 
 
-def _in_reach(state: OmensState) -> bool:
-    """Whether the exact value is expected within the default budget (:mod:`.reach`)."""
-    from omen_solver.omens.kernel.reach import out_of_reach
+def _chance(state: OmensState, budget: Budget, threads: int) -> float:
+    """The chance that the exact value is found within the budget (:mod:`.reach`)."""
+    from omen_solver.omens.kernel.reach import expected
 
-    return out_of_reach(state) is None
+    return expected(state, budget, threads=threads, pure_python=not _use_compiled()).chance
 
 
 def _maxn_estimates(result: SolveResult, view: KernelView, team: int,

@@ -274,13 +274,22 @@ class SolverPanel {
     const body = $("solver-table").querySelector("tbody");
     body.replaceChildren();
     const best = new Set(this.summary && this.summary.best ? this.summary.best : []);
-    for (const [move, answer] of this.rows) {
+    // proven first (won, an exact value, then unknown by estimate), lost last
+    const rank = (answer) => !answer ? [2, 0] : answer.verdict === "won" ? [0, 0]
+      : answer.verdict === "value" ? [1, -Number(eval_fraction(answer.value))]
+      : answer.verdict === "lost" ? [3, 0] : [2, answer.estimate ? -answer.estimate.win_rate : 0];
+    const rows = [...this.rows].map(([move, answer], index) => [move, answer, rank(answer), index]);
+    rows.sort((a, b) => a[2][0] - b[2][0] || a[2][1] - b[2][1] || a[3] - b[3]);
+    for (const [move, answer] of rows) {
       const verdict = answer ? answer.verdict : "unknown";
       const value = !answer ? "…" : answer.status === "solved" ? answer.value : `${answer.lower}…${answer.upper}`;
+      const estimate = answer && answer.status !== "solved" && answer.estimate;
       body.append(el("tr", { class: best.has(move) ? "best" : "", "data-move": move },
         el("td", { class: "action", text: move }),
         el("td", {}, el("span", { class: `verdict ${verdict}`, text: answer ? verdict : "…" })),
         el("td", { text: value, title: "value, or proven bounds while unknown" }),
+        el("td", estimate ? { class: "estimate", title: `estimate, not a proof: the win rate of seats ${(this.team || []).join(" and ")} in ${estimate.playouts} playouts, 95 % interval; expected line: ${estimate.line.join(" ")}`,
+          text: `estimate ${estimate.win_rate.toFixed(2)} [${estimate.low.toFixed(2)}–${estimate.high.toFixed(2)}]` } : { text: "" }),
         el("td", { class: "muted", text: !answer ? "" : answer.same_as ? `as ${answer.same_as}`
           : `${answer.nodes.toLocaleString()} nodes` })));
     }
