@@ -83,6 +83,8 @@ class Solved:
     overrides: list[Override] = field(default_factory=list)
     """What the command line replaced of the file's settings (or set of a deal's rules)."""
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED
+    estimates: dict[str, Any] | None = None
+    """Omens: whether the moves left open were to get estimates, and their seed."""
 
     @property
     def changed_question(self) -> list[str]:
@@ -108,6 +110,8 @@ class Solved:
             data["played"] = list(self.played)
         if self.warning:
             data["warning"] = self.warning
+        if self.estimates is not None:
+            data["estimates"] = self.estimates
         data.update(self.result.to_json())
         if self.puzzle is not None:
             data["stated"] = self.puzzle.answer
@@ -390,6 +394,11 @@ def _solve_state(
             raise PositionError(f"{path}: {text}") from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState) and hasattr(args, "no_estimates"):
+        solved.estimates = {"enabled": estimate, "seed": 0 if seed is None else seed,
+                            "ran": "evaluation" in result.extra}
     if puzzle and result.solved and not solved.changed_question:
         solved.problems = compare(puzzle, state, result)
     return solved
@@ -417,6 +426,7 @@ def _solve(args: argparse.Namespace) -> int:
     if dealt is not None and args.write is not None:
         atomic_write(args.write, dealt.position_text(args.moves))
     budget = _budget(args, puzzle, DEFAULT_SOLVE_SECONDS)
+    _check_question(path, state, puzzle, args)
     warning = _warning(state, args, budget)
     if not args.json:
         out = console()
@@ -465,6 +475,23 @@ def _solve(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
+def _check_question(path: Path, state: GameState[Any], puzzle: Puzzle | None,
+                    args: argparse.Namespace) -> None:
+    """A concept or team that does not fit the position is refused before anything is said
+    of the search (the note on its reach among it)."""
+    from omen_solver.core.search.solver import resolve_concept
+
+    asked_team, asked_concept, _ = _question(args)
+    seats = asked_team if asked_team is not None else (puzzle.team if puzzle else None)
+    if seats is not None:
+        team_index(state, seats, "--team" if asked_team is not None else f"{path}: puzzle.team")
+    concept = asked_concept or (puzzle.concept if puzzle else None)
+    try:
+        resolve_concept(state, concept, seats)
+    except OmenSolverError as error:
+        raise PositionError(f"{path}: {error}") from None
+
+
 def _heading(path: Path, args: argparse.Namespace, budget: Budget,
              puzzle: Puzzle | None) -> str:
     """The first line: what is solved and within which budget."""
@@ -478,11 +505,15 @@ def _heading(path: Path, args: argparse.Namespace, budget: Budget,
 
 
 def _check_kernel_options(state: GameState[Any], args: argparse.Namespace) -> None:
-    """--threads and --max-memory are the Omens kernel's: refused where it does not search."""
+    """--threads, --max-memory, --seed and --no-estimates are the Omens kernel's: refused where
+    it does not search."""
     from omen_solver.omens.state import OmensState
 
-    given = [flag for flag, dest in (("--threads", "threads"), ("--max-memory", "max_memory"))
+    given = [flag for flag, dest in (("--threads", "threads"), ("--max-memory", "max_memory"),
+                                     ("--seed", "seed"))
              if getattr(args, dest, None) is not None]
+    if getattr(args, "no_estimates", False):
+        given.append("--no-estimates")
     if not given:
         return
     if not isinstance(state, OmensState):

@@ -145,14 +145,14 @@ def _exact_moves(state: OmensState, concept: str) -> dict[str, Fraction]:
 @needs_compiled
 @pytest.mark.parametrize("index", [0, 3, 7])
 def test_every_move_marked_won_or_lost_is_confirmed_by_the_exact_search(index: int) -> None:
-    """A solve whose exact searches have a tenth of a small budget: the tree search (its exact
-    oracle at bout starts of up to 12 cards) proves moves won or lost; each one is what the
-    exact search of the position after it finds, and every other move stays unknown with an
-    estimate and bounds that hold."""
+    """A solve whose exact searches have a few thousand nodes and the evaluation nineteen times
+    that: the tree search (its exact oracle at bout starts of up to 12 cards) proves moves won
+    or lost; each one is what the exact search of the position after it finds, and every other
+    move stays unknown with an estimate and bounds that hold."""
     state = _deal(4, index, 3)
     team = state.team_of(state.current_player())
-    settings = EvaluationSettings(seed=3, share=0.9)
-    result = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=300_000),
+    settings = EvaluationSettings(seed=3, share=0.95)
+    result = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=15_000),
                                evaluate=settings, threads=1)
     truth = _exact_moves(state, "minimax")
     marked = 0
@@ -168,6 +168,7 @@ def test_every_move_marked_won_or_lost_is_confirmed_by_the_exact_search(index: i
             assert move.lower is not None and move.upper is not None
             assert move.lower <= truth[move.action] <= move.upper
     assert marked >= 1
+    assert sum(move.nodes for move in result.moves) <= 15_000
 
 
 def test_an_estimate_is_never_a_proof() -> None:
@@ -223,3 +224,20 @@ def test_the_interval_is_wilsons() -> None:
     low, high = interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     assert interval(0, 0) == (0.0, 1.0)
+
+
+@needs_compiled
+def test_a_solve_with_estimates_is_the_same_in_both_kernels(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The whole answer (the exact searches' moves and the evaluation's estimates) with a node
+    budget, compiled against pure Python."""
+    from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+
+    state = _deal(4, 2, 3)
+    budget = Budget(max_nodes=60_000)
+    made = solve(state, budget=budget, threads=1, estimate=True, seed=2)
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    pure = solve(state, budget=budget, threads=1, estimate=True, seed=2)
+    assert pure.extra["engine"] == "kernel (pure Python)"
+    assert [m.to_json() for m in pure.moves] == [m.to_json() for m in made.moves]
+    assert pure.extra["evaluation"]["playouts"] == made.extra["evaluation"]["playouts"] > 0

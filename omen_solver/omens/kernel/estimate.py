@@ -13,9 +13,11 @@ expects. A move the tree search **proves** (won, lost, or an exact value the exa
 is proven: its bounds are set as any search's proof sets them.
 
 The work of the evaluation is counted as the kernel moves its expansions and playouts make and
-the nodes of its exact oracle, so with a node budget (``max_nodes``) the whole answer, estimates
-included, is the same on every run for the same seed; with a time limit the seed fixes every
-draw, and where the time ends depends on the machine.
+the nodes of its exact oracle. A node budget (``max_nodes``) is the exact searches' (the
+answer's ``nodes``); the evaluation's work is held to the same proportion of it as its share of
+the time (``share / (1 - share)`` times the nodes), so with a node budget the whole answer,
+estimates included, is the same on every run for the same seed; with a time limit the seed
+fixes every draw, and where the time ends depends on the machine.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ FAR_SHARE: Final = 0.8
 """Its share where the exact value is far out of reach (a chance below :data:`FAR`): the
 exact searches then look for the cheap proofs only."""
 FAR: Final = 0.02
+SLICE: Final = 0.5
+"""Seconds between two reports of the evaluation once the exact searches have stopped."""
 
 
 def share_for(chance: float) -> float:
@@ -230,10 +234,11 @@ class Evaluation:
 
 
 def exact_budget(budget: Budget, share: float) -> Budget:
-    """The exact searches' part of a solve's budget."""
-    nodes = None if budget.max_nodes is None else max(1, int(budget.max_nodes * (1 - share)))
+    """The exact searches' part of a solve's budget: all its nodes (a node limit counts the
+    exact searches' nodes; the evaluation's work is counted apart, in the same proportion as
+    the time), and the rest of its time."""
     seconds = None if budget.max_seconds is None else budget.max_seconds * (1 - share)
-    return Budget(nodes, seconds)
+    return Budget(budget.max_nodes, seconds)
 
 
 @dataclass
@@ -247,13 +252,20 @@ class EvaluationPlan:
     deadline: float
     work: int | None
     pool: Any = None
+    use_compiled: bool = True
+    """The compiled tree search (else the Python one: the same estimates, slower)."""
 
     @classmethod
     def of(cls, settings: EvaluationSettings, budget: Budget, share: float,
-           pool: Any = None) -> EvaluationPlan:
+           pool: Any = None, use_compiled: bool = True) -> EvaluationPlan:
         deadline = 0.0 if budget.max_seconds is None else time.monotonic() + budget.max_seconds
-        work = None if budget.max_nodes is None else int(budget.max_nodes * share)
-        return cls(settings, share, deadline, work, pool)
+        work = None if budget.max_nodes is None else int(budget.max_nodes * share / (1 - share))
+        return cls(settings, share, deadline, work, pool, use_compiled)
+
+    def evaluation(self, view: KernelView, maximising: Sequence[bool], *, maxn: bool = False,
+                   team: int = 0) -> Evaluation:
+        return Evaluation(view, maximising, self.settings, maxn=maxn, team=team,
+                          pool=self.pool, use_compiled=self.use_compiled)
 
 
 class EstimatingDriver(ProofOrderDriver):
@@ -291,15 +303,20 @@ class EstimatingDriver(ProofOrderDriver):
         value = self.value()
         return any(self._open(move, value) for move in self.moves)
 
-    def _evaluate(self, work: int | None) -> None:
+    def _evaluate(self, work: int | None, until: float = 0.0) -> None:
+        """The evaluation for ``work`` more (None: as much as the plan leaves), until the
+        plan's deadline or ``until`` (a clock time, 0: none), whichever is first."""
         plan = self.plan
         if self.evaluation is None:
-            self.evaluation = Evaluation(self.root, self.seats, plan.settings, pool=plan.pool)
+            self.evaluation = plan.evaluation(self.root, self.seats)
         if plan.work is not None:
             left = max(0, plan.work - self.evaluation.work)
             work = left if work is None else min(work, left)
+        deadline = plan.deadline
+        if until and (not deadline or until < deadline):
+            deadline = until
         if work is None or work > 0:
-            self.evaluation.run(work, plan.deadline)
+            self.evaluation.run(work, deadline)
         self._absorb()
 
     def _absorb(self) -> None:
@@ -318,10 +335,21 @@ class EstimatingDriver(ProofOrderDriver):
                 move.upper = min(move.upper, value)
 
     def finish(self) -> None:
-        """What is left of the budget, once the exact searches stopped, to the evaluation."""
-        if self._wanted():
-            self._evaluate(None)
+        """What is left of the budget, once the exact searches stopped, to the evaluation
+        (reported every :data:`SLICE` seconds, as the rounds are)."""
+        while self._wanted():
+            evaluation = self.evaluation
+            before = None if evaluation is None else (evaluation.work, evaluation.playouts)
+            self._evaluate(None, time.monotonic() + SLICE)
             super()._notify()
+            evaluation = self.evaluation
+            assert evaluation is not None
+            if (evaluation.work, evaluation.playouts) == before or evaluation.settled():
+                break
+            if self.plan.deadline and time.monotonic() > self.plan.deadline:
+                break
+            if self.plan.work is not None and evaluation.work >= self.plan.work:
+                break
 
 
 
@@ -356,7 +384,7 @@ def maxn_moves(view: KernelView, team: int, first: Any, plan: EvaluationPlan
     evaluation: Evaluation | None = None
     if any(vector is None for vector in vectors):
         side = [spec.team_of[seat] == team for seat in range(spec.players)]
-        evaluation = Evaluation(view, side, plan.settings, maxn=True, team=team, pool=plan.pool)
+        evaluation = plan.evaluation(view, side, maxn=True, team=team)
         evaluation.run(plan.work, plan.deadline)
     answers: list[tuple[tuple[int, float, float], MoveAnswer]] = []
     for option, text, vector in zip(options, texts, vectors, strict=True):

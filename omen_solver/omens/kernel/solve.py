@@ -252,8 +252,8 @@ class _KernelRoot(TwoSidedRoot):
         if isinstance(driver, EstimatingDriver):
             driver.finish()
             plan = driver.plan
-            shared = (f"{exceeded.reason} (the exact searches' part of the budget; the rest "
-                      f"went to the estimates, {plan.share:.0%} of it)")
+            shared = (f"{exceeded.reason} (the exact searches' part of the budget: "
+                      f"{plan.share:.0%} of the time went to the estimates)")
             exceeded = BudgetExceeded(shared, exceeded.nodes,
                                       time.perf_counter() - self.started)
         return super()._unknown(value, exceeded)
@@ -434,7 +434,7 @@ def solve_with_kernel(
             share = evaluate.share
             if share is None:
                 share = share_for(_chance(state, budget, threads))
-            evaluation = EvaluationPlan.of(evaluate, budget, share, pool)
+            evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled())
             budget = exact_budget(budget, share)
         if concept is Concept.MAXN:
             if game:
@@ -556,8 +556,8 @@ def _maxn_estimates(result: SolveResult, view: KernelView, team: int,
     note = result.note
     if evaluation is not None:
         extra["evaluation"] = evaluation.report()
-        note = (f"{note} (the exact searches' part of the budget; the rest went to the "
-                f"estimates, {plan.share:.0%} of it)")
+        note = (f"{note} (the exact searches' part of the budget: {plan.share:.0%} of the "
+                "time went to the estimates)")
     return replace(result, moves=moves, extra=extra, note=note,
                    seconds=result.seconds + time.perf_counter() - began)
 
