@@ -106,7 +106,8 @@ def variants(names: list[str]) -> dict[str, Any]:
 
 
 def _tuned(settings: Any, spec: str) -> Any:
-    """A variant with ``name=value`` MctsParams overrides (comma-separated)."""
+    """A variant with ``name=value`` MctsParams overrides (comma-separated; ``share=S``: the
+    evaluation's share of the budget)."""
     from omen_solver.omens.kernel.mcts import MctsParams
 
     if not spec:
@@ -114,6 +115,9 @@ def _tuned(settings: Any, spec: str) -> Any:
     changes: dict[str, Any] = {}
     for part in spec.split(","):
         key, text = part.split("=")
+        if key == "share":
+            settings = replace(settings, share=float(text))
+            continue
         kind = type(getattr(MctsParams(), key))
         changes[key] = kind(text)
     return replace(settings, params=replace(settings.params, **changes))

@@ -241,3 +241,23 @@ def test_a_solve_with_estimates_is_the_same_in_both_kernels(monkeypatch: pytest.
     assert pure.extra["engine"] == "kernel (pure Python)"
     assert [m.to_json() for m in pure.moves] == [m.to_json() for m in made.moves]
     assert pure.extra["evaluation"]["playouts"] == made.extra["evaluation"]["playouts"] > 0
+
+
+@needs_compiled
+def test_two_trees_on_two_threads_repeat_and_match_the_python_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two threads the evaluation grows two trees at once (seeds s and s + 1) and adds
+    their counts up: the same answer run after run, and the same as the pure-Python trees
+    grown one after the other."""
+    from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+
+    state = _deal(4, 5, 3)
+    budget = Budget(max_nodes=40_000)
+    first = solve(state, budget=budget, threads=2, estimate=True, seed=7)
+    again = solve(state, budget=budget, threads=2, estimate=True, seed=7)
+    assert first.extra["evaluation"]["trees"] == 2
+    assert [m.to_json() for m in first.moves] == [m.to_json() for m in again.moves]
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    pure = solve(state, budget=budget, threads=2, estimate=True, seed=7)
+    assert [m.to_json() for m in pure.moves] == [m.to_json() for m in first.moves]
+    assert pure.extra["evaluation"]["playouts"] == first.extra["evaluation"]["playouts"]

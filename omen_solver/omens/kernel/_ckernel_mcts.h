@@ -6,8 +6,8 @@
  *
  *   Mcts(spec, maximising, maxn, team, params, root, oracle, pool)
  *     .run(iterations, deadline[, work]) -> iterations made
- *        (deadline: time.monotonic() seconds, 0: none; work: stop once the kernel moves and
- *         oracle nodes reach it, 0: no limit)
+ *        (deadline: time.monotonic() seconds, 0: none; work: stop once the kernel moves
+ *         over PLIES_A_NODE and the oracle's nodes reach it, 0: no limit)
  *     .settled() -> bool                                 (every root move proven)
  *     .estimate(move) -> (visits, wins, proven, exact_n, exact_d, line)
  *     .root_moves() -> list of the root's moves (identical successors merged)
@@ -23,6 +23,7 @@ enum { MK_DECISION, MK_MATRIX, MK_CHANCE, MK_TERMINAL };
 enum { MP_RANDOM, MP_HEURISTIC, MP_GREEDY };
 #define NOT_PROVEN (-1)
 #define MCTS_CHECK 16   /* iterations between two looks at the clock */
+#define PLIES_A_NODE 8  /* mcts.py: PLIES_A_NODE */
 
 typedef struct {
     double wins[3];
@@ -37,6 +38,7 @@ typedef struct {
 } MNode;
 
 typedef struct { int64_t move; int32_t child; } MEdge;
+enum { ME_NONE, ME_OVERFLOW, ME_MEMORY, ME_PYTHON };
 typedef struct { int32_t i, j; double pa, pb; } MPick;
 
 typedef struct {
@@ -65,6 +67,10 @@ typedef struct {
     Pool *pool;
     size_t bytes;
     int full;          /* the pool refused more memory: no node is expanded any more */
+    int threaded;      /* run without the GIL (errors are raised once it is taken back) */
+    _Atomic int abort; /* set from another thread: stop after the iteration */
+    int err_kind;      /* an error met without the GIL (ME_*), and its message */
+    const char *err_msg;
     long long iterations, plies, oracle_spent;
 } Mcts;
 
@@ -79,6 +85,22 @@ static inline uint64_t rng_next(Mcts *M) {
 }
 static inline int rng_below(Mcts *M, int count) { return (int)(rng_next(M) % (uint64_t)count); }
 static inline double rng_uniform(Mcts *M) { return (double)(rng_next(M) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* ------------------------------------------------------------------ errors */
+
+/* Errors are noted, not raised: the search may run without the GIL (mcts_raise raises the first
+ * one noted once it holds it). ME_PYTHON: a Python error is already set (by the oracle, which
+ * takes the GIL for what calls Python). */
+static int mcts_fail(Mcts *M, int kind, const char *message) {
+    if (!M->err_kind) { M->err_kind = kind; M->err_msg = message; }
+    return -1;
+}
+
+static void mcts_raise(Mcts *M) {
+    if (M->err_kind == ME_OVERFLOW) PyErr_SetString(PyExc_OverflowError, M->err_msg);
+    else if (M->err_kind == ME_MEMORY) PyErr_NoMemory();
+    M->err_kind = ME_NONE;
+}
 
 /* ------------------------------------------------------------------ memory */
 
@@ -129,10 +151,10 @@ static void proven_values(Mcts *M, int proven, double *out) {
 /* ------------------------------------------------------------------ the tree */
 
 static int32_t new_node(Mcts *M, const KS *k) {
-    if (k->error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return -2; }
+    if (k->error) { mcts_fail(M, ME_OVERFLOW, "state out of the compiled kernel's range"); return -2; }
     if (M->nnodes + 1 > M->capnodes
         && mcts_grow(M, (void **)&M->nodes, &M->capnodes, M->nnodes + 1, sizeof(MNode)) < 0) {
-        PyErr_NoMemory();
+        mcts_fail(M, ME_MEMORY, NULL);
         return -2;
     }
     MNode *n = &M->nodes[M->nnodes];
@@ -167,8 +189,7 @@ static int32_t new_node(Mcts *M, const KS *k) {
 static int add_edge(Mcts *M, int64_t move, int32_t child) {
     if (M->nedges + 1 > M->capedges
         && mcts_grow(M, (void **)&M->edges, &M->capedges, M->nedges + 1, sizeof(MEdge)) < 0) {
-        PyErr_NoMemory();
-        return -1;
+        return mcts_fail(M, ME_MEMORY, NULL);
     }
     M->edges[M->nedges].move = move;
     M->edges[M->nedges].child = child;
@@ -186,12 +207,11 @@ static int expand(Mcts *M, int32_t index, const KS *state) {
     if (kind == MK_MATRIX) {
         int a[MAXMOVES], b[MAXMOVES];
         int na = legal(s, state, node->player, a), nb = legal(s, state, node->second, b);
-        if (na <= 0 || nb <= 0) { PyErr_SetString(PyExc_OverflowError, "an exchange without gifts"); return -1; }
+        if (na <= 0 || nb <= 0) return mcts_fail(M, ME_OVERFLOW, "an exchange without gifts");
         size_t need = (size_t)na + nb + (size_t)na * nb;
         if (mcts_grow(M, (void **)&M->ints, &M->capints, M->nints + need, sizeof(int32_t)) < 0
             || mcts_grow(M, (void **)&M->dbls, &M->capdbls, M->ndbls + 2 * (size_t)(na + nb), sizeof(double)) < 0) {
-            PyErr_NoMemory();
-            return -1;
+            return mcts_fail(M, ME_MEMORY, NULL);
         }
         node = &M->nodes[index];
         node->first = (int32_t)M->nints;
@@ -226,7 +246,7 @@ static int expand(Mcts *M, int32_t index, const KS *state) {
     if (node->player >= 0 && node->second >= 0) { /* an exchange between teammates */
         int a[MAXMOVES], b[MAXMOVES];
         int na = legal(s, state, node->player, a), nb = legal(s, state, node->second, b);
-        if (na * nb > MAXMOVES) { PyErr_SetString(PyExc_OverflowError, "too many joint gifts"); return -1; }
+        if (na * nb > MAXMOVES) return mcts_fail(M, ME_OVERFLOW, "too many joint gifts");
         for (int i = 0; i < na; i++)
             for (int j = 0; j < nb; j++) {
                 joint_child(s, &M->memo, state, a[i], b[j], &M->kids[count]);
@@ -234,7 +254,7 @@ static int expand(Mcts *M, int32_t index, const KS *state) {
             }
     } else {
         int n = legal(s, state, -1, moves);
-        if (n < 0) { PyErr_SetString(PyExc_OverflowError, "too many legal actions for the compiled kernel"); return -1; }
+        if (n < 0) return mcts_fail(M, ME_OVERFLOW, "too many legal actions for the compiled kernel");
         for (int i = 0; i < n; i++) {
             child(s, &M->memo, state, moves[i], &M->kids[count]);
             keys[count++] = moves[i];
@@ -246,7 +266,7 @@ static int expand(Mcts *M, int32_t index, const KS *state) {
     int32_t made[MAXMOVES];
     for (int i = 0; i < count; i++) {
         KS *kid = &M->kids[i];
-        if (kid->error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return -1; }
+        if (kid->error) return mcts_fail(M, ME_OVERFLOW, "state out of the compiled kernel's range");
         uint64_t *w = M->kidkeys + (size_t)i * KEYWORDS;
         M->kidlen[i] = pack_key(s, kid, w);
         int same = -1;
@@ -309,7 +329,7 @@ static int ask_oracle(Mcts *M, const KS *k, int *proven, int64_t *en, int64_t *e
     S->max_nodes = 0;
     schedule(S);
     *ed = 0;
-    if (r < 0) return S->stop == STOP_PYTHON ? -1 : 0;
+    if (r < 0) return S->stop == STOP_PYTHON ? mcts_fail(M, ME_PYTHON, NULL) : 0;
     if (M->maxn) {
         int zero = 1;
         for (int t = 0; t < M->teams; t++) {
@@ -374,7 +394,7 @@ static int policy_child(Mcts *M, const KS *k, int player, KS *out) {
     const Spec *s = &M->spec;
     int moves[MAXMOVES];
     int n = legal(s, k, -1, moves);
-    if (n <= 0) { PyErr_SetString(PyExc_OverflowError, "a decision without a legal action"); return -1; }
+    if (n <= 0) return mcts_fail(M, ME_OVERFLOW, "a decision without a legal action");
     if (n == 1) { child(s, &M->memo, k, moves[0], out); return 0; }
     if (M->policy == MP_RANDOM || rng_uniform(M) < M->epsilon) {
         child(s, &M->memo, k, moves[rng_below(M, n)], out);
@@ -403,9 +423,9 @@ static int policy_child(Mcts *M, const KS *k, int player, KS *out) {
 static int playout(Mcts *M, const KS *from, double *values) {
     const Spec *s = &M->spec;
     KS state = *from, next;
-    int plies = 0;
+    int plies = 0, below = M->oracle_cards + 1;
     for (;;) {
-        if (state.error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return -1; }
+        if (state.error) return mcts_fail(M, ME_OVERFLOW, "state out of the compiled kernel's range");
         int player = current_player(s, &state);
         if (player == TERMINAL) { leaf_values(M, &state, values); return 0; }
         if (plies >= M->max_plies) {
@@ -414,13 +434,18 @@ static int playout(Mcts *M, const KS *from, double *values) {
             return 0;
         }
         if (bout_start(M, &state)) {
-            int proven; int64_t en, ed;
-            int r = ask_oracle(M, &state, &proven, &en, &ed);
-            if (r < 0) return -1;
-            if (r > 0) {
-                if (ed) values[0] = (double)en / (double)ed;
-                else proven_values(M, proven, values);
-                return 0;
+            int cards = 0;
+            for (int seat = 0; seat < s->players; seat++) cards += popcount(state.hands[seat]);
+            if (cards < below) {
+                int proven; int64_t en, ed;
+                int r = ask_oracle(M, &state, &proven, &en, &ed);
+                if (r < 0) return -1;
+                if (r > 0) {
+                    if (ed) values[0] = (double)en / (double)ed;
+                    else proven_values(M, proven, values);
+                    return 0;
+                }
+                below = cards - 1;
             }
         }
         if (player == CHANCE) {
@@ -622,7 +647,7 @@ static int push_path(Mcts *M, int32_t index) {
     if (M->npath + 1 > M->cappath) {
         size_t cap = M->cappath ? M->cappath * 2 : 256;
         int32_t *grown = realloc(M->path, cap * sizeof(int32_t));
-        if (!grown) { PyErr_NoMemory(); return -1; }
+        if (!grown) return mcts_fail(M, ME_MEMORY, NULL);
         M->path = grown; M->cappath = cap;
     }
     M->path[M->npath++] = index;
@@ -633,7 +658,7 @@ static int push_pick(Mcts *M, const MPick *pick) {
     if (M->npicks + 1 > M->cappicks) {
         size_t cap = M->cappicks ? M->cappicks * 2 : 64;
         MPick *grown = realloc(M->picks, cap * sizeof(MPick));
-        if (!grown) { PyErr_NoMemory(); return -1; }
+        if (!grown) return mcts_fail(M, ME_MEMORY, NULL);
         M->picks = grown; M->cappicks = cap;
     }
     M->picks[M->npicks++] = *pick;
@@ -815,8 +840,10 @@ static int Mcts_init(Mcts *M, PyObject *args, PyObject *kwds) {
     M->map_moves = malloc(MAXMOVES * sizeof(int64_t));
     M->map_child = malloc(MAXMOVES * sizeof(int32_t));
     if (!M->kids || !M->kidkeys || !M->kidlen || !M->map_moves || !M->map_child) { PyErr_NoMemory(); return -1; }
-    if (new_node(M, &M->root) < 0) return -1;
-    if (M->nodes[0].kind != MK_TERMINAL && expand(M, 0, &M->root) < 0) return -1;
+    if (new_node(M, &M->root) < 0 || (M->nodes[0].kind != MK_TERMINAL && expand(M, 0, &M->root) < 0)) {
+        mcts_raise(M);
+        return -1;
+    }
     return 0;
 }
 
@@ -825,16 +852,49 @@ static PyObject *Mcts_run(Mcts *M, PyObject *args) {
     double deadline;
     if (!PyArg_ParseTuple(args, "Ld|L", &iterations, &deadline, &work)) return NULL;
     long long made = 0;
+    int failed = 0;
+    PyThreadState *released = NULL;
+    if (M->threaded) {
+        released = PyEval_SaveThread();
+        if (M->oracle) M->oracle->released = released;
+    }
     while (made < iterations && !mcts_settled(M)) {
-        if (work > 0 && M->plies + M->oracle_spent >= work) break;
+        if (work > 0 && M->plies / PLIES_A_NODE + M->oracle_spent >= work) break;
         if (made % MCTS_CHECK == 0 && made) {
             if (deadline > 0 && now_seconds() > deadline) break;
-            if (made % (MCTS_CHECK * 16) == 0 && PyErr_CheckSignals() < 0) return NULL;
+            if (atomic_load(&M->abort)) break;
+            if (!released && made % (MCTS_CHECK * 16) == 0 && PyErr_CheckSignals() < 0) {
+                failed = 1;
+                break;
+            }
         }
-        if (iterate(M) < 0) return NULL;
+        if (iterate(M) < 0) { failed = 1; break; }
         made++;
     }
+    if (released) {
+        if (M->oracle) { released = M->oracle->released; M->oracle->released = NULL; }
+        PyEval_RestoreThread(released);
+    }
+    if (failed) {
+        mcts_raise(M);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the tree search stopped");
+        return NULL;
+    }
     return PyLong_FromLongLong(made);
+}
+
+static PyObject *Mcts_interrupt(Mcts *M, PyObject *unused) {
+    atomic_store(&M->abort, 1);
+    if (M->oracle) atomic_store(&M->oracle->abort, 1);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Mcts_get_threaded(Mcts *M, void *c) { return PyBool_FromLong(M->threaded); }
+static int Mcts_set_threaded(Mcts *M, PyObject *value, void *c) {
+    int flag = PyObject_IsTrue(value);
+    if (flag < 0) return -1;
+    M->threaded = flag;
+    return 0;
 }
 
 static PyObject *Mcts_settled(Mcts *M, PyObject *unused) { return PyBool_FromLong(mcts_settled(M)); }
@@ -936,6 +996,7 @@ static PyObject *Mcts_get_bytes(Mcts *M, void *c) { return PyLong_FromSize_t(M->
 static PyMethodDef Mcts_methods[] = {
     {"run", (PyCFunction)Mcts_run, METH_VARARGS, "run(iterations, deadline[, work]) -> iterations made"},
     {"settled", (PyCFunction)Mcts_settled, METH_NOARGS, "every root move proven"},
+    {"interrupt", (PyCFunction)Mcts_interrupt, METH_NOARGS, "stop after the iteration (from another thread)"},
     {"root_moves", (PyCFunction)Mcts_root_moves, METH_NOARGS, "the root's distinct moves"},
     {"team_rate", (PyCFunction)Mcts_team_rate, METH_VARARGS, "team_rate(move, team) -> the team's mean result through the move"},
     {"estimate", (PyCFunction)Mcts_estimate, METH_VARARGS, "estimate(move[, limit]) -> (visits, wins, proven, exact_n, exact_d, line)"},
@@ -948,6 +1009,7 @@ static PyGetSetDef Mcts_getset[] = {
     {"plies", (getter)Mcts_get_plies, NULL, "kernel moves made in expansions and playouts", NULL},
     {"oracle_nodes", (getter)Mcts_get_oracle, NULL, "nodes of the exact searches of bout starts", NULL},
     {"bytes", (getter)Mcts_get_bytes, NULL, "memory held by the tree", NULL},
+    {"threaded", (getter)Mcts_get_threaded, (setter)Mcts_set_threaded, "run without the GIL", NULL},
     {NULL}
 };
 

@@ -12,12 +12,13 @@ playouts through it, a 95 % Wilson interval of that rate, the playouts, and the 
 expects. A move the tree search **proves** (won, lost, or an exact value the exact oracle gave)
 is proven: its bounds are set as any search's proof sets them.
 
-The work of the evaluation is counted as the kernel moves its expansions and playouts make and
-the nodes of its exact oracle. A node budget (``max_nodes``) is the exact searches' (the
-answer's ``nodes``); the evaluation's work is held to the same proportion of it as its share of
-the time (``share / (1 - share)`` times the nodes), so with a node budget the whole answer,
-estimates included, is the same on every run for the same seed; with a time limit the seed
-fixes every draw, and where the time ends depends on the machine.
+The work of the evaluation is counted in exact nodes: the kernel moves its expansions and
+playouts make (eight to a node: they cost about that) and the nodes of its exact oracle. A node
+budget (``max_nodes``) is the exact searches' (the answer's ``nodes``); the evaluation's work is
+held to the same proportion of it as its share of the time (``share / (1 - share)`` times the
+nodes), so with a node budget the whole answer, estimates included, is the same on every run for
+the same seed; with a time limit the seed fixes every draw, and where the time ends depends on
+the machine.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ FAR_SHARE: Final = 0.8
 """Its share where the exact value is far out of reach (a chance below :data:`FAR`): the
 exact searches then look for the cheap proofs only."""
 FAR: Final = 0.02
+POLL_SECONDS: Final = 0.25
+"""How often the thread waiting for the trees looks up (and sees Ctrl-C)."""
 SLICE: Final = 0.5
 """Seconds between two reports of the evaluation once the exact searches have stopped."""
 
@@ -130,68 +133,113 @@ class Evaluation:
 
     ``maximising``: the asked side's seats (two sides); ``maxn``: each team for itself, the asked
     team ``team``. The compiled search runs where the kernel is compiled, else the Python one
-    (the same estimates)."""
+    (the same estimates). ``trees``: independent searches of the root from the seeds ``seed``,
+    ``seed + 1``, ... (root parallelism: the compiled ones run on as many threads at once; the
+    Python ones one after the other, with the same results), whose counts are added up."""
 
     def __init__(self, view: KernelView, maximising: Sequence[bool], settings: EvaluationSettings,
                  *, maxn: bool = False, team: int = 0, pool: Any = None,
-                 use_compiled: bool | None = None) -> None:
+                 use_compiled: bool | None = None, trees: int = 1) -> None:
         machine: Machine = view.machine
         params = settings.mcts()
         self.view = view
         self.settings = settings
         self.params = params
         use = compiled.AVAILABLE if use_compiled is None else use_compiled and compiled.AVAILABLE
-        oracle_settings = replace(oracle_params(params), pool=pool)
-        oracle: Any = None
-        if params.oracle_nodes > 0 and params.oracle_cards > 0:
-            if maxn:
-                from omen_solver.omens.kernel.maxn import KernelMaxn
-
-                oracle = (compiled.CompiledMaxn(machine, oracle_settings) if use
-                          else KernelMaxn(machine, oracle_settings))
+        self.parallel = use and trees > 1
+        self.searches: list[CompiledMcts | PythonMcts] = []
+        for index in range(max(1, trees)):
+            own = replace(params, seed=params.seed + index)
+            oracle = _oracle(machine, maximising, own, maxn, use, pool)
+            made: CompiledMcts | PythonMcts
+            if use:
+                made = tree = CompiledMcts(machine, view.k, maximising, own, maxn=maxn,
+                                           team=team, oracle=oracle, pool=pool)
+                tree.threaded = self.parallel
             else:
-                from omen_solver.omens.kernel.search import KernelSearch
-
-                oracle = (compiled.CompiledSearch(machine, maximising, oracle_settings) if use
-                          else KernelSearch(machine, maximising, oracle_settings))
-        self.search: CompiledMcts | PythonMcts
-        if use:
-            self.search = CompiledMcts(machine, view.k, maximising, params, maxn=maxn, team=team,
-                                       oracle=oracle, pool=pool)
-        else:
-            self.search = PythonMcts(machine, view.k, maximising, params, maxn=maxn, team=team,
-                                     oracle=oracle)
+                made = PythonMcts(machine, view.k, maximising, own, maxn=maxn, team=team,
+                                  oracle=oracle)
+            self.searches.append(made)
         self.seconds = 0.0
 
     @property
+    def search(self) -> CompiledMcts | PythonMcts:
+        """The first tree (the only one on one thread)."""
+        return self.searches[0]
+
+    @property
     def work(self) -> int:
-        """What the search has done: its kernel moves and its oracle's nodes."""
-        return self.search.plies + self.search.oracle_nodes
+        """What the searches have done, in exact nodes (:attr:`.mcts.PythonMcts.work`)."""
+        return sum(search.work for search in self.searches)
 
     @property
     def playouts(self) -> int:
-        return self.search.iterations
+        return sum(search.iterations for search in self.searches)
+
+    @property
+    def size(self) -> int:
+        return sum(search.size for search in self.searches)
+
+    @property
+    def oracle_nodes(self) -> int:
+        return sum(search.oracle_nodes for search in self.searches)
 
     def settled(self) -> bool:
-        return self.search.settled()
+        """Every root option proven by some tree."""
+        root = self.search.root_moves()
+        return all(any(search.estimate(move, 0).proven != NOT_PROVEN
+                       or search.estimate(move, 0).exact is not None
+                       for search in self.searches) for move in root) if root else all(
+            search.settled() for search in self.searches)
 
     def run(self, work: int | None, deadline: float = 0.0) -> None:
-        """Iterations until ``work`` more is done (None: no limit), every root option is
-        proven, or the clock passes ``deadline`` (0: none). The work is looked at after every
-        iteration, the clock every few, so with a node budget the run repeats exactly."""
+        """Iterations until ``work`` more is done (None: no limit; shared equally by the
+        trees), every root option is proven, or the clock passes ``deadline`` (0: none). The
+        work is looked at after every iteration, the clock every few, so with a node budget
+        the run repeats exactly."""
         began = time.perf_counter()
-        target = 0 if work is None else self.work + max(1, work)
+        share = None if work is None else max(1, work // len(self.searches))
+        targets = [0 if share is None else search.work + share for search in self.searches]
         try:
-            while not self.search.settled():
-                if deadline > 0 and time.monotonic() > deadline:
-                    break
-                if self.search.run(CHUNK, deadline, target) < CHUNK:
-                    break
+            if self.parallel:
+                self._in_threads(targets, deadline)
+            else:
+                for search, target in zip(self.searches, targets, strict=True):
+                    _run_one(search, target, deadline)
         finally:
             self.seconds += time.perf_counter() - began
 
+    def _in_threads(self, targets: list[int], deadline: float) -> None:
+        import concurrent.futures
+
+        with concurrent.futures.ThreadPoolExecutor(len(self.searches)) as pool:
+            futures = [pool.submit(_run_one, search, target, deadline)
+                       for search, target in zip(self.searches, targets, strict=True)]
+            try:
+                while True:
+                    _, pending = concurrent.futures.wait(futures, timeout=POLL_SECONDS)
+                    if not pending:
+                        break
+            except BaseException:
+                for search in self.searches:
+                    search.interrupt()
+                concurrent.futures.wait(futures)
+                raise
+        for future in futures:
+            future.result()
+
     def found(self, option: Any) -> MoveEstimate:
-        return self.search.estimate(option_key(option))
+        """What the trees found for the option, added up: the visits and results summed, a
+        proof where any tree has one, the line of the tree that visited it most."""
+        key = option_key(option)
+        found = [search.estimate(key) for search in self.searches]
+        if len(found) == 1:
+            return found[0]
+        proven = next((f.proven for f in found if f.proven != NOT_PROVEN), NOT_PROVEN)
+        exact = next((f.exact for f in found if f.exact is not None), None)
+        line = max(found, key=lambda f: f.visits).line
+        return MoveEstimate(sum(f.visits for f in found), sum(f.wins for f in found), proven,
+                            exact, line)
 
     def estimate(self, option: Any) -> Estimate | None:
         """The option's estimate (None before any playout through it)."""
@@ -203,7 +251,13 @@ class Evaluation:
 
     def team_rate(self, option: Any, team: int) -> float:
         """Under max-n: the win rate of ``team`` in the playouts through the option."""
-        return float(self.search.team_rate(option_key(option), team))
+        key = option_key(option)
+        visits = [search.estimate(key, 0).visits for search in self.searches]
+        total = sum(visits)
+        if not total:
+            return 0.0
+        return sum(search.team_rate(key, team) * n
+                   for search, n in zip(self.searches, visits, strict=True)) / total
 
     def proven(self, option: Any) -> Fraction | None:
         """The option's value where the tree search proved it (won 1, lost 0, or an exact
@@ -228,9 +282,35 @@ class Evaluation:
         """What the evaluation did, for the answer's JSON."""
         params = self.params
         return {"kind": "estimate", "method": "Monte Carlo tree search with proven values",
-                "seed": params.seed, "policy": params.policy, "playouts": self.playouts,
-                "tree_nodes": self.search.size, "work": self.work,
-                "oracle_nodes": self.search.oracle_nodes, "seconds": round(self.seconds, 3)}
+                "seed": params.seed, "policy": params.policy, "trees": len(self.searches),
+                "playouts": self.playouts, "tree_nodes": self.size, "work": self.work,
+                "oracle_nodes": self.oracle_nodes, "seconds": round(self.seconds, 3)}
+
+
+def _oracle(machine: Machine, maximising: Sequence[bool], params: MctsParams, maxn: bool,
+            use_compiled: bool, pool: Any) -> Any:
+    """The exact search a tree asks at small bout starts (its own table), or None."""
+    if params.oracle_nodes <= 0 or params.oracle_cards <= 0:
+        return None
+    settings = replace(oracle_params(params), pool=pool)
+    if maxn:
+        from omen_solver.omens.kernel.maxn import KernelMaxn
+
+        return (compiled.CompiledMaxn(machine, settings) if use_compiled
+                else KernelMaxn(machine, settings))
+    from omen_solver.omens.kernel.search import KernelSearch
+
+    return (compiled.CompiledSearch(machine, maximising, settings) if use_compiled
+            else KernelSearch(machine, maximising, settings))
+
+
+def _run_one(search: CompiledMcts | PythonMcts, target: int, deadline: float) -> None:
+    """One tree's iterations, by chunks, to its work ``target`` (0: none) or ``deadline``."""
+    while not search.settled():
+        if deadline > 0 and time.monotonic() > deadline:
+            break
+        if search.run(CHUNK, deadline, target) < CHUNK:
+            break
 
 
 def exact_budget(budget: Budget, share: float) -> Budget:
@@ -254,18 +334,20 @@ class EvaluationPlan:
     pool: Any = None
     use_compiled: bool = True
     """The compiled tree search (else the Python one: the same estimates, slower)."""
+    trees: int = 1
+    """Independent trees (one a thread)."""
 
     @classmethod
     def of(cls, settings: EvaluationSettings, budget: Budget, share: float,
-           pool: Any = None, use_compiled: bool = True) -> EvaluationPlan:
+           pool: Any = None, use_compiled: bool = True, trees: int = 1) -> EvaluationPlan:
         deadline = 0.0 if budget.max_seconds is None else time.monotonic() + budget.max_seconds
         work = None if budget.max_nodes is None else int(budget.max_nodes * share / (1 - share))
-        return cls(settings, share, deadline, work, pool, use_compiled)
+        return cls(settings, share, deadline, work, pool, use_compiled, trees)
 
     def evaluation(self, view: KernelView, maximising: Sequence[bool], *, maxn: bool = False,
                    team: int = 0) -> Evaluation:
         return Evaluation(view, maximising, self.settings, maxn=maxn, team=team,
-                          pool=self.pool, use_compiled=self.use_compiled)
+                          pool=self.pool, use_compiled=self.use_compiled, trees=self.trees)
 
 
 class EstimatingDriver(ProofOrderDriver):

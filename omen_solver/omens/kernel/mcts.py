@@ -79,6 +79,10 @@ two sides) or the index of the winning team (max-n; ``teams`` for no winner)."""
 UNTRIED, TRIED = 0, 1
 CHECK: Final = 16
 """Iterations between two looks at the clock."""
+PLIES_A_NODE: Final = 8
+"""Kernel moves of the playouts and expansions that cost about one node of the exact search
+(measured: about 7 M moves and 1 M oracle nodes a second of the compiled search), so that
+the search's work is counted in the exact searches' units."""
 
 
 class SplitMix64:
@@ -397,14 +401,20 @@ class PythonMcts:
 
     # -- one iteration --------------------------------------------------------------------------
 
+    @property
+    def work(self) -> int:
+        """What the search has done, in exact nodes: its kernel moves over
+        :data:`PLIES_A_NODE`, and its oracle's nodes."""
+        return self.plies // PLIES_A_NODE + self.oracle_nodes
+
     def run(self, iterations: int, deadline: float = 0.0, work: int = 0) -> int:
         """Up to ``iterations`` more iterations; fewer if every root move is proven, the
-        search's kernel moves and oracle nodes reach ``work`` (0: no limit), or the clock
+        search's :attr:`work` reaches ``work`` (0: no limit), or the clock
         (``time.monotonic()``) passes ``deadline`` (0: none), which is looked at every 16
         iterations. Returns how many were made."""
         made = 0
         while made < iterations and not self.settled():
-            if work > 0 and self.plies + self.oracle_nodes >= work:
+            if work > 0 and self.work >= work:
                 break
             if made % CHECK == 0 and made and deadline > 0 and time.monotonic() > deadline:
                 break
@@ -559,9 +569,13 @@ class PythonMcts:
     # -- playouts -------------------------------------------------------------------------------
 
     def _playout(self, state: KState) -> list[float]:
+        """Play on by the policy to the end of the round; a bout start small enough for the
+        oracle ends the playout with its exact value (after the oracle fails to settle one,
+        it is asked again only at a bout start with at least two cards fewer)."""
         machine = self.machine
         rng = self.rng
         plies = 0
+        below = self.params.oracle_cards + 1
         while True:
             player = machine.current_player(state)
             if player == m.TERMINAL:
@@ -569,12 +583,15 @@ class PythonMcts:
             if plies >= self.params.max_plies:
                 return [0.5] if not self.maxn else [0.0] * self.teams
             if self._bout_start(state):
-                found = self._ask_oracle(state)
-                if found is not None:
-                    proven, fraction = found
-                    if fraction is not None:
-                        return [float(fraction)]
-                    return self._proven_values(proven)
+                cards = sum(hand.bit_count() for hand in state.hands)
+                if cards < below:
+                    found = self._ask_oracle(state)
+                    if found is not None:
+                        proven, fraction = found
+                        if fraction is not None:
+                            return [float(fraction)]
+                        return self._proven_values(proven)
+                    below = cards - 1
             if player == m.CHANCE:
                 outcomes = machine.chance_outcomes(state)
                 state = machine.child(state, outcomes[rng.below(len(outcomes))])
@@ -787,6 +804,9 @@ class PythonMcts:
     def size(self) -> int:
         return len(self.nodes)
 
+    def interrupt(self) -> None:
+        """Nothing to do: the Python search runs in the thread that would stop it."""
+
 
 def _argmax(values: Sequence[float]) -> int:
     best, best_value = 0, values[0]
@@ -855,6 +875,19 @@ class CompiledMcts:
         return float(self._mcts.team_rate(move, team))
 
     @property
+    def threaded(self) -> bool:
+        """Whether :meth:`run` lets go of the GIL (another thread may then run another tree)."""
+        return bool(self._mcts.threaded)
+
+    @threaded.setter
+    def threaded(self, value: bool) -> None:
+        self._mcts.threaded = value
+
+    def interrupt(self) -> None:
+        """Stop after the iteration in progress (from another thread); for good."""
+        self._mcts.interrupt()
+
+    @property
     def size(self) -> int:
         return int(self._mcts.size)
 
@@ -869,6 +902,10 @@ class CompiledMcts:
     @property
     def oracle_nodes(self) -> int:
         return int(self._mcts.oracle_nodes)
+
+    @property
+    def work(self) -> int:
+        return self.plies // PLIES_A_NODE + self.oracle_nodes
 
     @property
     def bytes(self) -> int:

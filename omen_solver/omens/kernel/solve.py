@@ -434,7 +434,8 @@ def solve_with_kernel(
             share = evaluate.share
             if share is None:
                 share = share_for(_chance(state, budget, threads))
-            evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled())
+            evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled(),
+                                           trees=threads)
             budget = exact_budget(budget, share)
         if concept is Concept.MAXN:
             if game:
