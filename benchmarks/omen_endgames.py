@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from omen_solver.core.budget import Budget, Status, deep_recursion
+from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search import naive_solve
 from omen_solver.omen import load
 from omen_solver.omen.endgame import (
@@ -93,8 +93,7 @@ def plain(state: OmenState, turns: int, budget: Budget) -> Row:
     seat = _seat(state)
     root = EndgameView(state, _rules(state, seat, Objective.RESULT, Draws.EXPECTED, turns,
                                      False), is_root=True)
-    with deep_recursion():
-        result = naive_solve(root, team=seat + 1, budget=budget)  # teams are named by seats from 1
+    result = naive_solve(root, team=seat + 1, budget=budget)  # teams are named by seats from 1
     return Row("plain expectimax", result.status.value, result.nodes, result.states,
                result.seconds, result.value)
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_solver.core.budget import Budget, deep_recursion
+from omen_solver.core.walk import Step, drive
 from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.kernel import machine as m
 from omen_solver.omens.kernel.machine import KState, Machine
@@ -163,6 +164,11 @@ class _Extractor:
     def tree(self, state: KState) -> tuple[int, tuple[KState, ...]] | None:
         """The smallest proof tree of ``state`` the tables lead to (its size, the children
         kept), or None."""
+        return drive(self._tree(state))
+
+    def _tree(self, state: KState) -> Step[tuple[int, tuple[KState, ...]] | None]:
+        """:meth:`tree` as a node of a walk (``omen_solver.core.walk``): no recursion, so a
+        proof deeper than Python's frames allow is extracted all the same."""
         key = state.key()
         if key in self.memo:
             return self.memo[key]
@@ -182,7 +188,7 @@ class _Extractor:
                 continue
             total = 1
             for kid in option:
-                sub = self.tree(kid)
+                sub = yield self._tree(kid)
                 if sub is None:
                     break
                 total += sub[0]
@@ -226,9 +232,7 @@ def smallest_proof(machine: Machine, maximising: Sequence[bool], root: KState, v
                    proves: Proves) -> Proof | None:
     """The smallest proof that ``root`` is worth ``value`` (0 or 1) for the ``maximising``
     seats that the tables (``proves``) lead to, or None if they hold none."""
-    with deep_recursion():
-        return _Extractor(machine, maximising, value, proves).graph(
-            skip_shows(machine, root))
+    return _Extractor(machine, maximising, value, proves).graph(skip_shows(machine, root))
 
 
 def check_proof(machine: Machine, maximising: Sequence[bool], root: KState, value: int,

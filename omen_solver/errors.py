@@ -1,12 +1,21 @@
 """The exceptions of the library, every one of them (the only others are private signals a
 module raises and catches itself). Every input error is a :class:`ValueError` subclass whose
-message names the file, the key or line, and what is wrong, so the CLI can print it as is."""
+message names the file, the key or line, and what is wrong, so the CLI can print it as is.
+
+An input error also carries what its message says as fields (:class:`Located`): ``file``,
+``key``, ``value`` (the input refused), ``rule`` (the rule id behind a refusal) and
+``problem`` (what is wrong). Code that passes an error up to a caller who knows more (the file
+a key was read from, the key a move was written under) says so with :meth:`Located.at` or
+:meth:`Located.located`, never by cutting the message apart.
+"""
 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any, Self, TypeVar
 
 __all__ = [
+    "NO_VALUE",
     "SHOWN_CHARS",
     "AdviceError",
     "ArithmeticQuestionError",
@@ -25,6 +34,7 @@ __all__ = [
     "JobError",
     "KernelRefused",
     "KernelUnsupported",
+    "Located",
     "MissingDependencyError",
     "NoWorkers",
     "OmenSolverError",
@@ -41,7 +51,93 @@ __all__ = [
 ]
 
 
-class OmenSolverError(ValueError):
+class _NoValue:
+    """The ``value`` of an error that names no single piece of input."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+    def __reduce__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+
+LocatedT = TypeVar("LocatedT", bound="Located")
+
+
+class Located(ValueError):
+    """An input error with the parts of its message as fields.
+
+    ``Located("text")`` is an error with a message only (its ``problem``); with keywords the
+    message is made from the fields: ``FILE: key 'KEY': PROBLEM`` (or ``KEY: PROBLEM``
+    without a file, ``FILE: PROBLEM`` without a key)."""
+
+    def __init__(self, message: str | None = None, *, file: str | None = None,
+                 key: str | None = None, value: Any = NO_VALUE, rule: str | None = None,
+                 problem: str | None = None) -> None:
+        self.file = file
+        self.key = key
+        self.value = value
+        self.rule = rule
+        self.problem = problem if problem is not None else (message or "")
+        super().__init__(message if message is not None else self._message())
+
+    def _message(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = f"{self.file}: "
+            if self.key is not None:
+                where += f"key '{self.key}': "
+        elif self.key is not None:
+            where = f"{self.key}: "
+        return where + self.problem
+
+    def relative(self) -> str:
+        """The message without the file: what is wrong, said inside the file."""
+        if self.file is None:
+            return str(self)
+        return f"key '{self.key}': {self.problem}" if self.key is not None else self.problem
+
+    def __reduce__(self) -> Any:
+        fields = {"file": self.file, "key": self.key, "value": self.value, "rule": self.rule,
+                  "problem": self.problem}
+        return _rebuild, (type(self), str(self), fields)
+
+    def at(self, *, file: str | None = None, key: str | None = None,
+           rule: str | None = None) -> Self:
+        """The same error said from where the caller stands: in ``file``, under ``key``.
+
+        An error that names no file yet takes ``file``, and ``key`` goes before its own key
+        (``bout`` + ``leader`` is ``bout.leader``). An error that already names a file (a card
+        file read for a position) becomes the problem of the outer one, whole."""
+        return self.located(type(self), file=file, key=key, rule=rule)
+
+    def located(self, cls: type[LocatedT], *, file: str | None = None, key: str | None = None,
+                rule: str | None = None) -> LocatedT:
+        """As :meth:`at`, as an error of class ``cls`` (a position's key refusing an option:
+        a :class:`PositionError`)."""
+        rule = rule if rule is not None else self.rule
+        if self.file is not None and (file is not None or key is not None):
+            return cls(file=file, key=key, value=self.value, rule=rule, problem=str(self))
+        if self.key is not None and key is not None:
+            key = f"{key}{'' if self.key.startswith('[') else '.'}{self.key}"
+        return cls(file=file if file is not None else self.file,
+                   key=key if key is not None else self.key, value=self.value, rule=rule,
+                   problem=self.problem)
+
+
+def _rebuild(cls: type[Located], message: str, fields: dict[str, Any]) -> Located:
+    """An error again from its pickled parts (errors cross process boundaries)."""
+    error = cls(message)
+    for name, value in fields.items():
+        setattr(error, name, value)
+    return error
+
+
+class OmenSolverError(Located):
     """Base class of the library's input errors."""
 
 
@@ -61,8 +157,9 @@ class IllegalActionError(OmenSolverError):
     """An action that parses but is not legal in the position."""
 
 
-class OptionError(ValueError):
-    """An unknown option, an unknown setting, or an unknown preset."""
+class OptionError(Located):
+    """An unknown option, an unknown setting, or an unknown preset (``key`` names it:
+    ``preset``, or ``rules.OPTION`` for an option given under ``rules``)."""
 
 
 class ChoiceError(OmenSolverError, OptionError):

@@ -188,8 +188,10 @@ def _memory(text: str) -> int:
     try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
         size = parse_memory(text + "M" if text.strip().isdigit() else text)
         MemoryPlan(size)
-    except (ValueError, ChoiceError) as error:
-        raise argparse.ArgumentTypeError(str(error).removeprefix("max_memory: ")) from None
+    except ChoiceError as error:
+        raise argparse.ArgumentTypeError(error.problem) from None
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return size
 
 
@@ -385,13 +387,13 @@ def _solve_state(
                            max_memory=getattr(args, "max_memory", None),
                            estimate=estimate, seed=seed)
         except OmenSolverError as error:
-            # A concept that does not fit the position: name the file it came from.
-            text = str(error)
-            for flag, name in (("--threads", "threads"), ("--max-memory", "max_memory"),
-                               ("--seed", "seed")):
-                if text.startswith(f"{name}:"):
-                    text = f"{flag}{text.removeprefix(name)}"
-            raise PositionError(f"{path}: {text}") from None
+            # A concept that does not fit the position: name the file it came from, and the
+            # flag that set a kernel setting the search refuses.
+            flags = {"threads": "--threads", "max_memory": "--max-memory", "seed": "--seed"}
+            text = (f"{flags[error.key]}: {error.problem}" if error.key in flags
+                    else str(error))
+            raise PositionError(f"{path}: {text}", value=error.value, rule=error.rule,
+                                problem=text) from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
     from omen_solver.omens.state import OmensState

@@ -41,8 +41,9 @@ CHECK_INTERVAL = 4096
 """Nodes between two reads of the clock (and two progress reports)."""
 
 RECURSION_LIMIT = 20_000
-"""Python frames allowed during a walk: the walks recurse a few frames per ply, and a whole
-game (several rounds) can be a few hundred plies deep."""
+"""Python frames allowed while one of the Omens kernel's searches runs: they recurse a few
+frames per ply and stop at their own depth limit (``omens/kernel/search.py``, a thousand
+plies). Every other walk keeps its own stack (:mod:`omen_solver.core.walk`)."""
 
 Progress = Callable[[int, float], None]
 """A progress callback: called with the nodes visited so far and the seconds elapsed."""
@@ -231,7 +232,7 @@ class NodeMeter:
 
 @contextmanager
 def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
-    """Allow at least ``limit`` Python frames while a recursive walk runs."""
+    """Allow at least ``limit`` Python frames while a recursive walk of bounded depth runs."""
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous, limit))
     try:

@@ -304,20 +304,21 @@ def _layout(graph: nx.DiGraph) -> dict[int, tuple[float, float]]:
                 children[node].append(child)
     positions: dict[int, tuple[float, float]] = {}
     next_x = 0.0
-
-    def place(node: int, depth: int) -> float:
-        nonlocal next_x
-        if not children[node]:
-            x = next_x
+    # Depth first from the root with a stack of its own (a graph can be deeper than Python's
+    # recursion allows): a node is placed once its children are.
+    stack = [(0, 0, False)] if graph.number_of_nodes() else []
+    while stack:
+        node, depth, expanded = stack.pop()
+        below = children[node]
+        if not below:
+            positions[node] = (next_x, -float(depth))
             next_x += 1.0
+        elif expanded:
+            x = (positions[below[0]][0] + positions[below[-1]][0]) / 2
+            positions[node] = (x, -float(depth))
         else:
-            xs = [place(child, depth + 1) for child in children[node]]
-            x = (xs[0] + xs[-1]) / 2
-        positions[node] = (x, -float(depth))
-        return x
-
-    if graph.number_of_nodes():
-        place(0, 0)
+            stack.append((node, depth, True))
+            stack.extend((child, depth + 1, False) for child in reversed(below))
     return positions
 
 

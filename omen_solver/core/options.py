@@ -133,7 +133,8 @@ def build(
     if preset is not None:
         if not isinstance(preset, str) or preset not in presets:
             raise OptionError(
-                f"unknown preset {preset!r}; {hint(str(preset), presets, 'choose one of')}"
+                key="preset", value=preset,
+                problem=f"unknown preset {preset!r}; {hint(str(preset), presets, 'choose one of')}",
             )
         values.update(presets[preset])
     specs = {spec.name: spec for spec in describe(cls)}
@@ -141,11 +142,13 @@ def build(
         spec = specs.get(name)
         if spec is None:
             known = hint(name, sorted(specs), "known options:")
-            raise OptionError(f"{where}.{name}: unknown rule option; {known}")
+            raise OptionError(key=f"{where}.{name}", value=name,
+                              problem=f"unknown rule option; {known}")
         if not isinstance(value, str) or value not in spec.settings:
             raise OptionError(
-                f"{where}.{name}: unknown setting {value!r}; "
-                f"{hint(str(value), spec.settings, 'choose one of')}"
+                key=f"{where}.{name}", value=value,
+                problem=f"unknown setting {value!r}; "
+                f"{hint(str(value), spec.settings, 'choose one of')}",
             )
         values[name] = value
     return cls(**values)

@@ -30,10 +30,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.budget import Budget, NodeMeter, deep_recursion
+from omen_solver.core.budget import Budget, NodeMeter
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.positions import load_state
+from omen_solver.core.walk import Step, TooDeep, drive
 from omen_solver.errors import BudgetExceeded, ConceptError, MissingDependencyError
 
 try:
@@ -105,6 +106,10 @@ class _Scanner(NodeMeter):
 
     def walk(self, state: GameState[Any]) -> int:
         """The longest line from ``state`` to a terminal state, noting the facts on the way."""
+        return drive(self._walk(state), self)
+
+    def _walk(self, state: GameState[Any]) -> Step[int]:
+        """:meth:`walk` as a node of a walk (:mod:`omen_solver.core.walk`)."""
         key = state.key()
         known = self.lengths.get(key)
         if known is not None:
@@ -118,18 +123,23 @@ class _Scanner(NodeMeter):
             self.returns.update(values)
             self.totals.add(sum(values, Fraction(0)))
             length = 0
-        elif player == SIMULTANEOUS:
-            joints = _joint_choice(state, self.team_of)
-            self.max_actions = max(self.max_actions, len(joints))
-            length = 1 + max(self.walk(state.joint_child(j)) for j in joints)
-        elif player == CHANCE:
-            outcomes = state.chance_outcomes()
-            self.max_outcomes = max(self.max_outcomes, len(outcomes))
-            length = 1 + max(self.walk(state.child(o)) for o, _ in outcomes)
         else:
-            actions = state.legal_actions()
-            self.max_actions = max(self.max_actions, len(actions))
-            length = 1 + max(self.walk(state.child(a)) for a in actions)
+            if player == SIMULTANEOUS:
+                joints = _joint_choice(state, self.team_of)
+                self.max_actions = max(self.max_actions, len(joints))
+                children = [state.joint_child(j) for j in joints]
+            elif player == CHANCE:
+                outcomes = state.chance_outcomes()
+                self.max_outcomes = max(self.max_outcomes, len(outcomes))
+                children = [state.child(o) for o, _ in outcomes]
+            else:
+                actions = state.legal_actions()
+                self.max_actions = max(self.max_actions, len(actions))
+                children = [state.child(a) for a in actions]
+            longest = 0
+            for child in children:
+                longest = max(longest, (yield self._walk(child)))
+            length = 1 + longest
         self.lengths[key] = length
         return length
 
@@ -143,8 +153,9 @@ def scan(root: GameState[Any], max_states: int = MAX_STATES) -> GameFacts:
         )
     scanner = _Scanner(max_states, tuple(root.team_of(p) for p in range(root.num_players())))
     try:
-        with deep_recursion():
-            length = scanner.walk(root)
+        length = scanner.walk(root)
+    except TooDeep as deep:
+        raise ConceptError(f"{deep.reason}: too long for the adapter") from None
     except BudgetExceeded:
         raise ConceptError(
             f"the position has more than {max_states} states: too large for the adapter"

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.budget import deep_recursion
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.walk import Step as Node
+from omen_solver.core.walk import TooDeep, drive
 from omen_solver.errors import ConceptError
 from omen_solver.integrations.openspiel import _joint_choice, _pyspiel
 
@@ -115,7 +116,7 @@ def _scan(deals: Sequence[HiddenDeal], team_of: tuple[int, ...], max_states: int
     totals: set[Fraction] = set()
     outcomes = [len(deals)]
 
-    def walk(state: GameState[Any]) -> int:
+    def walk(state: GameState[Any]) -> Node[int]:
         key = state.key()
         if key in lengths:
             return lengths[key]
@@ -132,19 +133,25 @@ def _scan(deals: Sequence[HiddenDeal], team_of: tuple[int, ...], max_states: int
         elif player == CHANCE:
             chances = state.chance_outcomes()
             outcomes.append(len(chances))
-            length = 1 + max(walk(state.child(o)) for o, _ in chances)
+            following = [state.child(o) for o, _ in chances]
         else:
             following = []
             for move in _options(state, team_of):
                 text = _move_text(state, move)
                 texts.add(text)
                 following.append(_child(children, state, move, text))
-            length = 1 + max(walk(child) for child in following)
+        if player != TERMINAL:
+            longest = 0
+            for child in following:
+                longest = max(longest, (yield walk(child)))
+            length = 1 + longest
         lengths[key] = length
         return length
 
-    with deep_recursion():
-        longest = max(walk(deal.state) for deal in deals)
+    try:
+        longest = max(drive(walk(deal.state)) for deal in deals)
+    except TooDeep as deep:
+        raise ConceptError(f"{deep.reason}: too long for the sequence form") from None
     if len(totals) != 1:
         raise ConceptError(
             "the two teams' returns do not add up to a constant "

@@ -46,16 +46,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
+from omen_solver.core.budget import Budget, Progress, Status
 from omen_solver.core.game import CHANCE, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import exact
 from omen_solver.core.search.result import Concept, SolveResult
 from omen_solver.core.search.solver import principal_variation, root_bounds
 from omen_solver.core.search.star import StarSearch, ValueBounds
+from omen_solver.core.walk import TooDeep
 from omen_solver.errors import BudgetExceeded, IllegalActionError, KernelRefused, OptionError
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
@@ -541,8 +543,7 @@ def goal_search(state: OmenState, goal: Goal, allowed: Restriction, *, asked: in
     the goal's player, 1 when it is not otherwise); worst-case draws go against ``asked``."""
     rules = _Rules(Objective.GOAL, draws, asked, goal.turn, DEFAULT_REDUCTIONS, False,
                    goal=goal, allowed=allowed)
-    with deep_recursion():
-        return _search(state, rules, budget or Budget(), None)
+    return _search(state, rules, budget or Budget(), None)
 
 
 def _best_actions(search: StarSearch, root: EndgameView, value: Fraction) -> tuple[str, ...]:
@@ -626,12 +627,15 @@ def solve_endgame(
     else:
         raise OptionError(f"seat {seat!r}: the seat asked about is 1 or 2")
     budget = budget or Budget()
-    with deep_recursion():
-        rules = _rules(state, team, Objective.RESULT, draws, turns, reductions)
-        run = _search(state, rules, budget, progress)
-        extra = _extra(run, state, draws, turns)
-        if run.value is not None and run.exceeded is None and margin:
+    rules = _rules(state, team, Objective.RESULT, draws, turns, reductions)
+    run = _search(state, rules, budget, progress)
+    extra = _extra(run, state, draws, turns)
+    if run.value is not None and run.exceeded is None and margin:
+        try:
             spent = budget.remaining(run.search.nodes, run.search.elapsed())
+        except BudgetExceeded as exceeded:
+            extra["margin"] = _margin_unknown(exceeded.reason, (None, None), 0)
+        else:
             extra["margin"] = _margin(state, team, draws, turns, reductions, spent, progress)
     return _result(run, team, extra)
 
@@ -668,14 +672,28 @@ def _margin(state: OmenState, team: int, draws: Draws, turns: int | None,
     run = _search(state, _rules(state, team, Objective.MARGIN, draws, turns, reductions),
                   budget, progress)
     if run.value is None or run.exceeded is not None:
-        low, high = root_bounds(run.search, run.view)
-        return {"status": Status.UNKNOWN.value, "value": None,
-                "lower": str(low) if isinstance(low, Fraction | int) else None,
-                "upper": str(high) if isinstance(high, Fraction | int) else None,
-                "nodes": run.search.nodes}
+        assert run.exceeded is not None
+        return _margin_unknown(_reason(run.exceeded, turns),
+                               root_bounds(run.search, run.view), run.search.nodes)
     return {"status": Status.SOLVED.value, "value": str(run.value),
             "best_actions": list(run.best), "principal_variation": list(run.line),
             "nodes": run.search.nodes, "states": run.search.states}
+
+
+def _margin_unknown(reason: str, bounds: tuple[Any, Any], nodes: int) -> dict[str, Any]:
+    low, high = bounds
+    return {"status": Status.UNKNOWN.value, "value": None,
+            "lower": str(low) if isinstance(low, Fraction | int) else None,
+            "upper": str(high) if isinstance(high, Fraction | int) else None,
+            "nodes": nodes, "reason": reason}
+
+
+def _reason(exceeded: BudgetExceeded, turns: int | None) -> str:
+    """Why a search stopped, with what to do where a line of play never ended."""
+    if isinstance(exceeded, TooDeep) and turns is None:
+        return (f"{exceeded.reason}; an Omen game has no length limit, so search a number of "
+                "turns instead of to the end of the game (turns=N, --turns N)")
+    return exceeded.reason
 
 
 def _extra(run: Run, state: OmenState, draws: Draws, turns: int | None) -> dict[str, Any]:
@@ -696,7 +714,9 @@ def _extra(run: Run, state: OmenState, draws: Draws, turns: int | None) -> dict[
         extra["result"] = _describe(run.value, draws)
         extra["trace"] = _trace(state, run.line, draws)
         if draws is Draws.EXPECTED:
-            extra["chance"] = _chance_branches(run)
+            # the budget may run out after the value was proven: the draws then go unsaid
+            with suppress(BudgetExceeded):
+                extra["chance"] = _chance_branches(run)
     return extra
 
 
@@ -743,7 +763,8 @@ def _result(run: Run, team: int, extra: dict[str, Any]) -> SolveResult:
             lower = upper = run.value
         return SolveResult(Status.UNKNOWN, Concept.MINIMAX, teams, team, None, None, lower,
                            upper, (), (), exceeded.nodes, search.states, exceeded.seconds,
-                           note=exceeded.reason,
+                           note=_reason(exceeded, extra["turns"] if extra["turns"] != "end"
+                                        else None),
                            extra={"endgame": extra, "details": details(extra, team + 1)})
     value = run.value
     values = (value, 1 - value) if team == 0 else (1 - value, value)

@@ -63,11 +63,13 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
             "position's [search] table"
         )
     if seed is not None:
-        raise ChoiceError("seed: the seed of the Omens kernel's estimates; Omen's endgame "
-                          "search makes none")
+        raise ChoiceError(key="seed", value=seed, problem="the seed of the Omens kernel's "
+                          "estimates; Omen's endgame search makes none")
     if threads not in (None, 0, 1) or max_memory is not None:
-        raise ChoiceError("threads and max_memory apply to the Omens kernel; Omen's endgame "
-                          "search runs in one thread with its own table")
+        raise ChoiceError(key="max_memory" if max_memory is not None else "threads",
+                          value=max_memory if max_memory is not None else threads,
+                          problem="threads and max_memory apply to the Omens kernel; Omen's "
+                          "endgame search runs in one thread with its own table")
     return kernel_solve(state, state.search, concept, team, budget=budget,
                         simultaneous=simultaneous, progress=progress)
 

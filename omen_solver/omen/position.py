@@ -19,7 +19,13 @@ from omen_solver.core import game as game_protocol
 from omen_solver.core.game import TraceStep
 from omen_solver.core.suggest import did_you_mean
 from omen_solver.core.values import decode
-from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
+from omen_solver.errors import (
+    NO_VALUE,
+    CatalogueError,
+    OmenSolverError,
+    OptionError,
+    PositionError,
+)
 from omen_solver.omen import cards as cards_module
 from omen_solver.omen import (
     draws,
@@ -48,8 +54,8 @@ from omen_solver.omen.zones import CAPACITY, HIDDEN, City, Player, TurnInfo, Uni
 
 __all__ = ["load_state", "state_from_data", "state_from_text"]
 
-_TOP_KEYS = {"game", "profile", "cards", "replace_cards", "sets", "rules", "turn", "seat",
-             "city", "deck", "pool", "moves", "search", "puzzle"}
+_TOP_KEYS = {"game", "title", "profile", "cards", "replace_cards", "sets", "rules", "turn",
+             "seat", "city", "deck", "pool", "moves", "search", "puzzle"}
 """The keys of a position file; ``puzzle`` belongs to the game-agnostic puzzle format and is
 left to it (docs/puzzles.md)."""
 _PLAYER_KEYS = {"coins", "hand", "rewards", "rewards_unused", "rewards_used", "feats",
@@ -74,8 +80,8 @@ class _Reader:
         self.rules = rules
         self.profile = profile
 
-    def fail(self, key: str, problem: str) -> PositionError:
-        return PositionError(f"{self.path}: key {key!r}: {problem}")
+    def fail(self, key: str, problem: str, value: Any = NO_VALUE) -> PositionError:
+        return PositionError(file=str(self.path), key=key, value=value, problem=problem)
 
     def table(self, value: Any, key: str) -> Mapping[str, Any]:
         if value is None:
@@ -155,7 +161,7 @@ def _catalogue(path: Path, data: Mapping[str, Any], rules: OmenRules) -> Catalog
         catalogue = load_catalogue([path.parent / f for f in files], base=base)
     except CatalogueError as error:
         # The card file's own message names it, the card and the field; name the key too.
-        raise PositionError(f"{path}: key 'cards': {error}") from None
+        raise error.located(PositionError, file=str(path), key="cards") from None
     return catalogue.resolve(rules.stat_colours)
 
 
@@ -295,7 +301,7 @@ def state_from_data(path: Path, data: Mapping[str, Any]) -> OmenState:
     try:
         rules = make_rules(profile, overrides)
     except OptionError as error:
-        raise PositionError(f"{path}: key {error}") from None
+        raise error.located(PositionError, file=str(path)) from None
     catalogue = _catalogue(path, data, rules)
     sets = _sets(path, data, profile, catalogue)
     r = _Reader(path, catalogue, sets, rules, profile)
@@ -473,7 +479,7 @@ def _search_settings(r: _Reader, value: Any) -> EndgameSettings | None:
     try:
         reductions = reductions_of(chosen)
     except OptionError as error:
-        raise r.fail("search.reductions", str(error)) from None
+        raise error.located(PositionError, file=str(r.path), key="search.reductions") from None
     return EndgameSettings(turns=None if turns == "end" else int(turns), draws=Draws(draws),
                            margin=r.boolean(table.get("margin"), "search.margin", False),
                            reductions=reductions)
@@ -484,7 +490,7 @@ def _apply_moves(r: _Reader, state: OmenState, value: Any) -> OmenState:
         try:
             state = state.child(state.string_to_action(text))
         except OmenSolverError as error:
-            raise r.fail(f"moves[{index}]", str(error)) from None
+            raise error.located(PositionError, file=str(r.path), key=f"moves[{index}]") from None
     return state
 
 

@@ -31,6 +31,7 @@ from omen_solver.core.game import TraceStep
 from omen_solver.core.options import hint
 from omen_solver.core.values import decode
 from omen_solver.errors import (
+    NO_VALUE,
     CatalogueError,
     OmenSolverError,
     OptionError,
@@ -116,8 +117,8 @@ class _Reader:
         self.source = source
         self.data = data
 
-    def fail(self, key: str, problem: str) -> PositionError:
-        return PositionError(f"{self.source}: key '{key}': {problem}")
+    def fail(self, key: str, problem: str, value: object = NO_VALUE) -> PositionError:
+        return PositionError(file=self.source, key=key, value=value, problem=problem)
 
     def integer(self, key: str, value: object, low: int, high: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -154,7 +155,7 @@ def _catalogue(reader: _Reader, base: Path | None) -> Catalogue:
     try:
         return load_catalogue(path)
     except CatalogueError as error:
-        raise PositionError(f"{reader.source}: key 'catalogue': {error}") from None
+        raise error.located(PositionError, file=reader.source, key="catalogue") from None
 
 
 def _rules(reader: _Reader) -> OmensRules:
@@ -167,11 +168,7 @@ def _rules(reader: _Reader) -> OmensRules:
     try:
         return make_rules(preset, overrides, where="rules")
     except OptionError as error:
-        text = str(error)
-        if text.startswith("unknown preset"):
-            raise reader.fail("preset", text) from None
-        key, _, problem = text.partition(": ")
-        raise reader.fail(key, problem) from None
+        raise error.located(PositionError, file=reader.source) from None
 
 
 def _choice(reader: _Reader, key: str, allowed: Sequence[str], default: str) -> str:
@@ -369,7 +366,7 @@ def _moves(
         try:
             move = state.parse_move(text)
         except OmenSolverError as error:
-            raise reader.fail(key, str(error)) from None
+            raise error.located(PositionError, file=reader.source, key=key) from None
         moves.append(move)
         state = state.child(move)
     return state, tuple(moves)

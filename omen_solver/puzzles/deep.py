@@ -200,6 +200,9 @@ class DeepPuzzle:
     """The winning line, the defence holding out longest."""
     origin: str
     """Where the position comes from (seed, deal, bouts played)."""
+    deal: int | None = None
+    """The number of its deal among the seeded run's deals (from 1), which the title names so
+    that puzzles of one size and depth keep distinct titles; ``None``: not from a run."""
 
     @property
     def state(self) -> OmensState:
@@ -275,7 +278,8 @@ def tempting_moves(
     return found
 
 
-def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
+def examine(reached: Reached, recipe: DeepRecipe, origin: str = "",
+            deal: int | None = None) -> Examined:
     """Keep the position as a deep puzzle, or say why not."""
     state = reached.state
     concept = recipe.concept
@@ -326,6 +330,7 @@ def examine(reached: Reached, recipe: DeepRecipe, origin: str = "") -> Examined:
             tempting=refuted,
             line=tuple(replay_line(reached, line)),
             origin=origin,
+            deal=deal,
         )
     )
 
@@ -565,6 +570,12 @@ def puzzle_budget(nodes: int) -> int:
     return -(-10 * nodes // step) * step
 
 
+def _title(puzzle: DeepPuzzle) -> str:
+    players = _NUMBERS[puzzle.state.num_players()]
+    deal = "" if puzzle.deal is None else f", deal {puzzle.deal}"
+    return f"{players} players{deal}: a win in {puzzle.rating.depth} bouts"
+
+
 def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
     """Write one puzzle file (``docs/puzzles.md``)."""
     state = puzzle.state
@@ -578,7 +589,7 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
         'game = "omens"',
         f"players = {players}",
         f"teams = {json.dumps([[s + 1 for s in team] for team in state.teams()])}",
-        f"title = {json.dumps(f'{_NUMBERS[players]} players: a win in {rating.depth} bouts')}",
+        f"title = {json.dumps(_title(puzzle))}",
         "",
         "[hands]",
         *(f"{seat + 1} = {json.dumps(list(hand))}" for seat, hand in enumerate(start.hands)),
@@ -664,7 +675,7 @@ def _search_deal(
                 continue
             seen.add(state.key())
             tally["positions"] += 1
-            examined = examine(here, recipe, _origin(recipe, index, here))
+            examined = examine(here, recipe, _origin(recipe, index, here), index + 1)
             if examined.puzzle is not None:
                 return examined.puzzle
             tally[examined.reason] += 1

@@ -238,7 +238,8 @@ def team_index(state: GameState[Any], seats: Sequence[int], where: str) -> int:
     try:
         return solver_team_index(state, tuple(seats), "team")
     except ChoiceError as error:
-        raise PositionError(f"{where}: {str(error).removeprefix('team: ')}") from None
+        raise PositionError(f"{where}: {error.problem}", value=error.value,
+                            problem=error.problem) from None
 
 
 def compare(puzzle: Puzzle, state: GameState[Any], result: SolveResult) -> list[str]:

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from omen_solver.core.walk import Step, TooDeep, drive
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.cards import default_catalogue
@@ -326,6 +327,14 @@ class _LineWalk:
         return moves
 
     def walk(self, state: OmensState) -> frozenset[int]:
+        """The cards placed in every optimal line from ``state`` (a walk with a stack of its
+        own, :mod:`omen_solver.core.walk`; a line too deep to follow is unknown)."""
+        try:
+            return drive(self._walk(state))
+        except TooDeep:
+            raise _Unknown from None
+
+    def _walk(self, state: OmensState) -> Step[frozenset[int]]:
         key = state.key()
         known = self.memo.get(key)
         if known is not None:
@@ -335,7 +344,7 @@ class _LineWalk:
         common: frozenset[int] | None = None
         if state.current_player() != TERMINAL:
             for move in self.optimal_moves(state):
-                line = _placed(move) | self.walk(state.apply_move(move))
+                line = _placed(move) | (yield self._walk(state.apply_move(move)))
                 common = line if common is None else common & line
                 if not common:
                     break

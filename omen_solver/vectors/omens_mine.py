@@ -452,7 +452,7 @@ class OmensMiner:
             start = setup.start()
         except OmenSolverError as error:
             self.no_sibling.append({"vector": vector["id"],
-                                    "why": str(error).removeprefix("setup: ")})
+                                    "why": error.relative()})
             return None
         legal, cut = _legal_prefix(start, moves)
         recording, features = self._measure(setup, legal)

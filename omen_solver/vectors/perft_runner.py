@@ -21,7 +21,7 @@ their perft file).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -148,24 +148,35 @@ def _walk(cursor: _Cursor, depth: int) -> tuple[dict[int, dict[str, int]], Count
     terminals = [0] * (depth + 1)
     divide: Counter[str] = Counter()
 
-    def visit(path: list[str], first: str | None) -> None:
+    path: list[str] = []
+
+    def enter() -> list[str]:
+        """Count the node at ``path``; the actions below it (none at a leaf)."""
         level = len(path)
         levels[level] += 1
-        if level == depth:
-            if first is not None:
-                divide[first] += 1
-            return
-        cursor.goto(path)
-        to_act, legal = cursor.legal()
-        if to_act is None:
+        if level < depth:
+            cursor.goto(path)
+            to_act, legal = cursor.legal()
+            if to_act is not None:
+                return legal
             terminals[level] += 1
-            if first is not None:
-                divide[first] += 1
-            return
-        for action in legal:
-            visit([*path, action], first or action)
+        if path:
+            divide[path[0]] += 1
+        return []
 
-    visit([], None)
+    # Depth first, in the engine's order, with a stack of its own (a suite may ask for more
+    # plies than Python's recursion allows): the actions left to try at each node of the path.
+    pending: list[Iterator[str]] = [iter(enter())]
+    while pending:
+        action = next(pending[-1], None)
+        if action is None:
+            pending.pop()
+            if path:
+                path.pop()
+            continue
+        path.append(action)
+        pending.append(iter(enter()))
+
     counts = {}
     for cut in range(1, depth + 1):
         at_depth = levels[cut]

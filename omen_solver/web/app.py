@@ -37,7 +37,7 @@ from omen_solver.errors import (
     shown,
 )
 from omen_solver.shipped import shipped
-from omen_solver.web import library
+from omen_solver.web import library, trainer
 from omen_solver.web.jobs import Job, Jobs, Limits
 
 __all__ = ["STATIC", "create_app", "default_puzzle_folder"]
@@ -214,6 +214,22 @@ class Api:
         job = self._start("moves", payload, seconds)
         return _json({"id": job.id, "seconds": seconds, "events": f"/api/jobs/{job.id}/events"})
 
+    async def omens_lines(self, request: Request) -> Response:
+        """Start the search of the line of each of ``candidates`` (legal actions); read it at
+        ``/api/jobs/ID/events``."""
+        body = await self.body(request)
+        board = await run_in_threadpool(self.board, body)
+        candidates = library.moves_list(body.get("candidates"))
+        concept = body.get("concept")
+        if concept is not None and concept not in ("paranoid", "maxn"):
+            raise RequestError(
+                f"'concept': {shown(concept)}; with three teams choose 'paranoid' or 'maxn'")
+        payload = {"position": board.data, "moves": [p.text for p in board.history[
+            board.file_moves:]], "concept": concept, "candidates": candidates}
+        seconds = self.jobs.seconds(body.get("seconds"))
+        job = self._start("lines", payload, seconds)
+        return _json({"id": job.id, "seconds": seconds, "events": f"/api/jobs/{job.id}/events"})
+
     async def job_status(self, request: Request) -> Response:
         job = self.jobs.get(request.path_params["id"])
         since = request.query_params.get("since", "0")
@@ -268,71 +284,102 @@ class Api:
         data = library.read_position_text(text, entry.game)
         return entry, text, data
 
-    def _puzzle_summary(self, entry: PuzzleEntry) -> dict[str, Any]:
-        cached = self._puzzle_meta.get(entry.name)
-        if cached is None:
-            _, _, data = self._puzzle(entry.name)
-            puzzle = data.get("puzzle", {})
-            cached = {"name": entry.name, "game": entry.game,
-                      "title": data.get("title", entry.path.stem),
-                      "question": puzzle.get("question"),
-                      "players": data.get("players", 2),
-                      "rating": puzzle.get("rating")}
-            self._puzzle_meta[entry.name] = cached
-        return cached
+    def _named(self, request: Request) -> tuple[PuzzleEntry, str, dict[str, Any]]:
+        return self._puzzle(f"{request.path_params['game']}/{request.path_params['stem']}")
+
+    def _summaries(self) -> dict[str, dict[str, Any]]:
+        """What the list shows of every puzzle (read once: the files are the server's own)."""
+        if not self._puzzle_meta:
+            listed = []
+            for entry in self.puzzles.values():
+                _, _, data = self._puzzle(entry.name)
+                listed.append(trainer.summary(entry.name, entry.game, entry.path.stem, data))
+            trainer.distinct_titles(listed)
+            self._puzzle_meta = {item["name"]: item for item in listed}
+        return self._puzzle_meta
 
     async def puzzles_list(self, request: Request) -> Response:
         game = request.query_params.get("game")
-        entries = [e for e in self.puzzles.values() if game is None or e.game == game]
-        listed = await run_in_threadpool(lambda: [self._puzzle_summary(e) for e in entries])
-        return _json(listed)
+        listed = await run_in_threadpool(self._summaries)
+        return _json([item for item in listed.values() if game is None or item["game"] == game])
 
     async def puzzle_get(self, request: Request) -> Response:
-        name = f"{request.path_params['game']}/{request.path_params['stem']}"
-        entry, _, data = self._puzzle(name)
+        entry, _, data = self._named(request)
+        summaries = await run_in_threadpool(self._summaries)
         shown_data = {k: v for k, v in data.items() if k != "puzzle"}
         puzzle = dict(data.get("puzzle", {}))
         puzzle.pop("answer", None)
-        return _json({**self._puzzle_summary(entry), "toml": library.dump_toml(shown_data),
+        return _json({**summaries[entry.name], "toml": library.dump_toml(shown_data),
                       "puzzle": puzzle})
 
     async def puzzle_try(self, request: Request) -> Response:
-        """A move in a puzzle: right or wrong, why, and the solution."""
-        name = f"{request.path_params['game']}/{request.path_params['stem']}"
+        """An answer to a puzzle: a move (right or wrong, why, and the solution) or, for a
+        question about the position's value, a value."""
         body = await self.body(request)
-        entry, text, data = self._puzzle(name)
-        if entry.game != "omens":
-            raise RequestError("puzzle mode plays Omens puzzles; open Omen ones on the "
-                                       "Omen board")
+        entry, text, data = self._named(request)
+        return _json(await self._try_puzzle(data, entry.game, text, body))
+
+    async def _try_puzzle(self, data: dict[str, Any], game: str, text: str,
+                          body: dict[str, Any]) -> dict[str, Any]:
+        if "value" in body:
+            return await run_in_threadpool(trainer.judge_value, data, game, body["value"])
         move = body.get("move")
         if not isinstance(move, str):
             raise RequestError("'move': expected an action in canonical notation")
-        result = await self._try_puzzle(data, text, move, body.get("seconds"))
-        return _json(result)
+        return await self._puzzle_job(data, game, text, move, body.get("seconds"))
 
-    async def _try_puzzle(self, data: dict[str, Any], text: str, move: str,
+    async def _puzzle_job(self, data: dict[str, Any], game: str, text: str, move: str | None,
                           seconds: object) -> dict[str, Any]:
         puzzle = data.get("puzzle", {})
-        board = await run_in_threadpool(library.load_board, data, [])
-        state = board.state
-        state.parse_move(move)  # an illegal move is refused at once, with the CLI's message
+        answer = puzzle.get("answer", {})
+        state = await run_in_threadpool(trainer.loaded_state, data, game)
+        canonical = None
+        if move is not None:
+            # an illegal move is refused at once, with the command line's message
+            canonical = state.action_to_string(trainer.parse_move(state, move))
         team = library.puzzle_team(state, puzzle)
-        payload = {"position": data, "move": move, "team": list(team),
-                   "concept": puzzle.get("concept"), "answer": puzzle.get("answer", {})}
+        payload = {"game": game, "position": data, "move": move, "team": list(team),
+                   "concept": puzzle.get("concept"), "answer": answer}
         result = await self._run("puzzle", payload, self.jobs.seconds(seconds))
-        result["comments"] = library.puzzle_comments(text)
+        if result.get("type") != "result":
+            # out of time: what the stated answer says of the move still holds
+            result = {"type": "result", "reason": result.get("reason"), "best": [],
+                      "root": None, "solution": [], "line": []}
+            if canonical is not None:
+                result.update(move=canonical, right=trainer.stated_judgement(canonical, answer),
+                              value=None, verdict="unknown")
+        result["comments"] = trainer.commentary(text)
         result["question"] = puzzle.get("question")
         return result
 
+    def _text_puzzle(self, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """A puzzle given as text (a generated one): its tables and its text."""
+        return self.position_data(body, "omens"), str(body.get("toml") or "")
+
     async def puzzle_try_text(self, request: Request) -> Response:
-        """A move in a puzzle given as text (a generated one)."""
+        """An answer to a puzzle given as text (a generated one)."""
         body = await self.body(request)
-        text = body.get("toml")
-        data = self.position_data(body, "omens")
-        move = body.get("move")
-        if not isinstance(move, str):
-            raise RequestError("'move': expected an action in canonical notation")
-        return _json(await self._try_puzzle(data, str(text or ""), move, body.get("seconds")))
+        data, text = self._text_puzzle(body)
+        return _json(await self._try_puzzle(data, "omens", text, body))
+
+    async def puzzle_hint(self, request: Request) -> Response:
+        _, _, data = self._named(request)
+        return _json(await run_in_threadpool(trainer.hint, data, request.path_params["game"]))
+
+    async def puzzle_hint_text(self, request: Request) -> Response:
+        data, _ = self._text_puzzle(await self.body(request))
+        return _json(await run_in_threadpool(trainer.hint, data, "omens"))
+
+    async def puzzle_solution(self, request: Request) -> Response:
+        """The solution on request: every optimal move, the line explained, the comments."""
+        body = await self.body(request)
+        entry, text, data = self._named(request)
+        return _json(await self._puzzle_job(data, entry.game, text, None, body.get("seconds")))
+
+    async def puzzle_solution_text(self, request: Request) -> Response:
+        body = await self.body(request)
+        data, text = self._text_puzzle(body)
+        return _json(await self._puzzle_job(data, "omens", text, None, body.get("seconds")))
 
     async def puzzle_generate(self, request: Request) -> Response:
         body = await self.body(request)
@@ -402,6 +449,7 @@ def create_app(
         Route("/api/omens/position", api.omens_position, methods=["POST"]),
         Route("/api/omens/deal", api.omens_deal, methods=["POST"]),
         Route("/api/omens/solve", api.omens_solve, methods=["POST"]),
+        Route("/api/omens/lines", api.omens_lines, methods=["POST"]),
         Route("/api/jobs/{id}", api.job_status, methods=["GET"]),
         Route("/api/jobs/{id}", api.job_cancel, methods=["DELETE"]),
         Route("/api/jobs/{id}/cancel", api.job_cancel, methods=["POST"]),
@@ -411,6 +459,10 @@ def create_app(
         Route("/api/puzzles/generate", api.puzzle_generate, methods=["POST"]),
         Route("/api/puzzles/{game}/{stem}", api.puzzle_get, methods=["GET"]),
         Route("/api/puzzles/{game}/{stem}/try", api.puzzle_try, methods=["POST"]),
+        Route("/api/puzzles/hint", api.puzzle_hint_text, methods=["POST"]),
+        Route("/api/puzzles/solution", api.puzzle_solution_text, methods=["POST"]),
+        Route("/api/puzzles/{game}/{stem}/hint", api.puzzle_hint, methods=["GET"]),
+        Route("/api/puzzles/{game}/{stem}/solution", api.puzzle_solution, methods=["POST"]),
         Route("/api/omen/board", api.omen_board, methods=["POST"]),
         Route("/api/omen/endgame", api.omen_endgame, methods=["POST"]),
     ]

@@ -519,18 +519,6 @@ def export_toml(board: Board) -> str:
     return text
 
 
-def puzzle_comments(text: str) -> list[str]:
-    """The comment lines of a puzzle file, the commentary of its solution."""
-    lines = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            lines.append(stripped[1:].removeprefix(" "))
-        elif stripped and lines and not stripped.startswith("#"):
-            break
-    return lines
-
-
 def read_text_file(path: Path) -> str:
     """A file the server itself ships (a bundled puzzle or example); never a requested path.
     Read like every input file (a regular file, bounded in size)."""

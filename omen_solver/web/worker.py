@@ -7,11 +7,13 @@ its budget. The worker writes its answers to standard output, one JSON object a 
 
 * ``{"type": "start", ...}``: what is being searched;
 * ``{"type": "move", ...}``: the latest answer for one legal action (refined pass after pass);
+* ``{"type": "line", ...}``: the line of one legal action (``lines``);
 * ``{"type": "result", ...}``: the answer of a one-shot job;
 * ``{"type": "done", ...}`` or ``{"type": "error", "error": "..."}``: the last message.
 
 Jobs: ``moves`` (the value of each legal action, refined live), ``solve`` (one position,
-once), ``puzzle`` (a puzzle move judged, with the refutation and the solution), ``generate``
+once), ``lines`` (the line of each asked action), ``puzzle`` (a puzzle move judged, with the
+refutation and the solution, in either game), ``generate``
 (a new deep puzzle), ``endgame`` (the Omen endgame solver).
 """
 
@@ -255,7 +257,7 @@ def job_solve(payload: dict[str, Any], seconds: float, send: Send) -> None:
           "best": list(result.best_actions), **_answer(result, low, high)})
 
 
-def _explained_line(state: OmensState, line: Sequence[str]) -> list[dict[str, Any]]:
+def _explained_line(state: Any, line: Sequence[str]) -> list[dict[str, Any]]:
     steps = []
     for text in line:
         by = state.current_player()
@@ -265,15 +267,22 @@ def _explained_line(state: OmensState, line: Sequence[str]) -> list[dict[str, An
     return steps
 
 
+def _puzzle_state(payload: dict[str, Any]) -> Any:
+    """The position of a puzzle (either game), its own moves played."""
+    from omen_solver.web.trainer import loaded_state
+
+    return loaded_state(payload["position"], payload.get("game", "omens"))
+
+
 def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     """A move in a puzzle judged: right or wrong against the stated answer (the solver
-    decides when the file does not say), the refutation line when wrong, then every optimal
-    move and the solution line, explained."""
-    from omen_solver.web.library import load_board
+    decides when the file does not say), the line after it explained (when wrong: the
+    refutation), and, unless it is wrong, every optimal move and the solution line. Without
+    a move: the solution alone."""
+    from omen_solver.web.trainer import parse_move, stated_judgement
 
-    board = load_board(payload["position"], [])
-    state = board.state
-    move = payload["move"]
+    state = _puzzle_state(payload)
+    move = payload.get("move")
     team = tuple(payload["team"])
     concept = _concept(state, payload.get("concept"))
     low, high = _bounds(state)
@@ -283,31 +292,60 @@ def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:
     def left() -> float:
         return max(0.05, deadline - time.monotonic())
 
-    root = solve(state, concept=concept, team=team, budget=Budget(max_seconds=left()))
-    best = list(stated.get("best_actions") or root.best_actions)
-    after = state.child(move)
-    canonical = state.action_to_string(state.parse_move(move))
-    if after.is_terminal():
-        reply = _terminal_answer(after, team, low, high)
-    else:
-        # the position searched whole: its line is the refutation the commentaries follow
-        reply = _answer(solve(after, concept=concept, team=team, per_move=False,
-                              budget=Budget(max_seconds=left())), low, high)
-    if canonical in best:
-        right: bool | None = True
-    elif stated.get("best_actions") or canonical in stated.get("best_actions_exclude", []):
-        right = False
-    elif root.solved and reply["status"] == "solved":
-        right = root.value is not None and Fraction(reply["value"]) == root.value
-    else:
-        right = None
-    line = [canonical, *reply["line"]]
-    solution = list(root.principal_variation) if root.solved else []
-    send({"type": "result", "move": canonical, "right": right, "value": reply["value"],
-          "verdict": reply["verdict"], "best": best,
-          "root": _answer(root, low, high),
-          "line": _explained_line(state, line),
-          "solution": _explained_line(state, solution)})
+    reply: dict[str, Any] = {"type": "result", "best": [], "root": None, "solution": []}
+    right: bool | None = None
+    if move is not None:
+        action = parse_move(state, move)
+        canonical = state.action_to_string(action)
+        right = stated_judgement(canonical, stated)
+        after = state.child(action)
+        if after.is_terminal():
+            answer = _terminal_answer(after, team, low, high)
+        else:
+            # the position searched whole: its line is the refutation the commentaries follow
+            answer = _answer(solve(after, concept=concept, team=team, per_move=False,
+                                   budget=Budget(max_seconds=left())), low, high)
+        reply.update(move=canonical, value=answer["value"], verdict=answer["verdict"],
+                     line=_explained_line(state, [canonical, *answer["line"]]))
+    if right is not False:
+        # the solution is shown once the puzzle is solved, or when asked for
+        root = solve(state, concept=concept, team=team, budget=Budget(max_seconds=left()))
+        solution = list(root.principal_variation) if root.solved else []
+        reply.update(best=list(stated.get("best_actions") or root.best_actions),
+                     root=_answer(root, low, high), solution=_explained_line(state, solution))
+        if move is not None and right is None and root.solved and answer["status"] == "solved":
+            right = root.value is not None and Fraction(answer["value"]) == root.value
+    if move is not None:
+        reply["right"] = right
+    send(reply)
+
+
+def job_lines(payload: dict[str, Any], seconds: float, send: Send) -> None:
+    """The line of each asked legal action: its position solved whole, best play on both
+    sides after it (the per-move search proves each action's value but keeps the line of
+    the best one only). Each line is sent as it is found, the most promising first."""
+    state = _board_state(payload)
+    team = _mover_team(state)
+    concept = _concept(state, payload.get("concept"))
+    low, high = _bounds(state)
+    deadline = time.monotonic() + seconds
+    legal = {state.action_to_string(move): move for move in state.moves()}
+    for text in payload.get("candidates", []):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        if text not in legal:
+            continue
+        child = state.child(legal[text])
+        if child.is_terminal():
+            answer = _terminal_answer(child, team, low, high)
+        else:
+            answer = _answer(solve(child, concept=concept, team=team, per_move=False,
+                                   budget=Budget(max_seconds=left)), low, high)
+        send({"type": "line", "move": text, "status": answer["status"],
+              "verdict": answer["verdict"], "value": answer["value"],
+              "line": [text, *answer["line"]] if answer["status"] == "solved" else []})
+    send({"type": "done", "status": "solved"})
 
 
 def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
@@ -333,13 +371,16 @@ def job_generate(payload: dict[str, Any], seconds: float, send: Send) -> None:
 
 
 def job_endgame(payload: dict[str, Any], seconds: float, send: Send) -> None:
-    """The Omen endgame solver on a position from the request."""
-    from omen_solver.omen.endgame import solve_endgame
+    """The Omen endgame solver on a position from the request, searched as the position's
+    ``[search]`` table asks (its turn limit, draws and reductions), as ``omen endgame`` does."""
+    from omen_solver.omen.endgame import EndgameSettings, solve_endgame
     from omen_solver.web.omen import load_omen
 
     state, _, _ = load_omen(payload["position"], payload.get("moves", []))
     seat = payload.get("seat")
-    result = solve_endgame(state, seat=seat, budget=Budget(max_seconds=seconds))
+    settings = state.search or EndgameSettings()
+    result = solve_endgame(state, seat=seat, turns=settings.turns, draws=settings.draws,
+                           reductions=settings.reductions, budget=Budget(max_seconds=seconds))
     data = result.to_json()
     send({"type": "result", **data})
 
@@ -348,6 +389,7 @@ JOBS: Final[dict[str, Callable[[dict[str, Any], float, Send], None]]] = {
     "moves": job_moves,
     "solve": job_solve,
     "puzzle": job_puzzle,
+    "lines": job_lines,
     "generate": job_generate,
     "endgame": job_endgame,
 }

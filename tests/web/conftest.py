@@ -76,21 +76,62 @@ def browser() -> Iterator[Any]:
             shutil.rmtree(profile, ignore_errors=True)
 
 
+EXPECTED_CONSOLE = "the server responded with a status of 400"
+"""The one console error a page may show: bad input answered 400 (its message is on the page)."""
+
+
 @pytest.fixture
 def page(browser: Any, board_url: str) -> Iterator[Any]:
+    """A fresh page; at its end, no script error and no console error (but a 400 answer to
+    bad input, which the page itself reports)."""
     page = browser.new_page()
     page.set_viewport_size({"width": 1280, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(f"console: {message.text}") if (
+        message.type == "error" and EXPECTED_CONSOLE not in message.text) else None)
     page.set_default_timeout(15_000)
     yield page
     page.close()
     assert errors == [], f"errors on the page: {errors}"
 
 
-def link(toml: str, moves: list[str] | None = None) -> str:
-    """The board's short link (``#omens=z...``): the position and moves, deflated."""
-    payload = json.dumps({"t": toml, "m": moves or []}).encode()
+def link(toml: str, moves: list[str] | None = None, tree: list[Any] | None = None) -> str:
+    """The board's short link (``#omens=z...``): the position and moves (and the move tree,
+    each node ``[move, children...]``), deflated."""
+    data: dict[str, Any] = {"t": toml, "m": moves or []}
+    if tree is not None:
+        data["v"] = tree
+    payload = json.dumps(data).encode()
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     packed = compressor.compress(payload) + compressor.flush()
     return "#omens=z" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def read_link(address: str) -> dict[str, Any]:
+    """What a board link holds: ``t`` (the position), ``m`` (the moves to the node shown)
+    and, with side lines, ``v`` (the move tree)."""
+    code = address.split("#omens=", 1)[1]
+    assert code[0] == "z", address
+    packed = base64.urlsafe_b64decode(code[1:] + "=" * (-len(code[1:]) % 4))
+    data: dict[str, Any] = json.loads(zlib.decompress(packed, -15))
+    return data
+
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAD = 'game = "omens"\nplayers = 4\nteams = [[1, 3], [2, 4]]\n'
+
+
+def open_board(page: Any, url: str, toml: str | None = None,
+               moves: list[str] | None = None, tree: list[Any] | None = None) -> None:
+    page.goto(url + (link(toml, moves, tree) if toml else ""))
+    page.wait_for_selector('body[data-ready="1"]')
+
+
+def moves_shown(page: Any) -> list[str]:
+    """The moves from the start to the node shown: the file's own, then the tree's path."""
+    own = page.eval_on_selector_all("#move-list .mv.file",
+                                    "nodes => nodes.map(n => n.dataset.move)")
+    path = page.eval_on_selector(
+        "#move-list .mv.current", "node => JSON.parse(node.dataset.path)")
+    return [*own, *path]

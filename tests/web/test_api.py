@@ -221,22 +221,85 @@ def test_search_is_cancelled_and_bounded(client: TestClient) -> None:
 
 
 def test_puzzle_attempts(client: TestClient) -> None:
+    """puzzles/omens/law-and-wrath.toml: 1:27 loses, only 1:15 lower wins. A wrong move gets
+    its refutation and nothing of the solution; a right one gets the solution."""
     wrong = client.post("/api/puzzles/omens/law-and-wrath/try", json={"move": "1:27"}).json()
     assert wrong["right"] is False
-    assert wrong["best"] == ["1:15 lower"]
+    assert wrong["best"] == [] and wrong["solution"] == []
     assert wrong["line"][0]["move"] == "1:27"
     assert wrong["verdict"] == "lost" and len(wrong["line"]) >= 4  # the other side's answer
-    assert any("Law and Wrath" in line for line in wrong["comments"])
     right = client.post("/api/puzzles/omens/law-and-wrath/try",
                         json={"move": "1:15 lower"}).json()
-    assert right["right"] is True
+    assert right["right"] is True and right["best"] == ["1:15 lower"]
+    assert right["solution"][0]["move"] == "1:15 lower"
+    assert any("Law and Wrath" in line for line in right["comments"])
     listed = client.get("/api/puzzles?game=omens").json()
     assert any(p["name"] == "omens/law-and-wrath" for p in listed)
     shown = client.get("/api/puzzles/omens/law-and-wrath").json()
     assert "answer" not in shown["puzzle"] and "best_actions" not in shown["toml"]
+    assert shown["kind"] == "move" and shown["plays"] == {"legal": 3, "named": 1,
+                                                          "complete": True}
     assert client.get("/api/puzzles/omens/..%2F..%2Fetc").status_code in (400, 404)
     assert client.post("/api/puzzles/omens/law-and-wrath/try",
                        json={"move": "1:99"}).status_code == 400
+
+
+def test_puzzle_hint_solution_and_values(client: TestClient) -> None:
+    """The hint points at a card of an optimal move (Law, puzzles/omens/law-and-wrath.toml);
+    the solution on request; a value question (puzzles/omens/lie-against-fear.toml: seats 1
+    and 3 cannot win, value 0) takes a value, not a move."""
+    hint = client.get("/api/puzzles/omens/law-and-wrath/hint").json()
+    assert hint == {"hint": "Look at Law (15) in seat 1's hand.", "clicks": ["hand:1:15"]}
+    solution = client.post("/api/puzzles/omens/law-and-wrath/solution", json={}).json()
+    assert solution["best"] == ["1:15 lower"] and solution["root"]["verdict"] == "won"
+    assert "right" not in solution
+    assert not any(line.startswith("points:") for line in solution["comments"])
+    value = client.get("/api/puzzles/omens/lie-against-fear").json()
+    assert value["kind"] == "value" and "0" in value["choices"]
+    assert client.post("/api/puzzles/omens/lie-against-fear/try",
+                       json={"value": "1"}).json() == {"value": "1", "right": False}
+    assert client.post("/api/puzzles/omens/lie-against-fear/try",
+                       json={"value": "0"}).json() == {"value": "0", "right": True}
+    assert client.post("/api/puzzles/omens/lie-against-fear/try",
+                       json={"value": "half"}).status_code == 400
+
+
+def test_omen_puzzles_in_puzzle_mode(client: TestClient) -> None:
+    """puzzles/omen/war-order.toml: seat 1 wins only by fighting city 1 first (004 War Step:
+    the active player decides the order); every Omen puzzle is listed with its question and a
+    title of its own."""
+    listed = client.get("/api/puzzles?game=omen").json()
+    assert len(listed) == 18
+    assert all(p["question"].endswith("?") and p["title"] for p in listed)
+    assert len({p["title"] for p in listed}) == 18
+    wrong = client.post("/api/puzzles/omen/war-order/try", json={"move": "war 2"}).json()
+    assert wrong["right"] is False and wrong["line"][0]["move"] == "war 2"
+    right = client.post("/api/puzzles/omen/war-order/try", json={"move": "war 1"}).json()
+    assert right["right"] is True and right["best"] == ["war 1"]
+    assert client.get("/api/puzzles/omen/war-order/hint").json()["hint"] == "Look at “war …”."
+
+
+def test_titles_are_distinct(client: TestClient) -> None:
+    """Several deep puzzles share a size and a depth: their titles name their deal."""
+    titles = [p["title"] for p in client.get("/api/puzzles").json()]
+    assert len(titles) == len(set(titles))
+    assert "Four players, deal 32: a win in 5 bouts" in titles
+
+
+def test_the_line_of_each_action(client: TestClient) -> None:
+    """The line after each asked action (puzzles/omens/law-and-wrath.toml): 1:15 higher
+    forces Wrath, which sends Law back (rules file 000, "Special Card Effects")."""
+    started = client.post("/api/omens/lines", json={
+        "toml": LAW_AND_WRATH, "candidates": ["1:15 higher", "1:27"], "seconds": 5}).json()
+    for _ in range(100):
+        status = client.get(f"/api/jobs/{started['id']}").json()
+        if status["finished"]:
+            break
+        time.sleep(0.1)
+    lines = {m["move"]: m for m in status["news"] if m["type"] == "line"}
+    assert lines["1:15 higher"]["line"][:2] == ["1:15 higher", "2:28 return 15"]
+    assert lines["1:27"]["verdict"] == "lost" and lines["1:27"]["line"][0] == "1:27"
+    assert status["news"][-1]["type"] == "done"
 
 
 def test_omen_board_and_endgame(

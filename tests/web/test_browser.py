@@ -1,7 +1,8 @@
 """The board in a real browser (headless Chromium through Playwright): the rulebook's worked
 example played by clicking, a rules question of each "now" card by clicking alone, the editor,
-a puzzle, the solver panel, Omen, and the page at a laptop's and a phone's size with nothing
-cut off."""
+Omen, and the page at a laptop's and a phone's size with nothing cut off. The analysis board's
+move tree and solver panel are in ``test_analysis.py``, the puzzle trainer in
+``test_trainer.py``."""
 
 from __future__ import annotations
 
@@ -12,16 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import link
-
-ROOT = Path(__file__).resolve().parents[2]
-HEAD = 'game = "omens"\nplayers = 4\nteams = [[1, 3], [2, 4]]\n'
-
-
-def open_board(page: Any, url: str, toml: str | None = None,
-               moves: list[str] | None = None) -> None:
-    page.goto(url + (link(toml, moves) if toml else ""))
-    page.wait_for_selector('body[data-ready="1"]')
+from tests.web.conftest import HEAD, ROOT, moves_shown, open_board
 
 
 def click(page: Any, token: str) -> None:
@@ -31,11 +23,6 @@ def click(page: Any, token: str) -> None:
 def trace_rules(page: Any) -> list[str]:
     return list(page.eval_on_selector_all("#trace .rule",
                                           "nodes => nodes.map(n => n.dataset.rule)"))
-
-
-def moves_shown(page: Any) -> list[str]:
-    return list(page.eval_on_selector_all("#move-list li:not(.undone)",
-                                          "nodes => nodes.map(n => n.dataset.move)"))
 
 
 def test_worked_example_by_clicking(page: Any, board_url: str) -> None:
@@ -60,11 +47,11 @@ def test_worked_example_by_clicking(page: Any, board_url: str) -> None:
     assert "The highest card in play wins the bout." in page.inner_text("#trace .rule-text")
     # Day is back in seat 2's hand.
     assert page.locator('[data-seat="2"] .hand [data-card="18"]').count() == 1
-    # Undo and redo; the link in the address bar reopens the same moves.
-    page.click("#undo")
+    # Back and forward; the link in the address bar reopens the same moves.
+    page.click("#back")
     page.wait_for_function("document.querySelector('#acting') !== null")
     assert moves_shown(page)[-1] == "5:11"
-    page.click("#redo")
+    page.click("#forward")
     page.wait_for_selector("#last-bout")
     address = page.url
     assert "#omens=z" in address
@@ -163,51 +150,13 @@ def test_edit_a_position(page: Any, board_url: str) -> None:
     assert all(sum(card >= 30 for card in hand) == 1 for hand in hands)
 
 
-def test_solve_a_puzzle(page: Any, board_url: str) -> None:
-    """puzzles/omens/law-and-wrath.toml: 1:27 loses (Wrath sends Winter back), 1:15 lower
-    wins."""
-    open_board(page, board_url)
-    page.click("#tab-puzzles")
-    page.click('[data-puzzle="omens/law-and-wrath"]')
-    page.wait_for_function(
-        "document.querySelector('#puzzle-title').textContent === 'Law and Wrath'")
-    page.click('#view-puzzles [data-token="hand:1:27"]')
-    page.wait_for_selector("#puzzle-verdict")
-    assert page.inner_text("#puzzle-verdict").startswith("Wrong")
-    result = page.inner_text("#puzzle-result")
-    assert "The refutation" in result and "1:27 is lost" in result
-    assert "1:15 lower" in page.inner_text("#puzzle-best")
-    assert "Law and Wrath" in page.inner_text("#puzzle-comments")
-    page.click("#puzzle-again")
-    page.click('#view-puzzles [data-token="hand:1:15"]')
-    page.click('#view-puzzles [data-token="word:lower"]')
-    page.wait_for_function(
-        "(document.querySelector('#puzzle-verdict') || {textContent: ''}).textContent"
-        ".startsWith('Right')")
-
-
-def test_solver_panel_and_the_line(page: Any, board_url: str) -> None:
-    text = (ROOT / "puzzles/omens/law-and-wrath.toml").read_text(encoding="utf-8")
-    open_board(page, board_url, text)
-    page.check("#solve-on")
-    page.wait_for_selector('#solver-table tr.best[data-move="1:15 lower"]')
-    verdicts = page.eval_on_selector_all(
-        "#solver-table tr", "rows => rows.map(r => [r.dataset.move, r.querySelector('.verdict')"
-        ".textContent])")
-    assert dict(verdicts) == {"1:15 higher": "lost", "1:15 lower": "won", "1:27": "lost"}
-    page.click("#show-line")
-    page.wait_for_selector("#last-bout")
-    assert moves_shown(page)[0] == "1:15 lower"
-    assert "seat 1 won bout 1" in page.inner_text("#last-bout")
-
-
 def test_omen_board(page: Any, board_url: str) -> None:
     open_board(page, board_url)
     page.click("#tab-omen")
     page.wait_for_selector("#omen-legal button")
     page.select_option("#omen-examples", "omen/war-order")
     page.wait_for_selector('#omen-legal [data-action="war 1"]')
-    assert page.locator("[data-city]").count() == 3
+    assert page.locator("#omen-board [data-city]").count() == 3
     page.click('#omen-legal [data-action="war 1"]')
     page.wait_for_selector('#omen-trace .rule[data-rule="war.torn"]')
     page.click("#omen-solve")
@@ -228,15 +177,25 @@ def _check_fits(page: Any, selectors: list[str]) -> None:
 def test_screenshots_with_nothing_cut_off(page: Any, board_url: str, tmp_path: Path,
                                           width: int, height: int) -> None:
     """The board at a laptop's and at a phone's size: no horizontal scrolling, the table,
-    the choices, the solver and the trace inside the window's width. With
+    the choices, the solver and the trace inside the window's width; on a phone the hand to
+    play from on the first screen. The rulebook's worked example (rules file 000, "How a
+    Bout Is Resolved") with a side line: seat 5 plays Spring (7) instead of Summer. With
     ``OMEN_WEB_SCREENSHOTS=DIR`` the pictures are kept there (docs/web/ holds them)."""
     page.set_viewport_size({"width": width, "height": height})
-    text = (ROOT / "puzzles/omens/law-and-wrath.toml").read_text(encoding="utf-8")
-    open_board(page, board_url, text, ["1:15 lower"])
+    text = (ROOT / "docs/examples/omens/worked-example.toml").read_text(encoding="utf-8")
+    open_board(page, board_url, text, ["5:11"], [["5:11", ["6:19"]], ["5:7"]])
     page.check("#solve-on")
     page.wait_for_selector("#solver-table tr.best")
-    assert "Law: lower than 15" in page.inner_text("#law")
-    _check_fits(page, ["#table", "#choices", "#solver-panel", "#trace", ".tabs", "#undo"])
+    page.wait_for_selector('#solver-table [data-line-of="6:35 with 1"] .pv-move')
+    page.wait_for_selector('[data-seat="6"] [data-card="35"] .score')
+    assert "seat 6 to play" in page.inner_text("#acting")
+    assert page.locator("#move-list .variation .mv").count() == 1
+    _check_fits(page, ["#table", "#choices", "#solver-panel", "#trace", ".tabs", "#back",
+                       "#move-list"])
+    page.evaluate("window.scrollTo(0, 0)")  # ticking "analyse" scrolled down to it
+    box = page.locator('[data-seat="6"] [data-card="35"]').bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+        "the hand to play from is off screen")
     shot = tmp_path / f"board-{width}x{height}.png"
     page.screenshot(path=str(shot))
     for tab in ("editor", "puzzles", "omen"):

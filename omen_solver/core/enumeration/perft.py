@@ -36,11 +36,11 @@ from omen_solver.core.budget import (
     NodeMeter,
     Progress,
     Status,
-    deep_recursion,
 )
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches, child_states
 from omen_solver.core.game import TERMINAL, GameState
+from omen_solver.core.walk import Step, drive
 from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = ["PerftCount", "PerftResult", "perft"]
@@ -109,7 +109,8 @@ class PerftResult:
 
 
 class _Counter(NodeMeter):
-    """The recursive count, with its memo and the set of distinct keys."""
+    """The count, a walk (:mod:`omen_solver.core.walk`), with its memo and the set of distinct
+    keys."""
 
     def __init__(
         self,
@@ -127,6 +128,10 @@ class _Counter(NodeMeter):
 
     def count(self, state: GameState[Any], left: int | None) -> _Counts:
         """The counts below a non-root ``state`` with ``left`` plies to go (``None``: no cut)."""
+        return drive(self.node(state, left), self)
+
+    def node(self, state: GameState[Any], left: int | None) -> Step[_Counts]:
+        """:meth:`count` as a node of the walk."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
@@ -143,16 +148,16 @@ class _Counter(NodeMeter):
         elif player == TERMINAL or (self.stop is not None and self.stop(state)):
             counts = _LEAF_ENDED
         else:
-            counts = self.below(state, player, None if left is None else left - 1)
+            counts = yield from self.below(state, player, None if left is None else left - 1)
         if self.transpositions:
             self.memo[memo_key] = counts
         return counts
 
-    def below(self, state: GameState[Any], player: int, left: int | None) -> _Counts:
+    def below(self, state: GameState[Any], player: int, left: int | None) -> Step[_Counts]:
         sequences = at_depth = ended = 0
         nodes = 1
         for child in child_states(state, player):
-            s, a, e, n = self.count(child, left)
+            s, a, e, n = yield self.node(child, left)
             sequences += s
             at_depth += a
             ended += e
@@ -185,8 +190,7 @@ def perft(
     stop_name = stop if isinstance(stop, str) else None
     counter = _Counter(predicate, transpositions, budget, progress, MemoryCap(max_memory))
     try:
-        with deep_recursion():
-            total, divide = _count_root(counter, state, depth)
+        total, divide = _count_root(counter, state, depth)
     except BudgetExceeded as exceeded:
         return PerftResult(
             Status.UNKNOWN, depth, stop_name, None, (), None, exceeded.nodes, exceeded.seconds,

@@ -34,6 +34,7 @@ from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.matrix import MatrixSolution, solve_matrix_game
 from omen_solver.core.search.result import SimultaneousMode
+from omen_solver.core.walk import Step, drive
 from omen_solver.errors import ConceptError, OmenSolverError
 
 __all__ = ["NEG_INF", "POS_INF", "Bound", "TwoSidedSearch", "exact", "proven_bounds"]
@@ -154,6 +155,11 @@ class TwoSidedSearch(NodeMeter):
 
     def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
         """Fail-soft alpha-beta value of ``state`` within the window ``(alpha, beta)``."""
+        return drive(self.node(state, alpha, beta), self)
+
+    def node(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Step[Bound]:
+        """:meth:`search` as a node of a walk (:mod:`omen_solver.core.walk`): the children
+        are searched by yielding their nodes, so that no line's depth is Python's to limit."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
@@ -179,11 +185,11 @@ class TwoSidedSearch(NodeMeter):
         if high < beta:
             beta = high
         if player >= 0:
-            value, best = self.decision(state, player, alpha, beta, best)
+            value, best = yield from self.decision(state, player, alpha, beta, best)
         elif player == CHANCE:
-            value = self.chance(state, alpha, beta)
+            value = yield from self.chance(state, alpha, beta)
         elif player == SIMULTANEOUS:
-            value, best = self.simultaneous(state, alpha, beta, best)
+            value, best = yield from self.simultaneous(state, alpha, beta, best)
         else:
             raise ValueError(f"{type(state).__name__}.current_player() returned {player}")
         low, high = proven_bounds(value, alpha, beta, low, high)
@@ -215,9 +221,10 @@ class TwoSidedSearch(NodeMeter):
 
     def decision(
         self, state: GameState[Any], player: int, alpha: Bound, beta: Bound, best: int
-    ) -> tuple[Bound, int]:
+    ) -> Step[tuple[Bound, int]]:
         actions = state.legal_actions()
-        return self.choose(actions, state, alpha, beta, best, self.maximising[player])
+        return (yield from self.choose(actions, state, alpha, beta, best,
+                                       self.maximising[player]))
 
     def choose(
         self,
@@ -228,13 +235,13 @@ class TwoSidedSearch(NodeMeter):
         best: int,
         maximising: bool,
         joint: bool = False,
-    ) -> tuple[Bound, int]:
+    ) -> Step[tuple[Bound, int]]:
         """The best of ``actions`` for one side (actions, or joint actions if ``joint``)."""
         make = state.joint_child if joint else state.child
         # A search that stops early (budget, error) is resumed only after limit_nodes, which
         # resets the ply: no `finally` here.
         self.ply += 1
-        found = self._choose(actions, make, alpha, beta, best, maximising)
+        found = yield from self._choose(actions, make, alpha, beta, best, maximising)
         self.ply -= 1
         return found
 
@@ -246,12 +253,12 @@ class TwoSidedSearch(NodeMeter):
         beta: Bound,
         best: int,
         maximising: bool,
-    ) -> tuple[Bound, int]:
+    ) -> Step[tuple[Bound, int]]:
         best_index = best
         if maximising:
             best_value: Bound = NEG_INF
             for index in self.order(actions, best):
-                value = self.search(make(actions[index]), alpha, beta)
+                value = yield self.node(make(actions[index]), alpha, beta)
                 if value > best_value:
                     best_value = value
                     best_index = index
@@ -263,7 +270,7 @@ class TwoSidedSearch(NodeMeter):
         else:
             best_value = POS_INF
             for index in self.order(actions, best):
-                value = self.search(make(actions[index]), alpha, beta)
+                value = yield self.node(make(actions[index]), alpha, beta)
                 if value < best_value:
                     best_value = value
                     best_index = index
@@ -282,12 +289,13 @@ class TwoSidedSearch(NodeMeter):
                 killers.insert(0, action)
                 del killers[2:]
 
-    def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
+    def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Step[Bound]:
         outcomes = state.chance_outcomes()
         if self.bounds is None:
             total = Fraction(0)
             for outcome, probability in outcomes:
-                total += probability * exact(self.search(state.child(outcome), NEG_INF, POS_INF))
+                found = yield self.node(state.child(outcome), NEG_INF, POS_INF)
+                total += probability * exact(found)
             return total
         low, high = self.bounds
         done = Fraction(0)
@@ -306,7 +314,7 @@ class TwoSidedSearch(NodeMeter):
                 # one at `low` stays at least beta.
                 edge = high if child_alpha >= high else low
                 return done + (probability + remaining) * edge
-            value = self.search(state.child(outcome), window_low, window_high)
+            value: Bound = yield self.node(state.child(outcome), window_low, window_high)
             if value <= child_alpha:
                 return done + probability * value + remaining * high
             if value >= child_beta:
@@ -316,16 +324,18 @@ class TwoSidedSearch(NodeMeter):
 
     def simultaneous(
         self, state: GameState[Any], alpha: Bound, beta: Bound, best: int
-    ) -> tuple[Bound, int]:
+    ) -> Step[tuple[Bound, int]]:
         acting = state.acting_players()
         sides = {self.maximising[player] for player in acting}
         if len(sides) == 1:
             # Teammates choosing at once: one joint choice of their side.
             joints = joint_actions(state)
-            return self.choose(joints, state, alpha, beta, best, sides.pop(), joint=True)
-        return self.matrix_within(MatrixGame(state, self.maximising), alpha, beta), _NO_MOVE
+            return (yield from self.choose(joints, state, alpha, beta, best, sides.pop(),
+                                           joint=True))
+        value = yield from self.matrix_within(MatrixGame(state, self.maximising), alpha, beta)
+        return value, _NO_MOVE
 
-    def matrix_within(self, game: MatrixGame, alpha: Bound, beta: Bound) -> Bound:
+    def matrix_within(self, game: MatrixGame, alpha: Bound, beta: Bound) -> Step[Bound]:
         """The value of a matrix game node, or a bound on it outside ``(alpha, beta)``.
 
         Whole rows and columns are evaluated in turn: a row, then the column that answers it
@@ -339,11 +349,11 @@ class TwoSidedSearch(NodeMeter):
         known: list[list[Fraction | None]] = [[None] * columns for _ in range(rows)]
         rows_left, columns_left = list(range(rows)), list(range(columns))
 
-        def entry(r: int, c: int) -> Fraction:
+        def entry(r: int, c: int) -> Step[Fraction]:
             value = known[r][c]
             if value is None:
                 child = game.state.joint_child(game.joint(r, c))
-                value = known[r][c] = exact(self.search(child, self.low, self.high))
+                value = known[r][c] = exact((yield self.node(child, self.low, self.high)))
             return value
 
         lower: Bound = NEG_INF
@@ -351,19 +361,28 @@ class TwoSidedSearch(NodeMeter):
         row = 0
         while rows_left and columns_left:
             rows_left.remove(row)
-            row_values = [entry(row, c) for c in range(columns)]
+            row_values = []
+            for c in range(columns):
+                row_values.append((yield from entry(row, c)))
             lower = max(lower, min(row_values))
             if lower >= beta:
                 return lower
             column = min(columns_left, key=row_values.__getitem__)
             columns_left.remove(column)
-            column_values = [entry(r, column) for r in range(rows)]
+            column_values = []
+            for r in range(rows):
+                column_values.append((yield from entry(r, column)))
             upper = min(upper, max(column_values))
             if upper <= alpha:
                 return upper
             if rows_left:
                 row = max(rows_left, key=column_values.__getitem__)
-        game.entries = [[entry(r, c) for c in range(columns)] for r in range(rows)]
+        entries: list[list[Fraction]] = []
+        for r in range(rows):
+            entries.append([])
+            for c in range(columns):
+                entries[-1].append((yield from entry(r, c)))
+        game.entries = entries
         game.solve(self.mode)
         return self.matrix_value(game.solution)
 

@@ -25,6 +25,7 @@ from typing import Any
 from omen_solver.core.budget import Budget, NodeMeter, Progress
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
+from omen_solver.core.walk import Step, drive
 from omen_solver.errors import ConceptError
 
 __all__ = [
@@ -110,6 +111,11 @@ class MaxnSearch(NodeMeter):
         return len(self.table) if self.transpositions else len(self.seen)
 
     def search(self, state: GameState[Any]) -> Vector:
+        """The max-n value of ``state``: the vector of team returns."""
+        return drive(self.node(state), self)
+
+    def node(self, state: GameState[Any]) -> Step[Vector]:
+        """:meth:`search` as a node of a walk (:mod:`omen_solver.core.walk`)."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
@@ -124,36 +130,44 @@ class MaxnSearch(NodeMeter):
         else:
             self.seen.add(key)
         if player >= 0:
-            children = [self.search(state.child(a)) for a in state.legal_actions()]
+            children: list[Vector] = []
+            for action in state.legal_actions():
+                children.append((yield self.node(state.child(action))))
             value = children[pick(children, self.team_of[player], self.tie_break)]
         elif player == CHANCE:
-            value = self.expectation(state)
+            value = yield from self.expectation(state)
         elif player == SIMULTANEOUS:
-            value = self.simultaneous(state)
+            value = yield from self.simultaneous(state)
         else:
             raise ValueError(f"{type(state).__name__}.current_player() returned {player}")
         if self.transpositions:
             self.table[key] = value
         return value
 
-    def simultaneous(self, state: GameState[Any]) -> Vector:
+    def simultaneous(self, state: GameState[Any]) -> Step[Vector]:
         acting = state.acting_players()
         teams = {self.team_of[player] for player in acting}
         if len(teams) == 1:
-            children = [self.search(state.joint_child(j)) for j in joint_actions(state)]
+            children: list[Vector] = []
+            for joint in joint_actions(state):
+                children.append((yield self.node(state.joint_child(joint))))
             return children[pick(children, teams.pop(), self.tie_break)]
         first, second = acting
         rows, columns = state.legal_actions(first), state.legal_actions(second)
-        table = [[self.search(state.joint_child((r, c))) for c in columns] for r in rows]
+        table: list[list[Vector]] = []
+        for r in rows:
+            table.append([])
+            for c in columns:
+                table[-1].append((yield self.node(state.joint_child((r, c)))))
         row = security_choice(table, self.team_of[first], self.tie_break)
         flipped = [[table[r][c] for r in range(len(rows))] for c in range(len(columns))]
         column = security_choice(flipped, self.team_of[second], self.tie_break)
         return table[row][column]
 
-    def expectation(self, state: GameState[Any]) -> Vector:
+    def expectation(self, state: GameState[Any]) -> Step[Vector]:
         total: list[Fraction] | None = None
         for outcome, probability in state.chance_outcomes():
-            vector = self.search(state.child(outcome))
+            vector = yield self.node(state.child(outcome))
             if total is None:
                 total = [probability * v for v in vector]
             else:

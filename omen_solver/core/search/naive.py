@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from omen_solver.core.budget import Budget, NodeMeter, Status, deep_recursion
+from omen_solver.core.budget import Budget, NodeMeter, Status
 from omen_solver.core.enumeration.tree import joint_actions
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TERMINAL, GameState
 from omen_solver.core.search.alphabeta import MatrixGame
@@ -23,6 +23,7 @@ from omen_solver.core.search.maxn import TieBreak, security_choice
 from omen_solver.core.search.result import Concept, MatrixReport, SimultaneousMode, SolveResult
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
 from omen_solver.core.search.solver import TeamName, resolve_concept
+from omen_solver.core.walk import Step, drive
 from omen_solver.errors import BudgetExceeded, ConceptError
 
 __all__ = ["naive_solve"]
@@ -42,8 +43,7 @@ def naive_solve(
     chosen, team = resolve_concept(state, concept, team)
     walker = _Walker(state, chosen, team, simultaneous, budget)
     try:
-        with deep_recursion():
-            return walker.run(state)
+        return walker.run(state)
     except BudgetExceeded as exceeded:
         return SolveResult(
             Status.UNKNOWN, chosen, state.teams(), team, None, None, None, None, (), (),
@@ -74,6 +74,10 @@ class _Walker(NodeMeter):
 
     def value(self, state: GameState[Any]) -> Fraction:
         """Minimax / paranoid value for the asked team."""
+        return drive(self.value_node(state), self)
+
+    def value_node(self, state: GameState[Any]) -> Step[Fraction]:
+        """:meth:`value` as a node of a walk (:mod:`omen_solver.core.walk`)."""
         self._count(state)
         player = state.current_player()
         if player == TERMINAL:
@@ -85,17 +89,24 @@ class _Walker(NodeMeter):
                 self.total = total
             return returns[self.team]
         if player == CHANCE:
-            return sum(
-                (p * self.value(state.child(o)) for o, p in state.chance_outcomes()), Fraction(0)
-            )
+            expected = Fraction(0)
+            for outcome, probability in state.chance_outcomes():
+                expected += probability * (yield self.value_node(state.child(outcome)))
+            return expected
         if player == SIMULTANEOUS and len(self._sides(state)) == 2:
-            return self.matrix(state)[1].value
+            return (yield from self.matrix_node(state))[1].value
         options, make, maximising = self._options(state)
-        values = [self.value(make(o)) for o in options]
+        values: list[Fraction] = []
+        for option in options:
+            values.append((yield self.value_node(make(option))))
         return max(values) if maximising else min(values)
 
     def vector(self, state: GameState[Any]) -> Vector:
         """Max-n value."""
+        return drive(self.vector_node(state), self)
+
+    def vector_node(self, state: GameState[Any]) -> Step[Vector]:
+        """:meth:`vector` as a node of a walk."""
         self._count(state)
         player = state.current_player()
         if player == TERMINAL:
@@ -103,25 +114,29 @@ class _Walker(NodeMeter):
         if player == CHANCE:
             total = [Fraction(0)] * len(self.teams)
             for outcome, probability in state.chance_outcomes():
-                for i, v in enumerate(self.vector(state.child(outcome))):
+                for i, v in enumerate((yield self.vector_node(state.child(outcome)))):
                     total[i] += probability * v
             return tuple(total)
         if player == SIMULTANEOUS and len({self.team_of[p] for p in state.acting_players()}) > 1:
-            return self._security(state)
+            return (yield from self._security(state))
         options, make, team = self._maxn_options(state)
         best: Vector | None = None
         for option in options:
-            vector = self.vector(make(option))
+            vector = yield self.vector_node(make(option))
             if best is None or vector[team] > best[team]:
                 best = vector
         assert best is not None
         return best
 
-    def _security(self, state: GameState[Any]) -> Vector:
+    def _security(self, state: GameState[Any]) -> Step[Vector]:
         """Two teams choosing at once: each plays its security strategy (maxn.py)."""
         first, second = state.acting_players()
         rows, columns = state.legal_actions(first), state.legal_actions(second)
-        table = [[self.vector(state.joint_child((r, c))) for c in columns] for r in rows]
+        table: list[list[Vector]] = []
+        for r in rows:
+            table.append([])
+            for c in columns:
+                table[-1].append((yield self.vector_node(state.joint_child((r, c)))))
         row = security_choice(table, self.team_of[first], TieBreak.FIRST)
         flipped = [[table[r][c] for r in range(len(rows))] for c in range(len(columns))]
         column = security_choice(flipped, self.team_of[second], TieBreak.FIRST)
@@ -153,11 +168,16 @@ class _Walker(NodeMeter):
         return joint_actions(state), state.joint_child, teams.pop()
 
     def matrix(self, state: GameState[Any]) -> tuple[MatrixGame, MatrixSolution]:
+        return drive(self.matrix_node(state), self)
+
+    def matrix_node(self, state: GameState[Any]) -> Step[tuple[MatrixGame, MatrixSolution]]:
         game = MatrixGame(state, self.maximising)
-        game.entries = [
-            [self.value(state.joint_child(game.joint(r, c))) for c in range(len(game.columns))]
-            for r in range(len(game.rows))
-        ]
+        entries: list[list[Fraction]] = []
+        for r in range(len(game.rows)):
+            entries.append([])
+            for c in range(len(game.columns)):
+                entries[-1].append((yield self.value_node(state.joint_child(game.joint(r, c)))))
+        game.entries = entries
         solution = solve_matrix_game(game.entries)
         if self.mode is not SimultaneousMode.MIXED:
             value = solution.lower if self.mode is SimultaneousMode.LOWER else solution.upper

@@ -37,6 +37,7 @@ from omen_solver.core.search.result import (
     SolveResult,
 )
 from omen_solver.core.search.roots import labels, matrix_best_rows, matrix_report, saddle_cell
+from omen_solver.core.walk import MAX_DEPTH
 from omen_solver.errors import BudgetExceeded
 
 __all__ = [
@@ -47,11 +48,10 @@ __all__ = [
     "root_bounds",
     "run_turn",
     "solve_maxn",
-    "too_deep",
 ]
 
-MAX_LINE = 100_000
-"""The longest principal variation followed (a guard against a game that loops)."""
+MAX_LINE = MAX_DEPTH
+"""The longest principal variation followed: no search proves a value along a longer line."""
 
 OUT_OF_MEMORY = "out of memory for the transposition table"
 """Why a search that the machine's memory stopped answers unknown (never a traceback)."""
@@ -179,8 +179,6 @@ class TwoSidedRoot:
             line = principal_variation(search, self.root, value)
         except BudgetExceeded as exceeded:
             return self._unknown(value, exceeded)
-        except RecursionError:
-            return self._unknown(value, too_deep(search.nodes, search.elapsed()))
         except MemoryError:
             return self._unknown(value, BudgetExceeded(OUT_OF_MEMORY, search.nodes,
                                                        search.elapsed()))
@@ -326,15 +324,6 @@ class TwoSidedRoot:
         )
 
 
-def too_deep(nodes: int, seconds: float) -> BudgetExceeded:
-    """Play that went deeper than Python's frames allow: it can repeat for ever under the
-    position's rules (e.g. Omens with ``wrath_replay = "allowed"``), so the answer is unknown."""
-    return BudgetExceeded(
-        "play went deeper than the search can follow without ending: under these rules it can "
-        "repeat for ever", nodes, seconds,
-    )
-
-
 def _sides(search: TwoSidedSearch, state: GameState[Any]) -> set[bool]:
     return {search.maximising[p] for p in state.acting_players()}
 
@@ -478,13 +467,10 @@ def solve_maxn(
         for tie in TieBreak:
             search = build(tie, budget.remaining(spent, perf_counter() - started))
             try:
-                try:
-                    vectors[tie] = search.search(root)
-                    if tie is TieBreak.FIRST:
-                        best, moves = _maxn_best(search, root, team)
-                        line = _maxn_line(search, root)
-                except RecursionError:
-                    raise too_deep(search.nodes, search.elapsed()) from None
+                vectors[tie] = search.search(root)
+                if tie is TieBreak.FIRST:
+                    best, moves = _maxn_best(search, root, team)
+                    line = _maxn_line(search, root)
             finally:
                 spent += search.nodes
                 states += search.states

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from omen_solver.core.budget import Budget, Progress, deep_recursion
+from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState, game_of
 from omen_solver.core.search.moves import Report
@@ -24,7 +24,6 @@ from omen_solver.core.search.root import (
     principal_variation,
     root_bounds,
     solve_maxn,
-    too_deep,
 )
 from omen_solver.errors import ChoiceError, ConceptError, KernelRefused
 
@@ -38,7 +37,6 @@ __all__ = [
     "root_bounds",
     "solve",
     "team_index",
-    "too_deep",
 ]
 
 
@@ -124,17 +122,15 @@ def team_index(state: GameState[Any], team: TeamName, where: str) -> int:
         or not seats
         or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seats)
     ):
-        raise ChoiceError(
-            f"{where} {team!r}: name a team by its seats, numbered from 1 (e.g. (1, 3)), or by "
-            f"one of them; the teams are {shown_teams}"
-        )
+        problem = (f"name a team by its seats, numbered from 1 (e.g. (1, 3)), or by one of "
+                   f"them; the teams are {shown_teams}")
+        raise ChoiceError(f"{where} {team!r}: {problem}", key=where, value=team, problem=problem)
     players = {seat - 1 for seat in seats}
     for index, members in enumerate(state.teams()):
         if players == set(members) or (len(players) == 1 and players <= set(members)):
             return index
-    raise ChoiceError(
-        f"{where}: seats {sorted(seats)} are not a team here; the teams are {shown_teams}"
-    )
+    raise ChoiceError(key=where, value=team, problem=f"seats {sorted(seats)} are not a team "
+                      f"here; the teams are {shown_teams}")
 
 
 def solve(
@@ -199,7 +195,8 @@ def solve(
     if algorithm is not None and choice is Engine.REFERENCE:
         raise ChoiceError("algorithm: chooses the kernel's search; the reference search has one")
     if seed is not None and not estimate:
-        raise ChoiceError("seed: the seed of the estimates; ask for them (estimate=True)")
+        raise ChoiceError(key="seed", value=seed,
+                          problem="the seed of the estimates; ask for them (estimate=True)")
     if choice is not Engine.REFERENCE:
         roots: dict[str, Any] = {"per_move": per_move, "report": report}
         if estimate:
@@ -220,8 +217,8 @@ def solve(
                         ("seed", seed)):
         if given is not None:
             why = f" ({note})" if note else ""
-            raise ChoiceError(f"{name}: applies to the game's search kernel, which does not "
-                              f"answer here{why}")
+            raise ChoiceError(key=name, value=given, problem="applies to the game's search "
+                              f"kernel, which does not answer here{why}")
     result = _reference(state, chosen, team, budget, simultaneous, transpositions, ordering,
                         bounds, progress, per_move, report)
     result.extra["engine"] = "reference"
@@ -281,11 +278,10 @@ def _reference(
     per_move: bool = True,
     report: Report | None = None,
 ) -> SolveResult:
-    with deep_recursion():
-        if chosen is Concept.MAXN:
-            return solve_maxn(state, team, budget, transpositions, progress)
-        return TwoSidedRoot(
-            state, chosen, team, budget, simultaneous, transpositions, ordering,
-            bounds if bounds is not None else return_bounds(state), progress,
-            per_move=per_move, report=report,
-        ).run()
+    if chosen is Concept.MAXN:
+        return solve_maxn(state, team, budget, transpositions, progress)
+    return TwoSidedRoot(
+        state, chosen, team, budget, simultaneous, transpositions, ordering,
+        bounds if bounds is not None else return_bounds(state), progress,
+        per_move=per_move, report=report,
+    ).run()

@@ -36,6 +36,7 @@ from typing import Any
 
 from omen_solver.core.game import TERMINAL, GameState
 from omen_solver.core.search.alphabeta import Bound, TwoSidedSearch, exact, lean
+from omen_solver.core.walk import Step
 
 __all__ = ["StarSearch", "ValueBounds"]
 
@@ -88,10 +89,10 @@ class StarSearch(TwoSidedSearch):
                 self.table[key] = (low, high, -1)
         return low, high
 
-    def search(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
+    def node(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Step[Bound]:
         player = state.current_player()
         if player == TERMINAL:
-            return super().search(state, alpha, beta)
+            return (yield from super().node(state, alpha, beta))
         key = state.key()
         if key in self._path:
             return self._repetition(self._path[key])
@@ -108,7 +109,7 @@ class StarSearch(TwoSidedSearch):
         outer, self._loop_floor = self._loop_floor, _NO_LOOP
         previous = self.table.get(key)
         try:
-            value = super().search(state, alpha, beta)
+            value = yield from super().node(state, alpha, beta)
         finally:
             del self._path[key]
             self._choosers.pop()
@@ -142,9 +143,9 @@ class StarSearch(TwoSidedSearch):
 
     # -- chance nodes ------------------------------------------------------------------------
 
-    def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Bound:
+    def chance(self, state: GameState[Any], alpha: Bound, beta: Bound) -> Step[Bound]:
         if self.bounds is None:
-            return super().chance(state, alpha, beta)
+            return (yield from super().chance(state, alpha, beta))
         outcomes = [(o, p) for o, p in state.chance_outcomes() if p != 0]
         children = [state.child(o) for o, _ in outcomes]
         probabilities = [p for _, p in outcomes]
@@ -152,10 +153,10 @@ class StarSearch(TwoSidedSearch):
         lows = [b[0] for b in bounds]
         highs = [b[1] for b in bounds]
         if self.probing:
-            cut = self._probe(children, probabilities, lows, highs, alpha, beta)
+            cut = yield from self._probe(children, probabilities, lows, highs, alpha, beta)
             if cut is not None:
                 return cut
-        return self._star1(children, probabilities, lows, highs, alpha, beta)
+        return (yield from self._star1(children, probabilities, lows, highs, alpha, beta))
 
     def _probe(
         self,
@@ -165,7 +166,7 @@ class StarSearch(TwoSidedSearch):
         highs: list[Bound],
         alpha: Bound,
         beta: Bound,
-    ) -> Bound | None:
+    ) -> Step[Bound | None]:
         """Star2's probing phase: one action of each decision successor; a cut if the
         weighted bounds already pass the window (``lows``/``highs`` are tightened in place)."""
         for index, child in enumerate(children):
@@ -186,7 +187,7 @@ class StarSearch(TwoSidedSearch):
                 window_low, window_high = lows[index], min(highs[index], target)
                 if window_low >= window_high:
                     continue
-                value = self.search(grandchild, window_low, window_high)
+                value = yield self.node(grandchild, window_low, window_high)
                 if value > window_low:
                     lows[index] = min(value, highs[index])
                 total = _weighted(probabilities, lows)
@@ -197,7 +198,7 @@ class StarSearch(TwoSidedSearch):
                 window_low, window_high = max(lows[index], target), highs[index]
                 if window_low >= window_high:
                     continue
-                value = self.search(grandchild, window_low, window_high)
+                value = yield self.node(grandchild, window_low, window_high)
                 if value < window_high:
                     highs[index] = max(value, lows[index])
                 total = _weighted(probabilities, highs)
@@ -213,7 +214,7 @@ class StarSearch(TwoSidedSearch):
         highs: list[Bound],
         alpha: Bound,
         beta: Bound,
-    ) -> Bound:
+    ) -> Step[Bound]:
         """Star1 with each outcome's own proven bounds for the outcomes not searched yet."""
         done: Bound = Fraction(0)
         for index, child in enumerate(children):
@@ -231,7 +232,7 @@ class StarSearch(TwoSidedSearch):
                     return done + p * lows[index] + rest_low
                 done += p * exact(lows[index])  # known exactly (a terminal, a met bound)
                 continue
-            value = self.search(child, window_low, window_high)
+            value: Bound = yield self.node(child, window_low, window_high)
             if value <= child_alpha:
                 return done + p * value + rest_high
             if value >= child_beta:

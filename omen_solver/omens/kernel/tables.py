@@ -214,10 +214,12 @@ class MemoryPlan:
         from omen_solver.errors import ChoiceError
 
         if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int):
-            raise ChoiceError(f"max_memory: expected a number of bytes, got {self.max_bytes!r}")
+            raise ChoiceError(key="max_memory", value=self.max_bytes,
+                              problem=f"expected a number of bytes, got {self.max_bytes!r}")
         if self.max_bytes < self.RESERVED + 64 * 2**20:
             raise ChoiceError(
-                f"max_memory: {memory_text(self.max_bytes)} is too little; a solve needs at "
+                key="max_memory", value=self.max_bytes,
+                problem=f"{memory_text(self.max_bytes)} is too little; a solve needs at "
                 f"least {memory_text(self.RESERVED + 64 * 2**20)}"
             )
 

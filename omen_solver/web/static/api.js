@@ -18,11 +18,27 @@ export async function get(path) {
 }
 
 export async function post(path, body) {
-  return reply(await fetch(path, {
+  return reply(await send(path, body));
+}
+
+function send(path, body) {
+  return fetch(path, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
-  }));
+  });
+}
+
+// A search asked for while the server runs as many as it allows (429): asked again a little
+// later, a few times, rather than refused at once (a page moving on leaves its last search
+// running for a moment).
+export async function postWhenFree(path, body, { attempts = 30, wait = 400 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const response = await send(path, body);
+    if (response.status !== 429 || attempt >= attempts) return reply(response);
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 export async function del(path) {

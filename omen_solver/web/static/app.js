@@ -1,12 +1,14 @@
 // The analysis board's page: tabs, the Omens board with its move list, links, import and
 // export, and the solver panel. Plain ES modules, no build step.
-import { ApiError, decodeLink, del, encodeLink, get, post } from "./api.js";
+import { ApiError, decodeLink, encodeLink, get, post } from "./api.js";
 import {
   Chooser, cardName, el, renderChoices, renderTable, renderTrace, state,
 } from "./board.js";
 import { Editor } from "./editor.js";
 import { OmenBoard } from "./omen.js";
 import { Puzzles } from "./puzzles.js";
+import { SolverPanel } from "./solver.js";
+import { MoveTree } from "./tree.js";
 
 // The rulebook's worked example (rules file 000, "How a Bout Is Resolved"), two plays to go.
 const WORKED_EXAMPLE = `# The rulebook's worked example (rules file 000, "How a Bout Is Resolved", EXAMPLE):
@@ -60,111 +62,300 @@ export function openDialog(title, text, onLoad) {
 
 // -- the Omens board ------------------------------------------------------------------------------
 
+const MAX_VIEWS = 400;
+
+function typing(event) {
+  const target = event.target;
+  return target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.isContentEditable);
+}
+
 class Board {
   constructor() {
     this.toml = WORKED_EXAMPLE;
-    this.moves = [];
-    this.redo = [];
+    this.tree = new MoveTree();
+    this.views = new Map();
     this.view = null;
+    this.preview = null;
     this.chooser = new Chooser(null, (text) => this.play(text));
     this.generation = 0;
     this.solver = new SolverPanel(this);
-    $("undo").onclick = () => this.undo();
-    $("redo").onclick = () => this.redoMove();
+    $("first").onclick = () => this.go(this.tree.first());
+    $("back").onclick = () => this.go(this.tree.back());
+    $("forward").onclick = () => this.go(this.tree.forward());
+    $("last").onclick = () => this.go(this.tree.last());
+    $("promote-line").onclick = () => { this.tree.promote(this.tree.current); this.drawMoves(); this.updateLink(); };
+    $("delete-line").onclick = () => { this.tree.remove(this.tree.current); this.show(); };
     $("link").onclick = () => this.copyLink();
     $("export").onclick = () => this.exportToml();
-    $("import").onclick = () => openDialog("Import a position file (TOML)", "", (text) => this.setPosition(text, []));
+    $("import").onclick = () => openDialog("Import a position file (TOML)", "", (text) => this.setPosition(text));
     window.addEventListener("resize", () => this.draw());
+    document.addEventListener("keydown", (event) => this.key(event));
   }
 
-  async setPosition(toml, moves, redo = []) {
-    const previous = [this.toml, this.moves, this.redo];
+  get moves() { return this.tree.path(); }
+
+  positionKey() { return JSON.stringify([this.toml, this.moves]); }
+
+  async viewFor(moves) {
+    const key = JSON.stringify(moves);
+    if (this.views.has(key)) return this.views.get(key);
+    const view = await post("/api/omens/board", { toml: this.toml, moves });
+    if (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value);
+    this.views.set(key, view);
+    const node = this.tree.nodeAt(moves);
+    const last = view.history[view.history.length - 1];
+    if (node && node.parent && last && last.bout) node.bout = last.bout;
+    return view;
+  }
+
+  // A new position (and its move tree): the board keeps the old one if the new is refused.
+  async setPosition(toml, tree = new MoveTree()) {
+    const previous = [this.toml, this.tree, this.views];
     this.toml = toml;
-    this.moves = moves;
-    this.redo = redo;
-    if (!(await this.refresh())) [this.toml, this.moves, this.redo] = previous;
+    this.tree = tree;
+    this.views = new Map();
+    if (!(await this.show())) [this.toml, this.tree, this.views] = previous;
   }
 
-  async refresh() {
+  // Draw the current node of the tree.
+  async show() {
     const generation = ++this.generation;
+    const moves = this.moves;
+    let view;
     try {
-      const view = await post("/api/omens/board", { toml: this.toml, moves: this.moves });
-      if (generation !== this.generation) return true;
-      this.view = view;
-      this.chooser = new Chooser(view, (text) => this.play(text));
-      showError(null);
-      this.draw();
-      this.updateLink();
-      this.solver.positionChanged();
-      return true;
+      view = await this.viewFor(moves);
     } catch (error) {
-      showError(error);
+      if (generation === this.generation) showError(error);
       return false;
     }
+    if (generation !== this.generation) return true;
+    this.view = view;
+    this.preview = null;
+    this.chooser = new Chooser(view, (text) => this.play(text));
+    showError(null);
+    this.draw();
+    this.updateLink();
+    this.solver.positionChanged();
+    return true;
   }
 
-  draw() {
-    const view = this.view;
-    if (!view) return;
-    $("board-title").textContent = view.title || "Omens position";
-    const redraw = () => this.draw();
-    renderTable($("table"), view, this.chooser, redraw);
-    renderChoices($("choices"), view, this.chooser, redraw);
-    renderTrace($("trace"), view.history);
-    this.drawMoves();
-    $("undo").disabled = this.moves.length === 0;
-    $("redo").disabled = this.redo.length === 0;
-  }
-
-  drawMoves() {
-    const list = $("move-list");
-    list.replaceChildren();
-    const fileMoves = this.view.history.filter((h) => h.from_file).length;
-    this.view.history.forEach((entry, index) => {
-      const board = index - fileMoves;
-      const item = el("li", {
-        class: entry.from_file ? "file" : (index === this.view.history.length - 1 ? "current" : ""),
-        title: entry.from_file ? "a move of the position file" : "go back to just after this move",
-        "data-move": entry.move,
-      }, entry.move);
-      if (!entry.from_file) item.onclick = () => this.goTo(board + 1);
-      list.append(item);
-    });
-    for (const undone of this.redo.slice().reverse()) {
-      list.append(el("li", { class: "undone", title: "undone: Redo plays it again" }, undone));
-    }
+  go(node) {
+    if (!node) return;
+    this.tree.goTo(node);
+    this.show();
   }
 
   async play(text) {
-    const [moves, redo] = [this.moves, this.redo];
-    this.moves = [...moves, text];
-    this.redo = [];
-    if (!(await this.refresh())) [this.moves, this.redo] = [moves, redo];
+    const from = this.tree.current;
+    const known = from.children.find((child) => child.move === text);
+    const node = this.tree.play([text]);
+    if (!(await this.show())) {
+      if (!known) this.tree.remove(node);
+      this.tree.goTo(from);
+    }
   }
 
-  async undo() {
-    if (!this.moves.length) return;
-    const last = this.moves[this.moves.length - 1];
-    await this.setPosition(this.toml, this.moves.slice(0, -1), [...this.redo, last]);
+  key(event) {
+    if (currentTab() !== "board" || typing(event) || $("dialog").open) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const preview = this.preview;
+    const moves = {
+      ArrowLeft: () => (preview ? this.stepPreview(-1) : this.go(this.tree.back())),
+      ArrowRight: () => (preview ? this.stepPreview(1) : this.go(this.tree.forward())),
+      ArrowUp: () => (preview ? null : this.go(this.tree.sibling(-1))),
+      ArrowDown: () => (preview ? null : this.go(this.tree.sibling(1))),
+      Home: () => (preview ? this.setPreview(0) : this.go(this.tree.first())),
+      End: () => (preview ? this.setPreview(preview.line.length) : this.go(this.tree.last())),
+      Escape: () => (preview ? this.closePreview() : this.chooser.reset() || this.draw()),
+    };
+    const action = moves[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
   }
 
-  async redoMove() {
-    if (!this.redo.length) return;
-    const next = this.redo[this.redo.length - 1];
-    await this.setPosition(this.toml, [...this.moves, next], this.redo.slice(0, -1));
+  // -- drawing ---------------------------------------------------------------------------------
+
+  draw() {
+    if (this.preview && this.preview.view) { this.drawPreview(); return; }
+    const view = this.view;
+    if (!view) return;
+    $("board-title").textContent = view.title || "Omens position";
+    $("line-banner").hidden = true;
+    $("table").classList.remove("previewing");
+    const redraw = () => this.draw();
+    const marks = this.solver.marks(view, this.chooser);
+    renderTable($("table"), view, this.chooser, redraw, { marks });
+    $("choices").hidden = false;
+    renderChoices($("choices"), view, this.chooser, redraw, { marks });
+    renderTrace($("trace"), view.history);
+    this.drawMoves();
+    const node = this.tree.current;
+    $("back").disabled = !node.parent;
+    $("first").disabled = !node.parent;
+    $("forward").disabled = !node.children.length;
+    $("last").disabled = !node.children.length;
+    $("delete-line").hidden = !node.parent;
+    $("promote-line").hidden = !node.onSideLine;
   }
 
-  async goTo(count) {
-    const undone = this.moves.slice(count).reverse();
-    await this.setPosition(this.toml, this.moves.slice(0, count), [...this.redo, ...undone]);
+  drawMarks() {
+    if (this.preview || !this.view) return;
+    const redraw = () => this.draw();
+    const marks = this.solver.marks(this.view, this.chooser);
+    renderTable($("table"), this.view, this.chooser, redraw, { marks });
+    renderChoices($("choices"), this.view, this.chooser, redraw, { marks });
+  }
+
+  moveChip(node) {
+    const current = node === this.tree.current;
+    const chip = el("button", {
+      class: `mv${node.onSideLine ? " side" : ""}${current ? " current" : ""}`,
+      "data-move": node.move, "data-path": JSON.stringify(this.tree.path(node)),
+      "aria-current": current ? "true" : undefined,
+      title: "go to just after this move",
+      onclick: () => this.go(node),
+    }, node.move);
+    if (!node.bout) return [chip];
+    const bout = node.bout;
+    const won = bout.winner ? `seat ${bout.winner} won bout ${bout.number}` : `bout ${bout.number}: no winner`;
+    return [chip, el("span", { class: "bout-end", title: won, text: "‖" })];
+  }
+
+  // The moves as lichess shows them: the main line, and each side line indented below the
+  // move it replaces, in parentheses.
+  drawMoves() {
+    const list = $("move-list");
+    list.replaceChildren();
+    const fileMoves = this.view ? this.view.history.filter((h) => h.from_file) : [];
+    const head = el("div", { class: "line" },
+      el("button", {
+        class: `mv start${this.tree.current === this.tree.root ? " current" : ""}`, "data-path": "[]",
+        title: "the position as given", onclick: () => this.go(this.tree.root),
+      }, "start"),
+      fileMoves.map((h) => el("span", { class: "mv file", "data-move": h.move, title: "a move of the position file" }, h.move)));
+    list.append(head);
+    const line = (container, node, row) => {
+      let at = node;
+      let current = row;
+      while (at.children.length) {
+        const [main, ...sides] = at.children;
+        current.append(...this.moveChip(main));
+        if (sides.length) {
+          for (const side of sides) {
+            const block = el("div", { class: "variation" });
+            const sideRow = el("div", { class: "line" }, ...this.moveChip(side));
+            block.append(sideRow);
+            line(block, side, sideRow);
+            container.append(block);
+          }
+          current = el("div", { class: "line" });
+          container.append(current);
+        }
+        at = main;
+      }
+    };
+    const first = el("div", { class: "line" });
+    list.append(first);
+    line(list, this.tree.root, first);
+    // the move shown stays in sight within the list (never by scrolling the page)
+    const chip = list.querySelector(".mv.current");
+    if (chip) {
+      const top = chip.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + chip.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top + chip.offsetHeight - list.clientHeight;
+      }
+    }
+  }
+
+  // -- a line shown, not played ------------------------------------------------------------
+
+  // Show ``line`` (moves from the current position) up to ``index`` on the board without
+  // playing it: the game, its move tree and its analysis stay as they are.
+  async showLine(line, index, label, estimated) {
+    if (!line.length) return;
+    this.preview = { base: this.tree.current, line, index: 0, label, estimated, view: null };
+    await this.setPreview(index);
+    // on a phone the solver panel is below the table: bring the line shown into sight
+    const top = $("line-banner").getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 80) $("line-banner").scrollIntoView({ block: "start" });
+  }
+
+  async setPreview(index) {
+    const preview = this.preview;
+    if (!preview) return;
+    preview.index = Math.max(0, Math.min(preview.line.length, index));
+    const moves = [...this.tree.path(preview.base), ...preview.line.slice(0, preview.index)];
+    try {
+      const view = await this.viewFor(moves);
+      if (this.preview !== preview) return;
+      preview.view = view;
+      this.drawPreview();
+    } catch (error) { showError(error); }
+  }
+
+  stepPreview(step) { if (this.preview) this.setPreview(this.preview.index + step); }
+
+  closePreview() {
+    this.preview = null;
+    this.draw();
+  }
+
+  playPreview() {
+    const preview = this.preview;
+    if (!preview) return;
+    const moves = preview.line.slice(0, Math.max(1, preview.index));
+    this.preview = null;
+    this.tree.play(moves, preview.base);
+    this.show();
+  }
+
+  drawPreview() {
+    const preview = this.preview;
+    const view = preview.view;
+    const banner = $("line-banner");
+    banner.hidden = false;
+    banner.classList.toggle("estimated", Boolean(preview.estimated));
+    banner.replaceChildren(
+      el("div", { class: "line-head" },
+        el("strong", { text: preview.estimated ? "An expected line (an estimate, not proven)" : "Showing a line" }),
+        el("span", { class: "muted", text: ` after ${preview.label}: move ${preview.index} of ${preview.line.length}. The game is not changed.` })),
+      el("div", { class: "pv" }, preview.line.map((move, i) => el("button", {
+        class: "pv-move" + (i + 1 === preview.index ? " current" : ""), "data-index": i + 1,
+        onclick: () => this.setPreview(i + 1),
+      }, move))),
+      el("div", { class: "line-buttons" },
+        el("button", { id: "line-back", title: "one move back (←)", disabled: preview.index === 0, onclick: () => this.stepPreview(-1) }, "◀"),
+        el("button", { id: "line-forward", title: "one move on (→)", disabled: preview.index >= preview.line.length, onclick: () => this.stepPreview(1) }, "▶"),
+        el("button", { id: "line-play", class: "primary", title: "add these moves to the move list (a side line where they differ)", onclick: () => this.playPreview() },
+          preview.index > 1 ? `Play these ${preview.index} moves` : "Play this move"),
+        el("button", { id: "line-close", title: "back to the game (Esc)", onclick: () => this.closePreview() }, "Close")));
+    renderTable($("table"), view, null, () => {}, { readOnly: true });
+    $("table").classList.add("previewing");
+    $("choices").hidden = true;
+    const base = this.tree.path(preview.base).length + (this.view ? this.view.history.filter((h) => h.from_file).length : 0);
+    renderTrace($("trace"), view.history);
+    for (const block of $("trace").querySelectorAll(".step")) {
+      if (Number(block.dataset.index) >= base) block.classList.add("shown-line");
+    }
+  }
+
+  // -- links, export --------------------------------------------------------------------------
+
+  linkPayload() {
+    const payload = { t: this.toml, m: this.moves };
+    const tree = this.tree.toJSON();
+    if (JSON.stringify(tree) !== JSON.stringify(linearTree(payload.m))) payload.v = tree;
+    return payload;
   }
 
   async link() {
-    return `${location.origin}${location.pathname}#omens=${await encodeLink({ t: this.toml, m: this.moves })}`;
+    return `${location.origin}${location.pathname}#omens=${await encodeLink(this.linkPayload())}`;
   }
 
   async updateLink() {
-    const code = await encodeLink({ t: this.toml, m: this.moves });
+    const code = await encodeLink(this.linkPayload());
     if (currentTab() === "board") history.replaceState(null, "", `#omens=${code}`);
     this.lastLink = `${location.origin}${location.pathname}#omens=${code}`;
   }
@@ -187,139 +378,9 @@ class Board {
   }
 }
 
-// -- the solver panel -------------------------------------------------------------------------
-
-class SolverPanel {
-  constructor(board) {
-    this.board = board;
-    this.job = null;
-    this.source = null;
-    this.rows = new Map();
-    this.summary = null;
-    $("solve-on").onchange = () => this.positionChanged();
-    $("solve-seconds").onchange = () => this.positionChanged();
-    $("solve-concept").onchange = () => this.positionChanged();
-    $("show-line").onclick = () => this.showLine();
-    window.addEventListener("pagehide", () => this.stop(true));
-  }
-
-  stop(beacon = false) {
-    if (this.source) { this.source.close(); this.source = null; }
-    if (this.job && !this.jobDone) {
-      const id = this.job;
-      this.replaced = id;
-      if (beacon && navigator.sendBeacon) navigator.sendBeacon(`/api/jobs/${id}/cancel`);
-      else del(`/api/jobs/${id}`).catch(() => {});
-    }
-    this.job = null;
-  }
-
-  async positionChanged() {
-    this.stop();
-    const view = this.board.view;
-    $("concept-box").hidden = !view || view.teams.length < 3;
-    this.rows = new Map();
-    this.summary = null;
-    this.drawRows();
-    $("show-line").disabled = true;
-    if (!$("solve-on").checked || !view) { $("solver-status").textContent = "Tick “analyse” to see the value of each legal action."; return; }
-    if (view.terminal) { $("solver-status").textContent = view.result; return; }
-    const body = {
-      toml: this.board.toml, moves: this.board.moves,
-      seconds: Number($("solve-seconds").value) || 10,
-    };
-    if (view.teams.length >= 3) body.concept = $("solve-concept").value;
-    if (this.replaced) body.replaces = this.replaced;
-    let started;
-    try {
-      started = await post("/api/omens/solve", body);
-    } catch (error) { $("solver-status").textContent = error.message; return; }
-    if (this.board.view !== view) { del(`/api/jobs/${started.id}`).catch(() => {}); return; }
-    this.job = started.id;
-    this.jobDone = false;
-    $("solver-status").textContent = `searching (at most ${started.seconds} s)…`;
-    const source = new EventSource(started.events);
-    this.source = source;
-    source.onmessage = (event) => this.news(JSON.parse(event.data));
-    source.addEventListener("end", () => { source.close(); this.jobDone = true; });
-    source.onerror = () => source.close();
-  }
-
-  news(message) {
-    if (message.type === "start") {
-      $("solver-status").textContent = `values for seats ${message.team.join(" and ")} (${message.concept}); searching…`;
-      this.team = message.team;
-      for (const move of message.moves) this.rows.set(move, null);
-    } else if (message.type === "move") {
-      this.rows.set(message.move, message);
-      const open = [...this.rows.values()].filter((m) => !m || m.status !== "solved").length;
-      $("solver-status").textContent = `values for seats ${this.team.join(" and ")}: searching, ${open} action(s) still open`;
-      $("show-line").disabled = false;
-    } else if (message.type === "done") {
-      this.jobDone = true;
-      this.summary = message;
-      if (message.status === "solved" && message.best) {
-        $("solver-status").textContent = `solved: ${message.verdict === "won" ? "won" : message.verdict === "lost" ? "lost" : "value " + message.value} for seats ${(this.team || []).join(" and ")}; best: ${message.best.join(", ")}`;
-      } else {
-        $("solver-status").textContent = message.reason || message.status;
-      }
-    } else if (message.type === "error") {
-      this.jobDone = true;
-      $("solver-status").textContent = message.error;
-    }
-    this.drawRows();
-  }
-
-  drawRows() {
-    const body = $("solver-table").querySelector("tbody");
-    body.replaceChildren();
-    const best = new Set(this.summary && this.summary.best ? this.summary.best : []);
-    // proven first (won, an exact value, then unknown by estimate), lost last
-    const rank = (answer) => !answer ? [2, 0] : answer.verdict === "won" ? [0, 0]
-      : answer.verdict === "value" ? [1, -Number(eval_fraction(answer.value))]
-      : answer.verdict === "lost" ? [3, 0] : [2, answer.estimate ? -answer.estimate.win_rate : 0];
-    const rows = [...this.rows].map(([move, answer], index) => [move, answer, rank(answer), index]);
-    rows.sort((a, b) => a[2][0] - b[2][0] || a[2][1] - b[2][1] || a[3] - b[3]);
-    for (const [move, answer] of rows) {
-      const verdict = answer ? answer.verdict : "unknown";
-      const value = !answer ? "…" : answer.status === "solved" ? answer.value : `${answer.lower}…${answer.upper}`;
-      const estimate = answer && answer.status !== "solved" && answer.estimate;
-      body.append(el("tr", { class: best.has(move) ? "best" : "", "data-move": move },
-        el("td", { class: "action", text: move }),
-        el("td", {}, el("span", { class: `verdict ${verdict}`, text: answer ? verdict : "…" })),
-        el("td", { text: value, title: "value, or proven bounds while unknown" }),
-        el("td", estimate ? { class: "estimate", title: `estimate, not a proof: the win rate of seats ${(this.team || []).join(" and ")} in ${estimate.playouts} playouts, 95 % interval; expected line: ${estimate.line.join(" ")}`,
-          text: `estimate ${estimate.win_rate.toFixed(2)} [${estimate.low.toFixed(2)}–${estimate.high.toFixed(2)}]` } : { text: "" }),
-        el("td", { class: "muted", text: !answer ? "" : answer.same_as ? `as ${answer.same_as}`
-          : `${answer.nodes.toLocaleString()} nodes` })));
-    }
-  }
-
-  bestLine() {
-    if (this.summary && this.summary.line) return this.summary.line;
-    let best = null;
-    for (const answer of this.rows.values()) {
-      if (answer && answer.status === "solved" && (!best || Number(eval_fraction(answer.value)) > Number(eval_fraction(best.value)))) best = answer;
-    }
-    return best ? best.line : [];
-  }
-
-  async showLine() {
-    const line = this.bestLine();
-    if (!line.length) return;
-    $("show-line").disabled = true;
-    const start = this.board.moves.length;
-    for (const [index, move] of line.entries()) {
-      if (this.board.moves.length !== start + index) break; // the user moved meanwhile
-      await this.board.play(move);
-      await new Promise((resolve) => setTimeout(resolve, 350));
-    }
-  }
-}
-
-function eval_fraction(text) {
-  const [a, b] = String(text).split("/");
-  return b ? Number(a) / Number(b) : Number(a);
+function linearTree(moves) {
+  const build = (i) => (i < moves.length ? [[moves[i], ...build(i + 1)]] : []);
+  return build(0);
 }
 
 // -- tabs and start ----------------------------------------------------------------------------
@@ -346,15 +407,26 @@ async function start() {
   state.options = options;
   const board = new Board();
   // the board is shown once it holds the new position, not the one before for a moment
-  const playOnBoard = async (toml) => { await board.setPosition(toml, []); showTab("board"); };
+  const playOnBoard = async (toml, moves = []) => {
+    showTab("board");
+    await board.setPosition(toml, MoveTree.fromJSON([], moves));
+    board.updateLink();
+  };
   const editor = new Editor(options, playOnBoard);
   const puzzles = new Puzzles(playOnBoard);
   const omen = new OmenBoard();
+  puzzles.onOpenOmen = async (name) => { showTab("omen"); await omen.open(name); };
   window.omenBoard = { board, editor, puzzles, omen, cardName };
   $("edit-this").onclick = () => { editor.load(board.view.position); showTab("editor"); };
   for (const button of document.querySelectorAll(".tabs button")) {
     button.onclick = async () => {
+      const leaving = currentTab();
       showTab(button.dataset.tab);
+      // the board's searches stop while it is out of sight (they share the server's slots
+      // with the puzzles' and the Omen solver's), and start again, or come from the cache,
+      // when it is back
+      if (leaving === "board" && button.dataset.tab !== "board") board.solver.stop();
+      if (leaving !== "board" && button.dataset.tab === "board") board.solver.positionChanged();
       if (button.dataset.tab === "puzzles") await puzzles.open();
       if (button.dataset.tab === "omen") await omen.open();
       if (button.dataset.tab === "board") board.updateLink();
@@ -365,14 +437,14 @@ async function start() {
   if (kind === "omens" && code) {
     try {
       const payload = await decodeLink(code);
-      await board.setPosition(payload.t, payload.m || []);
-      if (!board.view) await board.setPosition(WORKED_EXAMPLE, []);
+      await board.setPosition(payload.t, MoveTree.fromJSON(payload.v || [], payload.m || []));
+      if (!board.view) await board.setPosition(WORKED_EXAMPLE);
     } catch (error) {
       showError(`this link cannot be read: ${error.message}`);
-      await board.setPosition(WORKED_EXAMPLE, []);
+      await board.setPosition(WORKED_EXAMPLE);
     }
   } else {
-    await board.setPosition(WORKED_EXAMPLE, []);
+    await board.setPosition(WORKED_EXAMPLE);
     if (kind === "puzzle" && code) { showTab("puzzles"); await puzzles.open(code); }
     if (kind === "omen") { showTab("omen"); await omen.open(); }
   }

@@ -35,6 +35,7 @@ export function cardEl(value, opts = {}) {
   if (opts.target) classes.push("target");
   if (opts.chosen) classes.push("chosen");
   if (opts.law) classes.push("law-card");
+  if (opts.hinted) classes.push("hinted");
   const title = `${card.name} (${value}), ${card.colours.join("/")}, ${card.timing}: ${card.text}`;
   const tag = opts.token ? "button" : "div";
   return el(tag, {
@@ -45,7 +46,13 @@ export function cardEl(value, opts = {}) {
   el("span", { class: "mark", text: mark, title: card.timing === "now" ? "now: resolved at once" : "end: resolved at the end of the bout" }),
   el("span", { class: "name", text: card.name }),
   opts.by ? el("span", { class: "by", text: opts.by }) : null,
-  el("span", { class: "band" }));
+  el("span", { class: "band" }),
+  opts.mark ? markEl(opts.mark) : null);
+}
+
+// A verdict or score on a card or seat: what the solver says the action is worth.
+export function markEl(mark) {
+  return el("span", { class: `score ${mark.cls}`, title: mark.title, "data-score": mark.cls }, mark.text);
 }
 
 // -- choosing an action by clicks ----------------------------------------------------------
@@ -103,11 +110,15 @@ function seatOrder(players) {
 }
 
 
-export function renderTable(root, view, chooser, redraw) {
+// opts: marks (a Map from click token to the solver's mark), hints (a Set of tokens to point
+// at), readOnly (nothing to click: a line shown, not played).
+export function renderTable(root, view, chooser, redraw, opts = {}) {
   root.replaceChildren();
   if (!view) return;
-  const next = chooser ? chooser.next() : new Set();
-  const chosen = chooser ? new Set(chooser.prefix) : new Set();
+  const next = chooser && !opts.readOnly ? chooser.next() : new Set();
+  const chosen = chooser && !opts.readOnly ? new Set(chooser.prefix) : new Set();
+  const marks = opts.marks || new Map();
+  const hints = opts.hints || new Set();
   const onToken = (token) => (event) => {
     event.preventDefault();
     if (chooser && chooser.click(token)) redraw();
@@ -126,10 +137,11 @@ export function renderTable(root, view, chooser, redraw) {
     const seatToken = `seat:${number}`;
     const head = el("div", { class: "seat-head" },
       el("button", {
-        class: "seat-name" + (next.has(seatToken) ? " target" : ""), "data-token": seatToken,
+        class: "seat-name" + (next.has(seatToken) ? " target" : "") + (hints.has(seatToken) ? " hinted" : ""),
+        "data-token": seatToken,
         disabled: !next.has(seatToken), onclick: onToken(seatToken),
         title: next.has(seatToken) ? `choose seat ${number}` : "",
-      }, `Seat ${number}`),
+      }, `Seat ${number}`, marks.has(seatToken) ? markEl(marks.get(seatToken)) : null),
       el("span", { class: "team-badge", title: `team ${seat.team}: seats ${view.teams[seat.team - 1].join(" and ")}` },
         `team ${seat.team}`),
       seat.laurels ? el("span", { class: "laurel", title: "the team's Player Aids, laurel side up: rounds won" },
@@ -141,7 +153,7 @@ export function renderTable(root, view, chooser, redraw) {
       const token = `play:${p.card}`;
       return cardEl(p.card, {
         token: next.has(token) ? token : undefined, target: next.has(token), chosen: chosen.has(token),
-        law: view.law && view.law.card === p.card,
+        law: view.law && view.law.card === p.card, hinted: hints.has(token), mark: marks.get(token),
         by: p.by !== number ? `by seat ${p.by}` : "", onclick: onToken(token),
       });
     });
@@ -149,7 +161,7 @@ export function renderTable(root, view, chooser, redraw) {
       const token = `hand:${number}:${card}`;
       return cardEl(card, {
         token: next.has(token) ? token : undefined, target: next.has(token), chosen: chosen.has(token),
-        small: true, onclick: onToken(token),
+        small: true, onclick: onToken(token), hinted: hints.has(token), mark: marks.get(token),
       });
     });
     return el("div", { class: `seat team-${seat.team}` + (toAct ? " to-act" : ""), "data-seat": number },
@@ -170,8 +182,13 @@ export function renderTable(root, view, chooser, redraw) {
       : el("span", { class: "acting", id: "acting" }, actingText(view)),
     lastBout(view));
   if (narrow) {
-    // One column on a phone: the state of play first, then the seats in order.
-    root.append(centre, ...view.seats.map((seat) => seatEl(seat.seat)));
+    // One column on a phone: the state of play first, then the seats clockwise from the one
+    // to act (or the leader), so that the hand to play from is never below the screen.
+    const first = typeof view.to_act === "number" ? view.to_act
+      : view.acting && view.acting.length ? view.acting[0] : view.leader;
+    const seats = view.seats.map((seat) => seat.seat);
+    const from = Math.max(0, seats.indexOf(first));
+    root.append(centre, ...[...seats.slice(from), ...seats.slice(0, from)].map(seatEl));
   } else {
     root.append(...order.top.map(seatEl), centre, ...order.bottom.map(seatEl));
   }
@@ -212,9 +229,10 @@ export function renderChoices(root, view, chooser, redraw, opts = {}) {
     : `${actingText(view)}: click a lit card (or pick an action below).`;
   root.append(el("div", { class: "prompt", id: opts.promptId || "prompt", text: prompt }));
   if (words.length) {
+    const marks = opts.marks || new Map();
     root.append(el("div", { class: "words" }, words.map((token) => el("button", {
       "data-token": token, onclick: () => { if (chooser.click(token)) redraw(); },
-    }, token.slice(5)))));
+    }, token.slice(5), marks.has(token) ? markEl(marks.get(token)) : null))));
   }
   const list = el("div", { class: "actions", id: opts.listId || "actions" });
   for (const action of left) {

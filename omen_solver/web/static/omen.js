@@ -10,6 +10,39 @@ function chips(items, cls = "") {
   return el("div", { class: "chips" }, items.map((item) => el("span", { class: `chip ${cls}`, text: item })));
 }
 
+// The Omen board: the state of play, the three cities and both seats.
+export function renderOmenBoard(root, v) {
+  const seat = (s) => el("div", { class: "panel", "data-omen-seat": s },
+    el("h2", { text: `Seat ${s}${v.active_player === Number(s) ? " · active" : ""}${v.to_act === Number(s) ? " · to act" : ""}` }),
+    el("div", { class: "kv" }, el("b", { text: "coins " }), String(v.coins[s]), el("b", { text: " · VP " }), String(v.scores[s]),
+      el("b", { text: " · VP tokens " }), String(v.vp_tokens[s])),
+    el("div", { class: "zone-label", text: "hand" }), chips(v.hands[s], `s${s}`),
+    el("div", { class: "zone-label", text: "Rewards in hand / unused / used" }),
+    chips([...v.rewards[s].in_hand.map((r) => `${r} (hand)`), ...v.rewards[s].unused, ...v.rewards[s].used.map((r) => `${r} (used)`)]),
+    el("div", { class: "zone-label", text: "Feats" }), chips([...v.feats[s], ...v.feats_rotated[s].map((f) => `${f} (rotated)`)]));
+  const cities = el("div", { class: "cities" }, v.cities.map((c) => el("div", {
+    class: "city" + (c.war_torn ? " war-torn" : ""), "data-city": c.city,
+  }, el("h3", { text: `City ${c.city}${c.war_torn ? " · war-torn" : ""}${c.relic ? ` · relic ${c.relic} (seat ${c.relic_seat})` : ""}` }),
+  el("div", { class: "zone-label", text: "Rewards (top first)" }), chips(c.rewards),
+  el("div", { class: "zone-label", text: "seat 1" }), chips(c.seat1, "s1"),
+  el("div", { class: "zone-label", text: "seat 2" }), chips(c.seat2, "s2"))));
+  const head = el("div", { class: "panel omen-head" },
+    el("div", { class: "kv" }, `Turn ${v.turn} · step ${v.step} · seat ${v.active_player} active · `,
+      v.game_over ? el("b", { text: v.winner ? `game over: seat ${v.winner} wins` : "game over: shared victory" })
+        : `to act: ${v.to_act === "chance" ? "chance" : "seat " + v.to_act}`,
+      ` · supply ${v.supply} coins · deck ${v.deck.shuffled} shuffled${v.deck.top.length ? ", top " + v.deck.top.join(", ") : ""} · discard ${v.deck.discard.length}`));
+  root.replaceChildren(head, cities, el("div", { class: "omen-seats" }, seat("1"), seat("2")));
+}
+
+// The legal actions as buttons; ``onAction`` null: shown, not clickable.
+export function renderOmenActions(root, v, onAction, listId, prompt) {
+  const actions = el("div", { class: "actions", id: listId }, v.legal.map((text) => el("button", {
+    "data-action": text, disabled: !onAction, onclick: onAction ? () => onAction(text) : undefined,
+  }, el("code", { text }))));
+  root.replaceChildren(el("div", { class: "prompt", text: v.game_over ? "The game is over."
+    : prompt || `Legal actions (${v.legal.length}):` }), actions);
+}
+
 export class OmenBoard {
   constructor() {
     this.examples = null;
@@ -22,11 +55,16 @@ export class OmenBoard {
     $("omen-solve").onclick = () => this.solve();
   }
 
-  async open() {
-    if (this.examples) return;
-    this.examples = await get("/api/puzzles?game=omen");
-    $("omen-examples").replaceChildren(...this.examples.map((e) => el("option", { value: e.name, text: e.title })));
-    if (this.examples.length) await this.loadExample(this.examples[0].name);
+  async open(name) {
+    if (!this.examples) {
+      this.examples = await get("/api/puzzles?game=omen");
+      $("omen-examples").replaceChildren(...this.examples.map((e) => el("option", { value: e.name, text: e.title })));
+      if (!name && this.examples.length) await this.loadExample(this.examples[0].name);
+    }
+    if (name) {
+      $("omen-examples").value = name;
+      await this.loadExample(name);
+    }
   }
 
   async loadExample(name) {
@@ -50,30 +88,8 @@ export class OmenBoard {
 
   draw() {
     const v = this.view;
-    const seat = (s) => el("div", { class: "panel", "data-omen-seat": s },
-      el("h2", { text: `Seat ${s}${v.active_player === Number(s) ? " · active" : ""}${v.to_act === Number(s) ? " · to act" : ""}` }),
-      el("div", { class: "kv" }, el("b", { text: "coins " }), String(v.coins[s]), el("b", { text: " · VP " }), String(v.scores[s]),
-        el("b", { text: " · VP tokens " }), String(v.vp_tokens[s])),
-      el("div", { class: "zone-label", text: "hand" }), chips(v.hands[s], `s${s}`),
-      el("div", { class: "zone-label", text: "Rewards in hand / unused / used" }),
-      chips([...v.rewards[s].in_hand.map((r) => `${r} (hand)`), ...v.rewards[s].unused, ...v.rewards[s].used.map((r) => `${r} (used)`)]),
-      el("div", { class: "zone-label", text: "Feats" }), chips([...v.feats[s], ...v.feats_rotated[s].map((f) => `${f} (rotated)`)]));
-    const cities = el("div", { class: "cities" }, v.cities.map((c) => el("div", {
-      class: "city" + (c.war_torn ? " war-torn" : ""), "data-city": c.city,
-    }, el("h3", { text: `City ${c.city}${c.war_torn ? " · war-torn" : ""}${c.relic ? ` · relic ${c.relic} (seat ${c.relic_seat})` : ""}` }),
-    el("div", { class: "zone-label", text: "Rewards (top first)" }), chips(c.rewards),
-    el("div", { class: "zone-label", text: "seat 1" }), chips(c.seat1, "s1"),
-    el("div", { class: "zone-label", text: "seat 2" }), chips(c.seat2, "s2"))));
-    const head = el("div", { class: "panel", id: "omen-head" },
-      el("div", { class: "kv" }, `Turn ${v.turn} · step ${v.step} · seat ${v.active_player} active · `,
-        v.game_over ? el("b", { text: v.winner ? `game over: seat ${v.winner} wins` : "game over: shared victory" })
-          : `to act: ${v.to_act === "chance" ? "chance" : "seat " + v.to_act}`,
-        ` · supply ${v.supply} coins · deck ${v.deck.shuffled} shuffled${v.deck.top.length ? ", top " + v.deck.top.join(", ") : ""} · discard ${v.deck.discard.length}`));
-    $("omen-board").replaceChildren(head, cities, el("div", { class: "omen-seats" }, seat("1"), seat("2")));
-    const actions = el("div", { class: "actions", id: "omen-legal" }, v.legal.map((text) => el("button", {
-      "data-action": text, onclick: () => this.set(this.toml, [...this.moves, text]),
-    }, el("code", { text }))));
-    $("omen-actions").replaceChildren(el("div", { class: "prompt", text: v.game_over ? "The game is over." : `Legal actions (${v.legal.length}):` }), actions);
+    renderOmenBoard($("omen-board"), v);
+    renderOmenActions($("omen-actions"), v, (text) => this.set(this.toml, [...this.moves, text]), "omen-legal");
     const trace = $("omen-trace");
     trace.replaceChildren(
       v.setup.length ? el("div", {}, el("div", { class: "move", text: "On reading the position" }), renderSteps(v.setup)) : null,
