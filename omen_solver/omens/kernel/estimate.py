@@ -1,8 +1,8 @@
 """The evaluation of a solve's root moves where the exact searches run out: an estimate of each
 move that is not proven, beside the proofs, never in their place.
 
-A solve on the kernel searches the root's moves exactly by rounds (:mod:`.rounds`). When the
-first round has not settled every move, the **evaluation** starts: a Monte Carlo tree search
+A solve on the kernel searches the root's moves exactly by rounds (:mod:`.rounds`). When every
+move has had its first turn and some are still open, the **evaluation** starts: a Monte Carlo tree search
 with proven values (:mod:`.mcts`) from the root, given work in proportion to the exact
 searches' (its ``share`` of the budget), a chunk after each round, so that the live table shows
 every move's estimate from the second round on. When the exact searches' part of the budget is
@@ -375,10 +375,18 @@ class EstimatingDriver(ProofOrderDriver):
     def _notify(self) -> None:
         nodes = self.nodes
         spent, self._seen = nodes - self._seen, nodes
-        if spent > 0 and self._wanted():
+        if spent > 0 and self._wanted() and self._every_move_had_a_turn():
             share = self.plan.share
-            self._evaluate(int(spent * share / (1 - share)))
+            self._evaluate(int((nodes if self.evaluation is None else spent)
+                               * share / (1 - share)))
         super()._notify()
+
+    def _every_move_had_a_turn(self) -> bool:
+        """Whether the exact searches have been through every open move once (until then a
+        small position may still be settled without the evaluation)."""
+        value = self.value()
+        return all(move.nodes > 0 or move.twin is not None or not self._open(move, value)
+                   for move in self.moves)
 
     def _wanted(self) -> bool:
         """Whether a move is still open (the exact searches go on)."""
