@@ -80,13 +80,13 @@ class Quality:
         return len(high), sum(1 for w in high if not w)
 
 
-def _state(players: int, seed: int, cards: int | None) -> Any:
+def _state(players: int, seed: int, cards: int | None, kind: str = "first") -> Any:
     from omen_solver.omens.deals import deal_position, random_deal
     from omen_solver.omens.rules import make_rules
     from omen_solver.omens.table import Table
 
     table = Table(players, make_rules("rulebook", {}))
-    return deal_position(table, random_deal(table, seed, "first", cards))
+    return deal_position(table, random_deal(table, seed, kind, cards))
 
 
 def variants(names: list[str]) -> dict[str, Any]:
@@ -132,7 +132,7 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
 
     found = Quality(name)
     for deal in deals:
-        state = _state(deal["players"], deal["seed"], deal["cards"])
+        state = _state(deal["players"], deal["seed"], deal["cards"], deal.get("kind", "first"))
         truth = {move["action"]: move["status"] for move in deal["moves"]}
         team = state.team_of(state.current_player())
         budget = Budget(max_nodes=work) if work else Budget(max_seconds=seconds)
@@ -268,10 +268,11 @@ def strength(deals: int, move_seconds: float, samples: int, work: int | None) ->
     return found
 
 
-def _load(cards: int, players: int = 4) -> list[dict[str, Any]]:
+def _load(cards: int, kind: str = "first", players: int = 4) -> list[dict[str, Any]]:
     from omens_exact_moves import load
 
     return [deal for deal in load(DATA) if deal["cards"] == cards
+            and deal.get("kind", "first") == kind
             and deal["players"] == players and deal["status"] == "solved"]
 
 
@@ -310,15 +311,17 @@ def main(argv: list[str] | None = None) -> int:
         lines += [f"Quality, each deal within {budget} (one thread), 4 players, the leader's team:",
                   "", "| evaluation | deals | top move optimal | AUC won/lost | estimated ≥ 0.9: "
                   "lost | proven moves wrong | median s |", "|---|---|---|---|---|---|---|"]
-        for cards, count in ((4, args.deals4), (3, args.deals3)):
-            deals = _load(cards)[:count]
+        for cards, kind, count in ((4, "first", args.deals4), (4, "later", args.deals4),
+                                   (3, "first", args.deals3)):
+            deals = _load(cards, kind)[:count]
             if not deals:
                 continue
+            where = f"{cards} cards" + (", later rounds" if kind == "later" else "")
             for name, settings in variants(args.variants.split(";")).items():
                 got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work)
                 high, lost = got.high()
                 lines.append(
-                    f"| {name}, {cards} cards | {got.deals} | {got.top_optimal}/{got.mixed} "
+                    f"| {name}, {where} | {got.deals} | {got.top_optimal}/{got.mixed} "
                     f"| {got.auc():.3f} | {lost}/{high} | {got.proven_wrong} | "
                     f"{statistics.median(got.seconds):.1f} |")
                 print(lines[-1], file=sys.stderr, flush=True)

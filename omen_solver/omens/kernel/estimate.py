@@ -2,15 +2,15 @@
 move that is not proven, beside the proofs, never in their place.
 
 A solve on the kernel searches the root's moves exactly by rounds (:mod:`.rounds`). When every
-move has had its first turn and some are still open, the **evaluation** starts: a Monte Carlo tree search
-with proven values (:mod:`.mcts`) from the root, given work in proportion to the exact
-searches' (its ``share`` of the budget), a chunk after each round, so that the live table shows
-every move's estimate from the second round on. When the exact searches' part of the budget is
-spent, the evaluation goes on until the whole budget is. Each move that no search has settled
-then has an :class:`~omen_solver.core.search.moves.Estimate`: the asked team's win rate in the
-playouts through it, a 95 % Wilson interval of that rate, the playouts, and the line the search
-expects. A move the tree search **proves** (won, lost, or an exact value the exact oracle gave)
-is proven: its bounds are set as any search's proof sets them.
+move has had its first turn and some are still open, the **evaluation** starts: a Monte Carlo
+tree search with proven values (:mod:`.mcts`) from the root, given work in proportion to the
+exact searches' (its ``share`` of the budget), a chunk after each round, so that the live table
+shows every move's estimate from the second round on. When the exact searches' part of the
+budget is spent, the evaluation goes on until the whole budget is. Each move that no search has
+settled then has an :class:`~omen_solver.core.search.moves.Estimate`: the asked team's win rate
+in the playouts through it, a 95 % Wilson interval of that rate, the playouts, and the line the
+search expects. A move the tree search **proves** (won, lost, or an exact value the exact oracle
+gave) is proven: its bounds are set as any search's proof sets them.
 
 The work of the evaluation is counted in exact nodes: the kernel moves its expansions and
 playouts make (eight to a node: they cost about that) and the nodes of its exact oracle. A node
