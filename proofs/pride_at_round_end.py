@@ -23,12 +23,14 @@ def query(m: StepModel, i: int) -> Query:
         Or(
             m.option("pride_next_round", "yes"),
             And(m.option("pride_next_round", "unless_luck"), end.luck_pick == 0),
+            And(m.option("pride_next_round", "unless_luck_discarded"), end.luck_seat == 0),
         ),
     )
     claim = And(
         # a round that ends is led next by its winner (under 'no', even with Pride in play
         # and when Luck's 0 cards won it); under 'yes' Pride's choice holds across the end,
-        # under 'unless_luck' too unless Luck made a player discard from hand in this bout
+        # under 'unless_luck' too unless Luck made a player discard from hand in this bout,
+        # under 'unless_luck_discarded' unless Luck was discarded in this bout
         Implies(won, end.next_round_leader == If(keep, after_pride, end.round_winner)),
         # a round that goes on is led by the bout's next leader, Pride's choice included
         Implies(And(end.pride, end.round_winner == 0), end.next_round_leader == after_pride),
@@ -44,7 +46,7 @@ THEOREM = BoutTheorem(
     "0 cards through Luck), not by the player Pride names, under the default "
     "pride_next_round = no; under 'yes' the player to the left of Pride's player leads it, "
     "and under 'unless_luck' too, unless Luck made a player discard a card from hand in that "
-    "bout. "
+    "bout, and under 'unless_luck_discarded' unless Luck was discarded in that bout. "
     "A round that goes on is led by Pride's choice either way.",
     rests_on=(
         rule("000", "End of a Round ('The player who won the round for their team begins')"),

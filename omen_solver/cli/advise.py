@@ -19,7 +19,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table as RichTable
 
-from omen_solver.cli.args import budget_json, refuse_given, seconds, whole_number
+from omen_solver.cli.args import (
+    budget_json,
+    count_between,
+    node_count,
+    refuse_given,
+    seconds,
+    whole_number,
+)
 from omen_solver.cli.output import console, print_json
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError
@@ -36,6 +43,10 @@ from omen_solver.survey.advice import (
 )
 
 __all__ = ["register"]
+
+MAX_SAMPLES = 100_000
+"""The most deals ``--samples`` draws and ``--exact-limit`` enumerates: drawing them takes
+about 5 seconds per 100,000 before any search, whatever the time limit."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,9 +76,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seat", type=int,
                         help="the seat to advise (default: the file's seat; with --deal or "
                              "--moves, the seat to play)")
-    parser.add_argument("--samples", type=int, metavar="N",
+    parser.add_argument("--samples", type=count_between(1, MAX_SAMPLES, "a number of deals"),
+                        metavar="N",
                         help=f"deals to sample when there are many (default {DEFAULT_SAMPLES})")
-    parser.add_argument("--exact-limit", type=int, metavar="N",
+    parser.add_argument("--exact-limit", type=count_between(0, MAX_SAMPLES, "a number of deals"),
+                        metavar="N",
                         help="enumerate every deal when the hidden cards can be placed in at "
                              f"most N ways (default {DEFAULT_EXACT_LIMIT})")
     parser.add_argument("--seed", type=int, help="sampling seed (default 0)")
@@ -78,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--deal-seconds", type=seconds, metavar="S",
                         help="time limit of one deal's searches at most (default "
                              f"{DEFAULT_DEAL_SECONDS:g})")
-    parser.add_argument("--max-nodes", type=int, metavar="N",
+    parser.add_argument("--max-nodes", type=node_count, metavar="N",
                         help="node limit of the searches of one deal (deterministic)")
     parser.add_argument("--imperfect", action="store_true",
                         help="also solve the game of imperfect information exactly (OpenSpiel's "

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from omen_solver.core.budget import Budget
+from omen_solver.core.budget import MAX_NODES, Budget
 from omen_solver.core.search import Concept, SimultaneousMode
 from omen_solver.errors import OptionError, shown
 
@@ -23,7 +23,9 @@ __all__ = [
     "budget_json",
     "budget_of",
     "check_verbosity",
+    "count_between",
     "describe_stop",
+    "node_count",
     "refuse_given",
     "seats",
     "seconds",
@@ -45,16 +47,51 @@ def whole_number(text: str) -> int:
     return int(stripped)
 
 
+MAX_SECONDS = 10**9
+"""The most seconds a time limit may be (about 31 years): the system's clocks and waits
+overflow not far above it (a wait of 1e300 s fails), and no one means more."""
+
+
 def seconds(text: str) -> float:
-    """A positive, finite number of seconds."""
+    """A positive, finite number of seconds, at most :data:`MAX_SECONDS` (``nan``, ``inf``
+    and ``0`` are refused: a wait on an engine or a worker must end)."""
     stripped = text.strip()
     try:
-        value = float(stripped) if stripped.isascii() else math.nan
+        value = float(stripped) if stripped.isascii() and len(stripped) <= MAX_DIGITS else (
+            math.nan)
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a positive number of seconds")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)}: at most {MAX_SECONDS:,} seconds (about 31 years)")
     return value
+
+
+def node_count(text: str) -> int:
+    """A node limit: a whole number from 1 to ``MAX_NODES`` (10**18: the compiled kernel
+    counts nodes in 64 bits)."""
+    value = whole_number(text)
+    if not 1 <= value <= MAX_NODES:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)}: a node limit is a whole number from 1 to {MAX_NODES:,} (leave the "
+            "option out for none)")
+    return value
+
+
+def count_between(least: int, most: int, what: str) -> Callable[[str], int]:
+    """An argument type: a whole number from ``least`` to ``most`` (``what`` names it in the
+    message)."""
+
+    def parse(text: str) -> int:
+        value = whole_number(text)
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(
+                f"{shown(text)}: {what} is a whole number from {least:,} to {most:,}")
+        return value
+
+    return parse
 
 
 def seats(text: str) -> tuple[int, ...]:
@@ -70,7 +107,7 @@ def seats(text: str) -> tuple[int, ...]:
 
 def add_budget(parser: argparse.ArgumentParser, seconds_default: str) -> None:
     """``--max-nodes`` and ``--max-seconds``: past either the answer is "unknown"."""
-    parser.add_argument("--max-nodes", type=whole_number, metavar="N",
+    parser.add_argument("--max-nodes", type=node_count, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
     parser.add_argument("--max-seconds", type=seconds, metavar="S",
                         help=f"stop after S seconds and answer 'unknown' ({seconds_default})")

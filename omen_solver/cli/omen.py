@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from omen_solver.cli.args import budget_json, seconds, whole_number
+from omen_solver.cli.args import budget_json, node_count, seconds, whole_number
 from omen_solver.cli.output import (
     Column,
     Row,
@@ -133,7 +133,7 @@ _count = whole_number
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-nodes", type=_count, metavar="N",
+    parser.add_argument("--max-nodes", type=node_count, metavar="N",
                         help="stop after N nodes and answer 'unknown'")
     parser.add_argument("--max-seconds", type=seconds, metavar="S",
                         help="stop after S seconds and answer 'unknown' (default: 600)")

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from omen_solver.cli.args import add_wait, refuse_given
+from omen_solver.cli.args import add_wait, node_count, refuse_given
 from omen_solver.cli.output import (
     Cell,
     Column,
@@ -136,7 +136,7 @@ def _register_witnesses(subparsers: argparse._SubParsersAction[argparse.Argument
     parser.add_argument("--no-docs", action="store_true", help="do not write the table")
     parser.add_argument(
         "--max-nodes",
-        type=int,
+        type=node_count,
         default=200_000,
         metavar="N",
         help="node budget per deal and setting pair (default 200,000)",

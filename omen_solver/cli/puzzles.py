@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from omen_solver.cli.args import add_budget, add_verbosity
+from omen_solver.cli.args import add_budget, add_verbosity, node_count
 from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
 from omen_solver.cli.overrides import describe_overrides
 from omen_solver.cli.solve import Solved, describe_answer, solve_file
@@ -275,7 +275,7 @@ def _register_generate(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     parser.add_argument(
         "--max-nodes",
-        type=int,
+        type=node_count,
         metavar="N",
         help="solver budget per candidate (default 200,000; deep: per position, 1,000,000, "
         "or 200,000 with 6 players)",
@@ -383,7 +383,7 @@ def _add_deep_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"deals played forward at most (default {DEFAULT_MAX_DEALS})",
     )
     group.add_argument(
-        "--depth-nodes", type=int, metavar="N",
+        "--depth-nodes", type=node_count, metavar="N",
         help=f"budget of the bout-counting search per position (default {DEFAULT_DEPTH_NODES:,})",
     )
 

@@ -20,8 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.args import whole_number
+from omen_solver.cli.args import seconds, whole_number
 from omen_solver.errors import OmenSolverError
+
+MIN_MEMORY_MB = 256
+"""The least ``--max-memory``: as ``omen_solver.web.jobs.MIN_MEMORY_MB`` (not imported here, so
+that the command line starts without the web stack)."""
 
 __all__ = ["register"]
 
@@ -41,15 +45,19 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"the address to listen on (default {DEFAULT_HOST}: this machine "
                         "only; 0.0.0.0 opens the board to the network)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer requests that reach the server by this name "
+                        "(repeatable; by default: the names of the address listened on)")
     parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
                         help=f"the port (default {DEFAULT_PORT})")
     parser.add_argument("--open", action="store_true", help="open the board in the browser")
     parser.add_argument("--max-seconds", type=_seconds, default=30.0, metavar="S",
                         help="the longest search a request may ask for (default 30)")
-    parser.add_argument("--max-memory", type=whole_number, default=2048, metavar="MIB",
-                        help="the memory cap of each search process, in MiB (default 2048)")
-    parser.add_argument("--max-searches", type=whole_number, default=2, metavar="N",
-                        help="searches running at once (default 2)")
+    parser.add_argument("--max-memory", type=_memory, default=2048, metavar="MIB",
+                        help=f"the memory cap of each search process, in MiB (default 2048, at "
+                        f"least {MIN_MEMORY_MB})")
+    parser.add_argument("--max-searches", type=_searches, default=2, metavar="N",
+                        help="searches running at once (default 2, at least 1)")
     parser.add_argument("--puzzles", type=Path, metavar="DIR",
                         help="the folder of puzzles to offer (default: the bundled puzzles/)")
     parser.set_defaults(handler=_serve)
@@ -62,14 +70,47 @@ def _port(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+def _memory(text: str) -> int:
+    value = whole_number(text)
+    if value < MIN_MEMORY_MB:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: at least {MIN_MEMORY_MB} MiB (a search process needs that much to "
+            "start; with less no search could run)")
     return value
+
+
+def _searches(text: str) -> int:
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1 (with 0 no search could run)")
+    return value
+
+
+_seconds = seconds
+"""Positive, finite and at most 10**9 (a search's watchdog is a timer of that length)."""
+
+
+def _names(host: str, extra: list[str]) -> list[str]:
+    """The names a request may give in its Host header: those of the address listened on (for
+    every address, 0.0.0.0 or ::, this machine's names and addresses), and ``extra``."""
+    bare = host.strip("[]")
+    names = set(LOCAL_NAMES) | {bare.lower()}
+    if bare in ("0.0.0.0", "::", ""):
+        found: set[str] = set()
+        with contextlib.suppress(OSError):
+            found |= {socket.gethostname(), socket.getfqdn()}
+        for name in list(found):
+            with contextlib.suppress(OSError, UnicodeError):
+                found |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+        # The address this machine reaches other networks from (nothing is sent).
+        for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+            with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                found.add(str(udp.getsockname()[0]))
+        names |= {name.lower() for name in found if name}
+    names |= {name.strip().lower() for name in extra if name.strip()}
+    bare_names = {name.strip("[]") for name in names} - {"0.0.0.0", ""}
+    return sorted({f"[{name}]" if ":" in name else name for name in bare_names})
 
 
 def _is_local(host: str) -> bool:
@@ -112,14 +153,16 @@ def _serve(args: argparse.Namespace) -> int:
                     default_seconds=min(10.0, args.max_seconds),
                     memory_mb=args.max_memory, max_jobs=args.max_searches)
     local = _is_local(args.host)
-    hosts = list(LOCAL_NAMES) if local else None
+    hosts = _names(args.host, args.allow_host)
     app = create_app(limits, puzzles=args.puzzles, allowed_hosts=hosts)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
     print(f"omen-solver: the board is at {url} (Ctrl-C stops the server)", file=sys.stderr)
     if not local:
         print(f"omen-solver: warning: listening on {args.host}: anyone who can reach this "
-              "machine can use the board and its searches", file=sys.stderr)
+              "machine can use the board and its searches; requests are answered when they "
+              f"name the server as {', '.join(hosts)} (--allow-host NAME adds a name)",
+              file=sys.stderr)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     server = _server(uvicorn, uvicorn.Config(app, host=args.host, port=args.port,

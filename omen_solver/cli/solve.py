@@ -192,7 +192,13 @@ def _memory(text: str) -> int:
         raise argparse.ArgumentTypeError(error.problem) from None
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    if size > MAX_MEMORY_BYTES:  # the compiled kernel counts bytes in 64 bits
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_MEMORY_BYTES >> 40:,} TiB")
     return size
+
+
+MAX_MEMORY_BYTES = 1 << 50
+"""The most memory ``--max-memory`` may give the kernel's tables (1,024 TiB)."""
 
 
 def add_kernel_options(parser: argparse.ArgumentParser) -> None:

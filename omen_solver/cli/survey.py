@@ -33,7 +33,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from omen_solver.cli.args import whole_number
+from omen_solver.cli.args import count_between, node_count, seconds, whole_number
 from omen_solver.cli.output import print_json
 from omen_solver.errors import ClusterError, OmenSolverError
 from omen_solver.omens.deals import FIRST, KINDS
@@ -106,9 +106,9 @@ _count = whole_number
 
 
 def _deals(text: str) -> int | tuple[tuple[int, int], ...]:
-    """``N``, or ``P:N,...`` (deals for each player count)."""
+    """``N``, or ``P:N,...`` (deals for each player count), each at least 1."""
     if ":" not in text:
-        return _count(text)
+        return _positive(text)
     found: dict[int, int] = {}
     for part in text.split(","):
         players, colon, count = part.partition(":")
@@ -116,7 +116,7 @@ def _deals(text: str) -> int | tuple[tuple[int, int], ...]:
             raise argparse.ArgumentTypeError(f"{text!r}: write N, or PLAYERS:N,... such as "
                                              "4:1900,5:3400")
         (number,) = _players(players)
-        found[number] = _count(count)
+        found[number] = _positive(count)
     return tuple(sorted(found.items()))
 
 
@@ -127,14 +127,14 @@ def _positive(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
-    return value
+_seconds = seconds
+"""Positive and finite (a wait of ``inf`` or ``nan`` seconds on a cluster would never end)."""
+
+MAX_BATCH = 1_000_000
+"""The most records one Dask task may take (a batch larger than a run is the run)."""
+
+MAX_WORKERS = 4096
+"""The most worker processes a local cluster may be asked for."""
 
 
 def _rule(text: str) -> tuple[str, str]:
@@ -196,7 +196,7 @@ def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--policy-samples", type=_positive, metavar="N",
                         help="advice policy: deals solved per decision "
                              f"(default {DEFAULT_POLICY_SAMPLES})")
-    parser.add_argument("--policy-nodes", type=_positive, metavar="N",
+    parser.add_argument("--policy-nodes", type=node_count, metavar="N",
                         help="advice policy: node budget of each of those deals "
                              f"(default {DEFAULT_POLICY_NODES:,})")
     parser.add_argument("--scope", choices=[Scope.ROUND.value, Scope.GAME.value],
@@ -207,7 +207,7 @@ def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--max-seconds", type=_seconds, default=DEFAULT_SECONDS, metavar="S",
                         help="time limit of each search, then 'unknown' "
                              f"(default {DEFAULT_SECONDS:g})")
-    parser.add_argument("--max-nodes", type=_positive, default=DEFAULT_NODES, metavar="N",
+    parser.add_argument("--max-nodes", type=node_count, default=DEFAULT_NODES, metavar="N",
                         help="node limit of each search (deterministic; default "
                              f"{DEFAULT_NODES:,})")
     parser.add_argument("--no-options", action="store_true",
@@ -228,7 +228,8 @@ def _register_survey(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 def add_dask_options(parser: argparse.ArgumentParser, what: str) -> None:
     """Where the tasks run, and the one-writer lock (shared by survey and balance)."""
-    parser.add_argument("--workers", type=_count, metavar="N",
+    parser.add_argument("--workers", type=count_between(0, MAX_WORKERS, "a number of workers"),
+                        metavar="N",
                         help="worker processes of the local Dask cluster (default: one per "
                              "core); 0 runs in this process without Dask")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -239,7 +240,7 @@ def add_dask_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--workers-timeout", type=_seconds, metavar="S",
                         help="seconds the cluster may have no worker, at the start or while "
                              f"tasks wait (default {WORKERS_TIMEOUT:g}; then exit 1)")
-    parser.add_argument("--batch", type=_positive, metavar="N",
+    parser.add_argument("--batch", type=count_between(1, MAX_BATCH, "a batch"), metavar="N",
                         help=f"{what} per Dask task (default {DEFAULT_BATCH})")
     parser.add_argument("--wait", action="store_true",
                         help="if another run is writing to the same --out folder, wait for it "
@@ -463,7 +464,7 @@ def _register_balance(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     )
     parser.add_argument("--out", type=Path, default=Path("balance"), metavar="DIR",
                         help="folder for the results, tables and plot (default: balance)")
-    parser.add_argument("--games", type=_count, default=DEFAULT_GAMES, metavar="N",
+    parser.add_argument("--games", type=_positive, default=DEFAULT_GAMES, metavar="N",
                         help=f"games per player count and preset (default {DEFAULT_GAMES})")
     parser.add_argument("--players", type=_players, default=(4, 5, 6), metavar="LIST",
                         help="player counts, e.g. 4,5,6 (the default)")
@@ -477,7 +478,7 @@ def _register_balance(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     parser.add_argument("--policy-samples", type=_positive, metavar="N",
                         help="advice policy: deals solved per decision "
                              f"(default {DEFAULT_POLICY_SAMPLES})")
-    parser.add_argument("--policy-nodes", type=_positive, metavar="N",
+    parser.add_argument("--policy-nodes", type=node_count, metavar="N",
                         help="advice policy: node budget of each of those deals "
                              f"(default {DEFAULT_POLICY_NODES:,})")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from omen_solver.cli.args import count_between, seconds
 from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
 from omen_solver.omen.rules import PROFILES
@@ -23,6 +24,7 @@ from omen_solver.omens.rules import PRESETS
 from omen_solver.shipped import shipped
 from omen_solver.vectors.engine import serve
 from omen_solver.vectors.export import GAMES, SETS, check_docs, docs_key, export, update_docs
+from omen_solver.vectors.fuzz import describe_found, fuzz
 from omen_solver.vectors.omens_mine import Suite
 from omen_solver.vectors.perft_runner import check_perft, load_perft_files
 from omen_solver.vectors.runner import CheckReport, VectorResult, check_vectors, load_vector_files
@@ -96,9 +98,9 @@ def register(subparsers: Any) -> None:
     check.add_argument("--game", action="append", default=[], choices=GAMES,
                        help="only this game's vectors (repeatable)")
     check.add_argument("--match", metavar="TEXT", help="only vectors whose id contains TEXT")
-    check.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    check.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                        help="seconds the engine has to answer each request (default 10)")
-    check.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+    check.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
                        help="seconds the engine has to answer 'hello' each time it is "
                        "started (default 60)")
     check.add_argument("--min-played", type=int, metavar="N",
@@ -131,12 +133,56 @@ def register(subparsers: Any) -> None:
     counts.add_argument("--game", action="append", default=[], choices=GAMES,
                         help="only this game's cases (repeatable)")
     counts.add_argument("--match", metavar="TEXT", help="only cases whose id contains TEXT")
-    counts.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    counts.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds the engine has to answer each request (default 10)")
-    counts.add_argument("--start-timeout", type=float, default=60.0, metavar="S",
+    counts.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
                         help="seconds the engine has to answer 'hello' (default 60)")
     counts.add_argument("--json", action="store_true", help="print the report as JSON")
     counts.set_defaults(handler=_perft)
+
+    fuzzing = commands.add_parser(
+        "fuzz",
+        help="differential fuzzing of an Omens engine over the JSON-lines protocol",
+        description="Start COMMAND as for 'vectors check' and play seeded random Omens lines "
+        "through it (whole games from the first deal, rounds from a full deal, mid-round "
+        "positions with the effect cards dealt first; every action drawn from the legal "
+        "actions), comparing who acts, the legal actions after every step and the state at "
+        "every bout end with this library's engine under the settings the engine declares "
+        "(a switchable engine: --preset). Each disagreement is shrunk to a small position "
+        "and line (fewer players, cards and actions) and written into --out as a vector file "
+        "that 'vectors check' plays. Stops after --rounds lines or --seconds, whichever comes "
+        "first. Finding nothing is no proof of conformance. Exit status: 0 no disagreement "
+        "(and one line played at least), 1 a disagreement (or nothing played), 2 bad input, "
+        "130 interrupted.",
+    )
+    fuzzing.add_argument("--engine", required=True, metavar="COMMAND",
+                         help="the engine's command line, e.g. \"node my-adapter.js\"")
+    fuzzing.add_argument("--preset", choices=tuple(PRESETS), metavar="NAME",
+                         help="the settings to fuzz a switchable engine under (default "
+                         "rulebook; " + ", ".join(PRESETS) + "); an engine that declares its "
+                         "settings is fuzzed under them (a --preset that differs is refused)")
+    fuzzing.add_argument("--rounds", type=count_between(1, 10**9, "--rounds"), default=200,
+                         metavar="N", help="random lines to play (default 200)")
+    fuzzing.add_argument("--seed", type=int, default=0, metavar="S",
+                         help="the seed of the positions and lines (default 0)")
+    fuzzing.add_argument("--seconds", type=seconds, default=60.0, metavar="S",
+                         help="time budget (default 60; shrinking the last disagreement may "
+                         "take up to 10 s more)")
+    fuzzing.add_argument("--out", type=Path, default=Path("fuzz-vectors"), metavar="DIR",
+                         help="where to write a vector file per disagreement (default "
+                         "fuzz-vectors)")
+    fuzzing.add_argument("--max-found", type=count_between(1, 10**6, "--max-found"),
+                         default=5, metavar="N", help="stop after N disagreements (default 5)")
+    fuzzing.add_argument("--shrink-replays", type=count_between(0, 10**6, "--shrink-replays"),
+                         default=400, metavar="N",
+                         help="replays a shrink may take (default 400; 0: write each "
+                         "disagreement as found)")
+    fuzzing.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
+                         help="seconds the engine has to answer each request (default 10)")
+    fuzzing.add_argument("--start-timeout", type=seconds, default=60.0, metavar="S",
+                         help="seconds the engine has to answer 'hello' (default 60)")
+    fuzzing.add_argument("--json", action="store_true", help="print the report as JSON")
+    fuzzing.set_defaults(handler=_fuzz)
 
     engine = commands.add_parser(
         "engine",
@@ -262,6 +308,45 @@ def _check(args: argparse.Namespace) -> int:
         print_json({"dir": str(source), **report.to_json()})
     else:
         _summary(out, report)
+    return EXIT_OK if report.ok() else EXIT_MISMATCH
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    if args.out.exists() and not args.out.is_dir():
+        raise OmenSolverError(f"--out {args.out}: not a folder")
+    stderr = Console(stderr=True)
+    out = console(soft_wrap=True)
+    with _progress(stderr, quiet=args.json) as progress:
+        report = fuzz(args.engine, preset=args.preset, rounds=args.rounds, seed=args.seed,
+                      seconds=args.seconds, out=args.out, timeout=args.timeout,
+                      start_timeout=args.start_timeout, max_found=args.max_found,
+                      shrink_replays=args.shrink_replays, progress=progress)
+    if args.json:
+        print_json(report.to_json())
+        return EXIT_OK if report.ok() else EXIT_MISMATCH
+    for found in report.found:
+        out.print(f"[red]DISAGREE[/] {escape(found.disagreement.kind)}")
+        for line in describe_found(found):
+            out.print(escape("  " + line))
+    starts = ", ".join(f"{count} {kind}" for kind, count in sorted(report.starts.items()))
+    out.print(f"played {report.played} of {sum(report.starts.values())} random lines "
+              f"({starts}; seed {report.seed}) in {report.seconds:.1f} s: {report.moves} "
+              f"actions and {report.states} bout ends compared, {report.situations} of the "
+              f"{report.situations_total} situations of the coverage met; {len(report.found)} "
+              f"disagreement(s) (engine {escape(report.engine)}, settings "
+              f"{escape(report.settings)})")
+    for kind, count in report.by_class():
+        out.print(f"disagreement {count}: {escape(kind)}")
+    for reason, count in sorted(report.skipped.items()):
+        out.print(f"skipped {count}: {escape(reason)} (the engine's setup answer)")
+    if report.stopped:
+        out.print(f"stopped: {escape(report.stopped)}")
+    if not report.played:
+        out.print("[red]FAIL[/]: no line was played (the engine answered 'unsupported' to every "
+                  "setup); it needs to set up Omens positions under the declared settings")
+    elif not report.found:
+        out.print("no disagreement found (random play is no proof of conformance: run more "
+                  "--rounds, other --seed values, and vectors check)")
     return EXIT_OK if report.ok() else EXIT_MISMATCH
 
 

@@ -27,6 +27,7 @@ from omen_solver.errors import BudgetExceeded, OmenSolverError
 
 __all__ = [
     "CHECK_INTERVAL",
+    "MAX_NODES",
     "MIB",
     "RECURSION_LIMIT",
     "Budget",
@@ -36,6 +37,9 @@ __all__ = [
     "Status",
     "deep_recursion",
 ]
+
+MAX_NODES = 10**18
+"""The largest node limit a budget takes: the compiled kernel counts nodes in 64 bits."""
 
 CHECK_INTERVAL = 4096
 """Nodes between two reads of the clock (and two progress reports)."""
@@ -70,8 +74,9 @@ class Budget:
             isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int)
         ):
             raise OmenSolverError(f"max_nodes: expected a whole number, got {self.max_nodes!r}")
-        if self.max_nodes is not None and self.max_nodes < 1:
-            raise OmenSolverError(f"max_nodes: must be at least 1, got {self.max_nodes}")
+        if self.max_nodes is not None and not 1 <= self.max_nodes <= MAX_NODES:
+            raise OmenSolverError(f"max_nodes: must be from 1 to {MAX_NODES:,}, got "
+                                  f"{self.max_nodes}")
         if self.max_seconds is not None and not (
             isinstance(self.max_seconds, int | float)
             and not isinstance(self.max_seconds, bool)

@@ -14,6 +14,7 @@ per-game loaders (``omen_solver.omens.load``, ``omen_solver.omen.load``) take al
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import secrets
@@ -54,6 +55,8 @@ TOML text, not as a path."""
 
 
 def _decode(data: bytes, name: str, error: type[OmenSolverError]) -> str:
+    """UTF-8 text; a byte-order mark at the start (as some editors write) is left out."""
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as problem:
@@ -320,6 +323,10 @@ class FolderLock:
     def acquire(self) -> None:
         import fcntl
 
+        for folder in (self.folder, *self.folder.parents):
+            if folder.exists() and not folder.is_dir():
+                # mkdir would say "FOLDER/.lock: File exists", naming a file no one gave.
+                raise OSError(errno.ENOTDIR, "is a file, not a folder", str(folder))
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),

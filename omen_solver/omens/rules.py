@@ -226,7 +226,11 @@ class OmensRules(RuleOptions):
             "yes": "Pride's choice of leader also holds across the round end",
             "unless_luck": "Pride's choice holds across the round end, unless a player "
             "discarded a card from hand because of Luck in the bout that ended the round: then "
-            "the round winner starts (what the published digital adaptation does)",
+            "the round winner starts",
+            "unless_luck_discarded": "Pride's choice holds across the round end, unless Luck "
+            "was discarded in the bout that ended the round, whether or not its player had a "
+            "card to discard (a hand of only Fear has none): then the round winner starts "
+            "(what the published digital adaptation does)",
         },
         reason="Printed: 'The player who won the round for their team begins the first bout'.",
         source=f"{_R}, 'End of a Round'; {_C}",
@@ -264,7 +268,7 @@ PRESETS: Final[Mapping[str, Mapping[str, str]]] = {
         "jealousy_own_card": "forbidden",
         "now_resolver": "position",
         "law_when_last": "skip",
-        "pride_next_round": "unless_luck",
+        "pride_next_round": "unless_luck_discarded",
         "luck_chooser": "owner",
     },
 }

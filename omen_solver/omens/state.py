@@ -1501,10 +1501,13 @@ def _pride_keeps_lead(
     """Whether Pride's choice of leader holds across the round end (option
     ``pride_next_round``; rules file 000, "End of a Round", says the round winner starts).
     ``unless_luck``: it holds unless a card was discarded from hand because of Luck in the
-    bout that ended the round."""
+    bout that ended the round; ``unless_luck_discarded``: unless Luck itself was discarded in
+    that bout (whether or not a card left its player's hand)."""
     setting = table.rules.pride_next_round
     if not outcome.pride or setting == "no":
         return False
+    if setting == "unless_luck_discarded":
+        return outcome.luck_seat is None
     return setting == "yes" or luck_victim is None
 
 

@@ -55,6 +55,9 @@ __all__ = [
     "warm_worker",
 ]
 
+WORKER_PRELOAD: Final = "omen_solver.survey.dask_worker"
+"""What every worker of the local cluster loads as it starts: Ctrl-C is the command's."""
+
 DEFAULT_BATCH: Final = 4
 """Records per task: a few, so that a lost worker costs little and progress stays smooth."""
 RESULTS_FILE: Final = "deals.jsonl"
@@ -263,6 +266,36 @@ def _held_interrupts() -> Iterator[list[int]]:
             signal.signal(number, handler)
 
 
+@contextmanager
+def _workers_leave_interrupts() -> Iterator[None]:
+    """While the block runs, the local cluster's worker processes ignore Ctrl-C from their
+    first instruction: a terminal's Ctrl-C reaches the whole process group, and a worker that
+    stopped on its own would print its interrupted event loop over the command's one line
+    (the command stops the cluster itself).
+
+    The workers are forked by a fork server (``multiprocessing``'s ``forkserver`` method)
+    that this process starts with SIGINT ignored, an ignoring that each worker forked from it
+    keeps; every worker also loads :mod:`omen_solver.survey.dask_worker`, which says so again.
+    Starting the fork server takes a few milliseconds, during which a Ctrl-C for this process
+    alone would be lost: a Ctrl-C of the terminal reaches the fork server's parent again at
+    once."""
+    import multiprocessing.forkserver
+
+    import dask
+    from distributed import utils
+
+    context: Any = utils.get_mp_context
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        context()  # Dask's modules preloaded by the fork server
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                multiprocessing.forkserver.ensure_running()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        yield
+
+
 def _start_local(count: int, timeout: float | None) -> Any:
     from distributed import LocalCluster
 
@@ -275,7 +308,8 @@ def _start_local(count: int, timeout: float | None) -> Any:
             try:
                 cluster = local(
                     n_workers=count, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL, **waits,
+                    dashboard_address=None, silence_logs=logging.CRITICAL,
+                    preload=[WORKER_PRELOAD], **waits,
                 )
             except Exception as problem:
                 failure = problem
@@ -384,7 +418,7 @@ def _client(workers: int | None, scheduler: str | None, timeout: float | None,
                 client.close()
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
-    with _quiet():
+    with _quiet(), _workers_leave_interrupts():
         cluster = _start_local(count, timeout)
         try:
             client = connect(cluster, set_as_default=False,

@@ -14,6 +14,14 @@ state after it (:func:`step_features`), following the bout in progress (:class:`
   card; Wrath returning each; Jealousy moving Law, Fear and Luck; Luck discarded when its
   player has nothing to discard; Pride and Luck in the bout that ends a round; the round-end
   tie between players left with one card, and Luck's zero over them);
+- ``situation:...``: the situations in which engines go wrong, each crossed with the effects
+  that touch it (:data:`SITUATIONS`): a hand of only Fear, of one card or empty when an effect
+  takes from it, gives to it or shows from it; Law taken, given, given back, sent back,
+  moved, replayed or placed through Dream, with several players, one or nobody left to play,
+  and each kind of placement Law binds; every effect in the bout that ends a round and in the
+  one that ends the game; Pride, Luck and the round end together, by what Luck did; the
+  round-end tie between players left with one card and Luck's zero over them; each immediate
+  card placed first, last, and with one player left to play;
 - ``rule:ID``, ``round_end:KIND:Np``, ``team_win:Np:SIZE``, ``absolute:TIMING:EXCHANGE:REL``;
 - ``chain:A>B>C...``: three immediate cards or more placed in one bout, in that order (no
   fixed total: what random lines find).
@@ -30,8 +38,8 @@ from omen_solver.core.game import TraceStep
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import owner
-from omen_solver.omens.state import OmensState
-from omen_solver.omens.table import Placement
+from omen_solver.omens.state import DREAM, REPLAY, OmensState
+from omen_solver.omens.table import Placement, Scope
 
 __all__ = [
     "ABSOLUTE",
@@ -42,6 +50,7 @@ __all__ = [
     "RELATIONS",
     "ROUND_ENDS",
     "SCENES",
+    "SITUATIONS",
     "BoutTrack",
     "effect_name",
     "effect_pairs",
@@ -160,6 +169,39 @@ SCENES: Final = frozenset(
 """The hands that make a rule matter (see the module's docstring)."""
 
 
+HAND_KINDS: Final = ("only-fear", "one-card", "empty")
+HAND_EFFECTS: Final = ("betrayal", "dream", "luck", "secret", "the-absolute", "wrath")
+"""The effects that take a card from a hand, put one into it or show one from it: Betrayal's
+player (the hand it takes into and gives from), Dream's target (who places from it), Luck's
+player (who discards from it), the hand Secret shows from, both hands of The Absolute's
+exchange, and the hand Wrath sends a card back to."""
+LAW_EVENTS: Final = ("taken", "given", "given-back", "returned", "moved", "replayed",
+                     "dream-placed")
+"""What happens to Law in play: Betrayal takes it, gives it (a card it did not take), gives it
+back (the card it took), Wrath sends it back, Jealousy swaps with it, Wrath's player replays
+it, Dream's target places it."""
+LEFT: Final = ("several-left", "one-left", "nobody-left")
+"""How many players are still to play (a normal turn) right after."""
+UNDER_LAW: Final = ("turn", "dream-placement", "wrath-replay", "betrayal-gift")
+"""The kinds of placement made while Law's constraint stands (option ``law_binds``)."""
+LUCK_WITH_PRIDE: Final = ("discards", "nothing-to-discard", "zero", "not-discarded")
+"""What Luck does in a bout with Pride that ends the round: its player discards a card (and
+keeps some), has nothing to discard (only Fear), discards its last card (0 cards win the
+round), or Luck stays in play."""
+SITUATIONS: Final = frozenset(
+    [f"situation:hand-{kind}:{effect}" for kind in HAND_KINDS for effect in HAND_EFFECTS]
+    + [f"situation:law-{event}:{left}" for event in LAW_EVENTS for left in LEFT]
+    + [f"situation:under-law:{kind}" for kind in UNDER_LAW]
+    + [f"situation:ends-{what}:{effect}" for what in ("round", "game") for effect in EFFECTS]
+    + [f"situation:pride-luck-round-end:{what}" for what in LUCK_WITH_PRIDE]
+    + [f"situation:tie-one-card:{what}" for what in ("partners", "opponents", "fear")]
+    + [f"situation:luck-zero:{what}" for what in ("over-one-card", "over-several")]
+    + [f"situation:{where}:{effect}" for where in ("first", "last", "one-left")
+       for effect in NOW_EFFECTS]
+)
+"""The situations dimension (see the module's docstring)."""
+
+
 def _placement(before: OmensState, seat: int, first: bool) -> str:
     """Where a card placed by ``seat`` stands relative to the players still to play."""
     if first:
@@ -195,6 +237,8 @@ class BoutTrack:
     placed: tuple[tuple[str, int, str], ...] = ()
     pride: bool = False
     rules: frozenset[str] = frozenset()
+    law_watch: frozenset[str] = frozenset()
+    """Law situations waiting to be seen (:func:`_law_seen`)."""
 
     def after(self, before: OmensState, move: Sequence[OmensAction]
               ) -> tuple[BoutTrack, set[str]]:
@@ -223,7 +267,7 @@ class BoutTrack:
         if len(chain) >= 3 and len(chain) > len([n for n, _, _ in self.placed
                                                    if n in NOW_EFFECTS]):
             features.add(f"chain:{'>'.join(chain)}")
-        return BoutTrack(tuple(placed), pride, self.rules), features
+        return BoutTrack(tuple(placed), pride, self.rules, self.law_watch), features
 
 
 def _exchange_target(move: Sequence[OmensAction]) -> tuple[int, int] | None:
@@ -295,8 +339,10 @@ def _bout_end_scenes(before: OmensState, move: Sequence[OmensAction], after: Ome
             hand = summary.hands[seat]
             if not hand:
                 found.add("scene:luck-nothing-to-discard:empty-hand")
+                found.add("situation:hand-empty:luck")
             elif set(hand) == {_FEAR}:
                 found.add("scene:luck-nothing-to-discard:only-fear")
+                found.add("situation:hand-only-fear:luck")
     if summary.round_winner is not None:
         if bout.pride:
             found.add("scene:round-end:pride")
@@ -319,10 +365,21 @@ def step_features(
     bout: BoutTrack,
 ) -> tuple[BoutTrack, set[str]]:
     """The features one step brings (resolver lines aside), and the bout after it."""
-    bout, features = bout.after(before, move)
+    features = _placement_situations(before, move)
+    bout, placed = bout.after(before, move)
+    features |= placed
     rules = {step.rule for step in trace}
     features |= {f"rule:{rule}" for rule in rules}
     features |= _law_scenes(before, move) | _choice_scenes(move)
+    features |= _hand_situations(before, move)
+    seen = _law_seen(before, move, bout.law_watch)
+    features |= seen
+    watch = bout.law_watch - seen
+    for feature in _law_situations(before, move, after):
+        if feature.startswith(_WATCHED) and not feature.endswith(LEFT[2]):
+            watch |= {feature}
+        else:
+            features.add(feature)
     players = before.num_players()
     exchange = _exchange_target(move)
     if exchange is not None:
@@ -332,10 +389,11 @@ def step_features(
             f"absolute:{table_rules.absolute_timing}:{table_rules.absolute_exchange}:"
             f"{RELATIONS[0 if same else 1]}"
         )
-    bout = BoutTrack(bout.placed, bout.pride, bout.rules | rules)
+    bout = BoutTrack(bout.placed, bout.pride, bout.rules | rules, frozenset(watch))
     summary = after.last_bout
     if summary is not None and summary is not before.last_bout:
         features |= _bout_end_scenes(before, move, after, rules, bout)
+        features |= _end_situations(move, after, rules, bout)
         for rule, kind in ROUND_ENDS.items():
             if rule in rules:
                 features.add(f"round_end:{kind}:{players}p")
@@ -344,3 +402,173 @@ def step_features(
             features.add(f"team_win:{players}p:{len(team)}")
         bout = BoutTrack()
     return bout, features
+
+
+# ---------------------------------------------------------------------------------------------
+# Situations
+# ---------------------------------------------------------------------------------------------
+
+
+def _hand_kind(hand: Sequence[int]) -> str | None:
+    if not hand:
+        return "empty"
+    if len(hand) == 1:
+        return "only-fear" if hand[0] == _FEAR else "one-card"
+    return None
+
+
+def _left(before: OmensState, after: OmensState) -> str:
+    """How many players are still to play a normal turn right after a step (none once the
+    step has ended the bout)."""
+    if after.last_bout is not before.last_bout or after.is_terminal():
+        return LEFT[2]
+    count = sum(1 for seat in range(after.num_players())
+                if not after.played_this_bout(seat) and after.hands[seat])
+    return {0: LEFT[2], 1: LEFT[1]}.get(count, LEFT[0])
+
+
+def _hand_situations(before: OmensState, move: Sequence[OmensAction]) -> set[str]:
+    """The hands effects take from, give to or show from, as they are when the effect acts."""
+    found: set[str] = set()
+
+    def touch(effect: str, hand: Sequence[int]) -> None:
+        kind = _hand_kind(hand)
+        if kind is not None:
+            found.add(f"situation:hand-{kind}:{effect}")
+
+    hands = before.hands
+    for action in move:
+        verb, seat, choice = action.verb, action.seat, action.choice
+        own = [c for c in hands[seat] if not (verb is Verb.PLAY and c == action.card)]
+        if verb is Verb.GIVES:
+            touch(ABSOLUTE, hands[seat])
+        elif verb is Verb.DISCARDS:
+            touch("luck", hands[seat])
+        elif verb is Verb.PLAY and action.to >= 0 and _CATALOGUE[action.card].effect == "dream":
+            touch("dream", hands[action.to])
+        if verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
+            continue
+        keyword = choice[0]
+        if keyword == "take":
+            touch("betrayal", own)
+        elif keyword == "ask":
+            touch("secret", hands[int(choice[1])])
+        elif keyword == "show":
+            touch("secret", own)
+        elif keyword == "return":
+            returned = int(choice[1])
+            where = next((p.before for p in before.in_play if p.card == returned), None)
+            if where is not None:
+                touch("wrath", hands[where])
+    return found
+
+
+def _law_situations(before: OmensState, move: Sequence[OmensAction],
+                    after: OmensState) -> set[str]:
+    """What happens to Law in play, and how many players are still to play right after."""
+    events: set[str] = set()
+    pending = before.pending[-1][0] if before.pending else None
+    for action in move:
+        choice = action.choice
+        if action.verb is Verb.PLAY and action.card == _LAW:
+            if pending == REPLAY:
+                events.add("replayed")
+            elif pending == DREAM:
+                events.add("dream-placed")
+        if action.verb is Verb.PLAY and before.law is not None:
+            kind = {REPLAY: "wrath-replay", DREAM: "dream-placement"}.get(str(pending), "turn")
+            events.add(f"under:{kind}")
+        if action.verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
+            continue
+        keyword = choice[0]
+        if keyword == "take":
+            taken, given = int(choice[1]), int(choice[2])
+            if taken == _LAW:
+                events.add("given-back" if given == _LAW else "taken")
+            elif given == _LAW:
+                events.add("given")
+            if before.law is not None and taken != before.law[0]:
+                events.add("under:betrayal-gift")
+        elif keyword == "return" and int(choice[1]) == _LAW:
+            events.add("returned")
+        elif keyword == "swap" and int(choice[1]) == _LAW:
+            events.add("moved")
+    left = _left(before, after)
+    return {f"situation:under-law:{e.removeprefix('under:')}" if e.startswith("under:")
+            else f"situation:law-{e}:{left}" for e in events}
+
+
+_WATCHED: Final = tuple(f"situation:law-{event}:" for event in ("taken", "returned", "moved"))
+"""Law leaving play or moving with players still to play matters only when one of them is
+bound, or no longer bound, in a way their hand shows: such a situation counts once a later
+card is placed from a hand holding cards on both sides of Law's value."""
+
+
+def _law_seen(before: OmensState, move: Sequence[OmensAction], watch: frozenset[str]
+              ) -> set[str]:
+    """The watched Law situations this step shows: a card placed from a hand with cards on
+    both sides of Law (15)."""
+    if not watch:
+        return set()
+    for action in move:
+        if action.verb is Verb.PLAY and action.card in before.hands[action.seat]:
+            hand = before.hands[action.seat]
+        elif action.verb in (Verb.PLAY, Verb.RESOLVE) and action.choice and \
+                action.choice[0] == "take":
+            hand = (*before.hands[action.seat], int(action.choice[1]))
+        else:
+            continue
+        if any(card > _LAW for card in hand) and any(card < _LAW for card in hand):
+            return set(watch)
+    return set()
+
+
+def _placement_situations(before: OmensState, move: Sequence[OmensAction]) -> set[str]:
+    """Each immediate card placed first, last, or with one player left to play."""
+    found = set()
+    first = not before.in_play and not any(
+        before.played_this_bout(seat) for seat in range(before.num_players()))
+    where_name = {"first": "first", "last": "last", "second-to-last": "one-left"}
+    for card, _, seat in _placed(before, move):
+        name = effect_name(card)
+        where = _placement(before, seat, first)
+        first = False
+        if name in NOW_EFFECTS and where in where_name:
+            found.add(f"situation:{where_name[where]}:{name}")
+    return found
+
+
+def _end_situations(move: Sequence[OmensAction], after: OmensState, rules: set[str],
+                    bout: BoutTrack) -> set[str]:
+    """The bout that ends a round or the game (every effect placed in it), Pride and Luck
+    with the round end, the one-card tie and Luck's zero."""
+    summary = after.last_bout
+    assert summary is not None
+    found: set[str] = set()
+    if summary.round_winner is None:
+        return found
+    effects = {name for name, _, _ in bout.placed}
+    game_over = after.is_terminal() and after.table.scope is Scope.GAME
+    for effect in effects:
+        found.add(f"situation:ends-round:{effect}")
+        if game_over:
+            found.add(f"situation:ends-game:{effect}")
+    if bout.pride and "luck" in effects:
+        if _LUCK not in summary.discarded:
+            luck = "not-discarded"
+        elif "round.end.luck_zero" in rules:
+            luck = "zero"
+        elif any(action.verb is Verb.DISCARDS for action in move):
+            luck = "discards"
+        else:
+            luck = "nothing-to-discard"
+        found.add(f"situation:pride-luck-round-end:{luck}")
+    singles = [seat for seat, hand in enumerate(summary.hands) if len(hand) == 1]
+    if "round.end.highest_single" in rules:
+        teams = {after.team_of(seat) for seat in singles}
+        found.add(f"situation:tie-one-card:{'partners' if len(teams) == 1 else 'opponents'}")
+        if any(summary.hands[seat][0] == _FEAR for seat in singles):
+            found.add("situation:tie-one-card:fear")
+    if "round.end.luck_zero" in rules and singles:
+        found.add(f"situation:luck-zero:{'over-one-card' if len(singles) == 1 else 'over-several'}")
+    return found

@@ -55,12 +55,15 @@ from omen_solver.vectors.coverage import Coverage, Dimension, LineTracer, execut
 from omen_solver.vectors.holds import holds_info
 from omen_solver.vectors.omens_features import (
     EFFECTS,
+    HAND_EFFECTS,
     IMPOSSIBLE_PLACEMENTS,
+    LEFT,
     NOW_EFFECTS,
     PLACEMENTS,
     RELATIONS,
     ROUND_ENDS,
     SCENES,
+    SITUATIONS,
     BoutTrack,
     effect_name,
     effect_pairs,
@@ -90,6 +93,8 @@ __all__ = [
     "effect_pairs",
     "example_setup",
     "load_examples",
+    "possible_situations",
+    "situation_cards",
 ]
 
 DEFAULT_TEAMS: Final = {4: ((1, 3), (2, 4)), 5: ((1, 3), (2, 4, 5)), 6: ((1, 4), (2, 5), (3, 6))}
@@ -156,6 +161,7 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
     )
     impossible = impossible_placements()
     scenes, no_scenes = _possible_scenes(suite)
+    situations, no_situations = possible_situations(suite.settings)
     return (
         Dimension(
             "rule",
@@ -195,6 +201,19 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
             holding=True,
         ),
         Dimension(
+            "situation",
+            "situations in which engines go wrong, each with the effects that touch it: hands "
+            "of only Fear, one card or none; Law taken, given, given back, sent back, moved, "
+            "replayed or placed through Dream with players left to play or not, and each "
+            "placement it binds; every effect in the bout that ends a round and the game; "
+            "Pride, Luck and the round end; the one-card tie and Luck's zero; each immediate "
+            "card first, last and with one player left; in vectors that hold under the suite's "
+            "settings",
+            situations,
+            impossible=no_situations,
+            holding=True,
+        ),
+        Dimension(
             "round_end",
             "bout ends at 4, 5 and 6 players: one player left with 1 card, several (the "
             "highest single card wins), 0 cards through Luck, the round going on",
@@ -224,6 +243,51 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
 
 
 _EMPTY_LUCK: Final = "scene:luck-nothing-to-discard:empty-hand"
+_NO_EMPTY_HAND: Final = (
+    "a hand empty when an effect takes from it, gives to it or shows from it",
+    "a hand is empty during a bout only if Dream's target plays again (dream_target_turn = "
+    "plays_again): a bout starts with 2 cards or more in every hand (a hand of 1 ends the "
+    "round), each player places one card from it (Wrath's replay and Betrayal's gift follow "
+    "a card that came back into the hand first), and The Absolute's exchange is one card for "
+    "one",
+)
+_GIVES_FROM_HAND: Final = (
+    "an empty hand for The Absolute's exchange, Dream's target or Secret",
+    "each of these takes a card from the hand (given, placed or shown), so a hand with none is "
+    "never asked",
+)
+_DREAM_TARGET: Final = (
+    "Dream's target holding one card or only Fear",
+    "Dream's target has not played yet this bout, and until a player places a card their hand "
+    "holds at least as many cards as at the bout's start (2 or more; before a player plays, a "
+    "card reaches their hand only through The Absolute's exchange, one for one)",
+)
+_NO_GIVE_BACK: Final = (
+    "Law given back by Betrayal",
+    "betrayal_give_back = forbidden: Betrayal's player cannot give back the card taken",
+)
+
+
+def possible_situations(settings: Mapping[str, str]
+                        ) -> tuple[frozenset[str], tuple[tuple[str, int, str], ...]]:
+    """The situations a line of play can have under ``settings`` (every rule option's), and
+    those it cannot (why, for each kind)."""
+    ruled_out: list[tuple[tuple[str, str], frozenset[str]]] = [
+        (_DREAM_TARGET, frozenset(f"situation:hand-{kind}:dream"
+                                  for kind in ("one-card", "only-fear"))),
+    ]
+    empty = frozenset(f"situation:hand-empty:{effect}" for effect in HAND_EFFECTS)
+    if settings["dream_target_turn"] == "plays_again":
+        asked = frozenset(f"situation:hand-empty:{e}" for e in ("the-absolute", "dream", "secret"))
+        ruled_out.append((_GIVES_FROM_HAND, asked))
+    else:
+        ruled_out.append((_NO_EMPTY_HAND, empty))
+    if settings["betrayal_give_back"] == "forbidden":
+        ruled_out.append((_NO_GIVE_BACK, frozenset(f"situation:law-given-back:{left}"
+                                                   for left in LEFT)))
+    impossible = frozenset().union(*(features for _, features in ruled_out))
+    return SITUATIONS - impossible, tuple((what, len(features), why)
+                                          for (what, why), features in ruled_out)
 
 
 def _possible_scenes(suite: Suite) -> tuple[frozenset[str], tuple[tuple[str, int, str], ...]]:
@@ -483,9 +547,32 @@ class OmensMiner:
         )
         for number, candidate in enumerate(self._candidates()):
             if limit is not None and number >= limit:
-                break
+                return mined
             self._walk(mined, candidate)
+        self._situations(mined)
         return mined
+
+    def _situations(self, mined: MinedSet) -> None:
+        """For each situation not covered yet (in order), seeded random lines from positions
+        dealt for it (:func:`_situation_line`) until one has it, kept like any other line."""
+        universe = self.coverage.dimensions[[d.name for d in self.coverage.dimensions]
+                                           .index("situation")].total
+        assert universe is not None
+        for feature in sorted(universe):
+            for attempt in range(_SITUATION_TRIES):
+                if feature in self.coverage.first:
+                    break
+                setup, moves, features = _situation_line(self.suite, feature, attempt)
+                if feature not in features:
+                    continue
+                recording = record(setup.start(), moves)
+                vector_id = f"omens.{self.suite.name}.enum.{len(mined.vectors) + 1:04d}"
+                candidate = _Candidate(setup, purpose=f"dealt for {feature} (random line "
+                                                      f"{attempt})")
+                _, measured = self._measure(setup, moves)
+                self._keep(mined, vector_id, _enumerated_why(candidate, recording, self.suite),
+                           "systematic enumeration (omen-solver vectors export)", setup,
+                           recording, measured)
 
     def _candidates(self) -> Iterator[_Candidate]:
         suite = self.suite
@@ -663,6 +750,71 @@ def _fill(hands: Mapping[int, Sequence[int]], size: int) -> dict[int, tuple[int,
             hand.append(free.pop(0))
         filled[seat] = tuple(sorted(hand))
     return filled
+
+
+_SITUATION_TRIES: Final = 3_000
+"""Random lines tried at most for one situation."""
+_SITUATION_CARDS: Final = {
+    "law": (15,), "taken": (29,), "given": (29,), "given-back": (29,), "returned": (28,),
+    "moved": (23,), "replayed": (28,), "dream-placed": (21,), "dream-placement": (21,),
+    "wrath-replay": (28,), "betrayal-gift": (29,), "turn": (), "pride": (22, 13, 12, 27),
+    "fear": (12,), "only-fear": (12,), "luck-zero": (13, 27), "tie-one-card": (12,),
+}
+"""The cards a situation is about, beyond the effect it names (dealt first)."""
+
+
+def situation_cards(feature: str) -> list[int]:
+    """The cards to deal first for a situation: the cards of the effects and words it names."""
+    cards: list[int] = []
+    parts = feature.removeprefix("situation:").split(":")
+    for word in [*parts, *(w for part in parts for w in part.split("-"))]:
+        for card in ((_CARD_OF[word],) if word in _CARD_OF else ()) + _SITUATION_CARDS.get(
+                word, ()):
+            if card not in cards:
+                cards.append(card)
+    return cards
+
+
+def _situation_line(suite: Suite, feature: str, attempt: int
+                    ) -> tuple[OmensSetup, list[str], set[str]]:
+    """The attempt-th random line for a situation: a position of 4 to 6 players with 2 or 3
+    cards each, the situation's cards dealt first (to random seats), a random leader, the
+    scope the situation needs (a game with every team one round from winning for the end of a
+    game); every action drawn at random, three times in four among those that place one of
+    the situation's cards when there are any. Returns the line and its features."""
+    rng = random.Random(f"omens-{suite.name}-{feature}-{attempt}")
+    players = rng.choice((4, 4, 5, 6))
+    size = rng.choice((2, 2, 3))
+    wanted = situation_cards(feature)
+    game = feature.startswith("situation:ends-game:")
+    absolutes = [card for card in range(30, 36) if card not in wanted]
+    box = tuple(sorted(rng.sample(absolutes, 6 - players))) if game and players < 6 else ()
+    rest = [card for card in range(1, 36) if card not in wanted and card not in box]
+    rng.shuffle(rest)
+    extra = [card for card in rest if effect_name(card) in NOW_EFFECTS][: rng.randint(0, 3)]
+    deck = list(wanted) + extra + [card for card in rest if card not in extra]
+    deck = deck[: players * size]
+    rng.shuffle(deck)
+    hands = {seat: tuple(sorted(deck[seat - 1:: players])) for seat in range(1, players + 1)}
+    teams = DEFAULT_TEAMS[players]
+    setup = suite.setup(players, hands, rng.randint(1, players),
+                        scope="game" if game else "round",
+                        rounds_won=tuple(1 for _ in teams) if game else (), box=box)
+    state = setup.start()
+    moves: list[str] = []
+    features: set[str] = set()
+    bout = BoutTrack()
+    while not state.is_terminal() and len(moves) < 200:
+        options = state.moves()
+        preferred = [move for move in options
+                     if any(action.card in wanted for action in move)]
+        move = rng.choice(preferred if preferred and rng.random() < 0.75 else options)
+        child, trace = state.explain(move)
+        bout, step = step_features(state, move, child, trace, bout)
+        features |= step
+        moves.append(normalize_move(state.move_to_string(move)))
+        state = child
+    return setup, moves, features
 
 
 def _new_games(suite: Suite) -> Iterator[_Candidate]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
 import shlex
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
 from omen_solver.core.processes import parent_death_signal
-from omen_solver.errors import EngineError, EngineStartError
+from omen_solver.errors import EngineError, EngineStartError, OptionError
 from omen_solver.vectors.jsonfile import MAX_DEPTH, json_depth
 
 __all__ = [
@@ -98,6 +99,21 @@ def _lines(stream: BinaryIO, emit: Callable[[object], None], limit: int) -> None
             stream.close()
 
 
+MAX_DIGITS: Final = 1000
+"""Digits a number in an answer may have (Python's int() refuses more than 4,300 and would
+spend its time on fewer that no engine means)."""
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text):,} digits (at most {MAX_DIGITS:,})")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name}, which is not JSON")
+
+
 class EngineProcess:
     """The engine as a child process: one request line out, one answer line back.
 
@@ -106,6 +122,12 @@ class EngineProcess:
 
     def __init__(self, command: str, timeout: float, start_timeout: float | None = None,
                  *, max_line: int = MAX_LINE) -> None:
+        for name, value in (("timeout", timeout), ("start_timeout", start_timeout)):
+            if value is not None and (isinstance(value, bool) or not isinstance(
+                    value, int | float) or not 0 < value < math.inf):
+                # A timeout of NaN or infinity would wait on a silent engine for ever.
+                raise OptionError(f"{name}: a positive, finite number of seconds, not "
+                                  f"{value!r}")
         self.command = command
         self.timeout = timeout
         self.start_timeout = max(timeout, start_timeout or timeout)
@@ -247,10 +269,12 @@ class EngineProcess:
     def _parse(self, command: str, text: str) -> dict[str, Any]:
         shown = text[:200]
         try:
-            answer = json.loads(text)
+            answer = json.loads(text, parse_int=_integer, parse_constant=_no_constant)
         except json.JSONDecodeError:
             raise EngineError(f"answered {command!r} with a line that is not JSON: "
                               f"{shown!r}") from None
+        except ValueError as problem:  # a number too long, NaN or an infinity
+            raise EngineError(f"answered {command!r} with {problem}: {text[:60]!r}") from None
         except RecursionError:
             answer = None
             depth = None

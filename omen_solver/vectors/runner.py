@@ -216,11 +216,25 @@ class CheckReport:
         return dict(sorted(table.items()))
 
     def too_few(self) -> str:
-        """Why the run fails for playing too few vectors ("" if it does not)."""
+        """Why the run fails for playing too few vectors, and what to do ("" if it does
+        not)."""
         if self.stopped or self.played >= self.min_played:
             return ""
+        why = Counter(
+            "unsupported" if r.message.startswith("unsupported") else
+            "game" if r.message.startswith("the engine does not play") else "settings"
+            for r in self.results if not r.played)
+        parts = [text for count, text in (
+            (why["unsupported"], f"the engine answered 'unsupported' to {why['unsupported']} "
+                                 "setups"),
+            (why["settings"], f"{why['settings']} do not hold under the settings it declares"),
+            (why["game"], f"{why['game']} are of a game it does not play")) if count]
         return (f"played {self.played} of {self.selected} vectors, fewer than --min-played "
-                f"{self.min_played}")
+                f"{self.min_played}" + (f" ({'; '.join(parts)})" if parts else "") + ". Make "
+                "the engine set up more of them (answer 'unsupported' only for what it cannot "
+                "play), check the folder of the suite it is meant for (e.g. "
+                "vectors/omens/rulebook for the rulebook preset; --game omens), or give "
+                "--min-played N to accept fewer")
 
     def skip_reasons(self) -> list[tuple[str, int]]:
         """Why vectors were skipped, the most frequent reason first."""

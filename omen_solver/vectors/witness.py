@@ -144,10 +144,18 @@ PAIR_SEARCHES: Mapping[tuple[str, str, str], Search] = {
     ("pride_next_round", "yes", "unless_luck"): Search(
         {0: [22], 2: [13]}, _PLAIN, scope=Scope.ROUND
     ),
+    ("pride_next_round", "yes", "unless_luck_discarded"): Search(
+        {0: [22], 2: [13]}, _PLAIN, scope=Scope.ROUND
+    ),
+    ("pride_next_round", "unless_luck", "unless_luck_discarded"): Search(
+        {0: [22], 2: [12, 13]}, _PLAIN, scope=Scope.ROUND
+    ),
 }
 """Searches for one pair of settings of an option with more than two (option, setting,
-setting): the cards that pair is about (``unless_luck`` differs from ``yes`` only when Luck's
-discard ends the round, and Pride names someone other than the round winner)."""
+setting): the cards that pair is about (``unless_luck`` and ``unless_luck_discarded`` differ
+from ``yes`` only when Luck is discarded in the bout that ends the round, and Pride names
+someone other than the round winner; from each other only when Luck's player then has nothing
+to discard, a hand of only Fear)."""
 
 
 def setting_pairs(option: str) -> list[tuple[str, str]]:

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -38,15 +38,30 @@ from omen_solver.errors import (
 )
 from omen_solver.shipped import shipped
 from omen_solver.web import library, trainer
-from omen_solver.web.jobs import Job, Jobs, Limits
+from omen_solver.web.guard import (
+    SameOrigin,
+    UnsupportedType,
+    check_tables,
+    parse_body,
+    whole_number,
+)
+from omen_solver.web.jobs import Busy, Job, Jobs, Limits
 
 __all__ = ["STATIC", "create_app", "default_puzzle_folder"]
 
 STATIC: Final = Path(__file__).parent / "static"
 
+DISCONNECT_POLL: Final = 0.25
+"""Seconds between two checks that the client waiting for a search is still there."""
+
 
 class BodyTooLarge(Exception):
     pass
+
+
+class ClientGone(Exception):
+    """The client left before its answer (mid-body, or while its search ran): nothing is
+    answered, nothing is logged, and its search is stopped."""
 
 
 def default_puzzle_folder() -> Path | None:
@@ -98,31 +113,30 @@ class Api:
     # -- reading requests --------------------------------------------------------------------
 
     async def body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, read within the size cap and parsed in a worker thread
+        within the depth and number limits (:mod:`omen_solver.web.guard`)."""
         cap = self.limits.max_body_bytes
         declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > cap:
+        if declared is not None and declared.isdigit() and len(declared) < 20 and (
+                int(declared) > cap):
             raise BodyTooLarge()
         chunks = []
         size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > cap:
-                raise BodyTooLarge()
-            chunks.append(chunk)
-        raw = b"".join(chunks)
-        if not raw.strip():
-            return {}
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as problem:
-            raise RequestError(f"the request body is not JSON: {problem}") from None
-        if not isinstance(data, dict):
-            raise RequestError("the request body must be a JSON object")
-        return data
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > cap:
+                    raise BodyTooLarge()
+                chunks.append(chunk)
+        except ClientDisconnect:
+            raise ClientGone() from None
+        return await run_in_threadpool(parse_body, b"".join(chunks),
+                                       request.headers.get("content-type"))
 
     @staticmethod
     def position_data(body: dict[str, Any], game: str) -> dict[str, Any]:
-        """The position of a request: ``toml`` (the file's text) or ``position`` (tables)."""
+        """The position of a request: ``toml`` (the file's text) or ``position`` (tables).
+        Parses TOML: call it in a worker thread."""
         if "toml" in body:
             return library.read_position_text(body["toml"], game)
         if "position" in body:
@@ -130,6 +144,7 @@ class Api:
             if not isinstance(data, dict):
                 raise RequestError(
                     f"'position': expected the position's tables, not {shown(data)}")
+            check_tables(data, "'position'")
             return data
         raise RequestError("give the position as 'toml' (its text) or 'position'")
 
@@ -180,16 +195,22 @@ class Api:
     async def omens_position(self, request: Request) -> Response:
         """The editor's tables checked as a position file is: the TOML text and the board."""
         body = await self.body(request)
-        data = self.position_data(body, "omens")
-        text = library.dump_toml(data)
-        board = await run_in_threadpool(library.load_board, library.read_position_text(
-            text, "omens"), [])
-        return _json({"toml": text, "board": library.board_view(board)})
+
+        def check() -> dict[str, Any]:
+            text = library.dump_toml(self.position_data(body, "omens"))
+            board = library.load_board(library.read_position_text(text, "omens"), [])
+            return {"toml": text, "board": library.board_view(board)}
+
+        return _json(await run_in_threadpool(check))
 
     async def omens_deal(self, request: Request) -> Response:
         body = await self.body(request)
-        data = library.deal_tables(body)
-        return _json({"position": data, "toml": library.dump_toml(data)})
+
+        def deal() -> dict[str, Any]:
+            data = library.deal_tables(body)
+            return {"position": data, "toml": library.dump_toml(data)}
+
+        return _json(await run_in_threadpool(deal))
 
     # -- searches ----------------------------------------------------------------------------
 
@@ -232,8 +253,7 @@ class Api:
 
     async def job_status(self, request: Request) -> Response:
         job = self.jobs.get(request.path_params["id"])
-        since = request.query_params.get("since", "0")
-        start = int(since) if since.isdigit() else 0
+        start = whole_number(request.query_params.get("since", "0"), "since")
         return _json({**job.public(), "since": start, "news": job.events[start:]})
 
     async def job_cancel(self, request: Request) -> Response:
@@ -267,9 +287,19 @@ class Api:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
-    async def _run(self, kind: str, payload: dict[str, Any], seconds: float) -> dict[str, Any]:
+    async def _run(self, request: Request, kind: str, payload: dict[str, Any],
+                   seconds: float) -> dict[str, Any]:
+        """Run a search and answer with its result; a client that leaves first stops it (its
+        slot is free again at once)."""
         job = self._start(kind, payload, seconds)
-        result = await run_in_threadpool(self.jobs.wait, job, seconds + 5.0)
+        waiting = asyncio.ensure_future(run_in_threadpool(self.jobs.wait, job, seconds + 5.0))
+        while not waiting.done():
+            await asyncio.wait({waiting}, timeout=DISCONNECT_POLL)
+            if not waiting.done() and await request.is_disconnected():
+                self.jobs.cancel(job.id)
+                await waiting
+                raise ClientGone()
+        result = waiting.result()
         if result.get("type") == "error":
             raise RequestError(result["error"])
         return result
@@ -317,19 +347,19 @@ class Api:
         question about the position's value, a value."""
         body = await self.body(request)
         entry, text, data = self._named(request)
-        return _json(await self._try_puzzle(data, entry.game, text, body))
+        return _json(await self._try_puzzle(request, data, entry.game, text, body))
 
-    async def _try_puzzle(self, data: dict[str, Any], game: str, text: str,
+    async def _try_puzzle(self, request: Request, data: dict[str, Any], game: str, text: str,
                           body: dict[str, Any]) -> dict[str, Any]:
         if "value" in body:
             return await run_in_threadpool(trainer.judge_value, data, game, body["value"])
         move = body.get("move")
         if not isinstance(move, str):
             raise RequestError("'move': expected an action in canonical notation")
-        return await self._puzzle_job(data, game, text, move, body.get("seconds"))
+        return await self._puzzle_job(request, data, game, text, move, body.get("seconds"))
 
-    async def _puzzle_job(self, data: dict[str, Any], game: str, text: str, move: str | None,
-                          seconds: object) -> dict[str, Any]:
+    async def _puzzle_job(self, request: Request, data: dict[str, Any], game: str, text: str,
+                          move: str | None, seconds: object) -> dict[str, Any]:
         puzzle = data.get("puzzle", {})
         answer = puzzle.get("answer", {})
         state = await run_in_threadpool(trainer.loaded_state, data, game)
@@ -340,7 +370,7 @@ class Api:
         team = library.puzzle_team(state, puzzle)
         payload = {"game": game, "position": data, "move": move, "team": list(team),
                    "concept": puzzle.get("concept"), "answer": answer}
-        result = await self._run("puzzle", payload, self.jobs.seconds(seconds))
+        result = await self._run(request, "puzzle", payload, self.jobs.seconds(seconds))
         if result.get("type") != "result":
             # out of time: what the stated answer says of the move still holds
             result = {"type": "result", "reason": result.get("reason"), "best": [],
@@ -352,34 +382,37 @@ class Api:
         result["question"] = puzzle.get("question")
         return result
 
-    def _text_puzzle(self, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    async def _text_puzzle(self, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """A puzzle given as text (a generated one): its tables and its text."""
-        return self.position_data(body, "omens"), str(body.get("toml") or "")
+        data = await run_in_threadpool(self.position_data, body, "omens")
+        return data, str(body.get("toml") or "")
 
     async def puzzle_try_text(self, request: Request) -> Response:
         """An answer to a puzzle given as text (a generated one)."""
         body = await self.body(request)
-        data, text = self._text_puzzle(body)
-        return _json(await self._try_puzzle(data, "omens", text, body))
+        data, text = await self._text_puzzle(body)
+        return _json(await self._try_puzzle(request, data, "omens", text, body))
 
     async def puzzle_hint(self, request: Request) -> Response:
         _, _, data = self._named(request)
         return _json(await run_in_threadpool(trainer.hint, data, request.path_params["game"]))
 
     async def puzzle_hint_text(self, request: Request) -> Response:
-        data, _ = self._text_puzzle(await self.body(request))
+        data, _ = await self._text_puzzle(await self.body(request))
         return _json(await run_in_threadpool(trainer.hint, data, "omens"))
 
     async def puzzle_solution(self, request: Request) -> Response:
         """The solution on request: every optimal move, the line explained, the comments."""
         body = await self.body(request)
         entry, text, data = self._named(request)
-        return _json(await self._puzzle_job(data, entry.game, text, None, body.get("seconds")))
+        return _json(await self._puzzle_job(request, data, entry.game, text, None,
+                                            body.get("seconds")))
 
     async def puzzle_solution_text(self, request: Request) -> Response:
         body = await self.body(request)
-        data, text = self._text_puzzle(body)
-        return _json(await self._puzzle_job(data, "omens", text, None, body.get("seconds")))
+        data, text = await self._text_puzzle(body)
+        return _json(await self._puzzle_job(request, data, "omens", text, None,
+                                            body.get("seconds")))
 
     async def puzzle_generate(self, request: Request) -> Response:
         body = await self.body(request)
@@ -390,12 +423,13 @@ class Api:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
             raise RequestError(f"'seed': a whole number from 0, not {shown(seed)}")
         payload = {"players": players, "seed": seed, "deal": body.get("deal", "start")}
-        result = await self._run("generate", payload, self.jobs.seconds(body.get("seconds")))
+        result = await self._run(request, "generate", payload,
+                                 self.jobs.seconds(body.get("seconds")))
         if not result.get("found"):
             return _json({"found": False, "tally": result.get("tally"),
                           "error": "no puzzle in the deals tried: try another seed"})
         text = result["toml"]
-        data = library.read_position_text(text, "omens")
+        data = await run_in_threadpool(library.read_position_text, text, "omens")
         puzzle = dict(data.get("puzzle", {}))
         puzzle.pop("answer", None)
         return _json({"found": True, "toml": text, "puzzle": puzzle,
@@ -421,9 +455,10 @@ class Api:
         seat = body.get("seat")
         if seat not in (None, 1, 2) or isinstance(seat, bool):
             raise RequestError(f"'seat': 1 or 2, not {shown(seat)}")
-        payload = {"position": self.position_data(body, "omen"),
+        payload = {"position": await run_in_threadpool(self.position_data, body, "omen"),
                    "moves": library.moves_list(body.get("moves")), "seat": seat}
-        result = await self._run("endgame", payload, self.jobs.seconds(body.get("seconds")))
+        result = await self._run(request, "endgame", payload,
+                                 self.jobs.seconds(body.get("seconds")))
         return _json(result)
 
 
@@ -481,8 +516,14 @@ def create_app(
                       413)
 
     async def busy(request: Request, error: Exception) -> Response:
-        text = str(error)
-        return _error(text, 429 if "running" in text else 404)
+        return _error(error, 429 if isinstance(error, Busy) else 404)
+
+    async def unsupported(request: Request, error: Exception) -> Response:
+        return _error(error, 415)
+
+    async def gone(request: Request, error: Exception) -> Response:
+        # The client is not there to read it: an empty answer, and no traceback in the log.
+        return Response(status_code=400)
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -500,10 +541,13 @@ def create_app(
     middleware = []
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    middleware.append(Middleware(SameOrigin))
     app = Starlette(
         routes=all_routes,
         middleware=middleware,
         exception_handlers={
+            UnsupportedType: unsupported,
+            ClientGone: gone,
             JobError: busy,
             OmenSolverError: bad_input,
             OptionError: bad_input,

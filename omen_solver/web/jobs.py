@@ -9,9 +9,9 @@ its event stream dropped) and when the server stops.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
+import secrets
 import subprocess
 import sys
 import threading
@@ -19,13 +19,21 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
-from omen_solver.errors import JobError
+from omen_solver.errors import JobError, OptionError, RequestError, shown
 
-__all__ = ["Job", "JobError", "Jobs", "Limits"]
+__all__ = ["Busy", "Job", "JobError", "Jobs", "Limits"]
+
+MIN_MEMORY_MB: Final = 256
+"""The least memory cap a search process may have: the interpreter and the library take about
+100 MiB of address space before the search starts."""
 
 GRACE_SECONDS: Final = 3.0
 """How long past its time limit a job may run before it is killed (reading the position and
 reporting take a moment beyond the search)."""
+
+
+class Busy(JobError):
+    """Every search slot is taken (answered 429)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,21 @@ class Limits:
     """Searches running at once (the machine's cores are shared)."""
     max_body_bytes: int = 256 * 1024
     """The largest request body read."""
+
+    def __post_init__(self) -> None:
+        for name, least in (("max_jobs", 1), ("max_body_bytes", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise OptionError(f"{name}: at least {least}, not {shown(value)}")
+        if self.memory_mb is not None and (isinstance(self.memory_mb, bool) or not isinstance(
+                self.memory_mb, int) or self.memory_mb < MIN_MEMORY_MB):
+            raise OptionError(f"memory_mb: at least {MIN_MEMORY_MB} MiB (a search process "
+                              f"needs that much to start), not {shown(self.memory_mb)}")
+        for name in ("max_seconds", "default_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    0 < value < float("inf")):
+                raise OptionError(f"{name}: a positive number of seconds, not {shown(value)}")
 
 
 @dataclass
@@ -75,14 +98,15 @@ class Jobs:
         self.limits = limits
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
 
     def seconds(self, asked: object) -> float:
-        """The time a request gets: what it asks, within the server's cap."""
+        """The time a request gets: what it asks, within the server's cap (bad input:
+        :class:`RequestError`, answered 400)."""
         if asked is None:
             return self.limits.default_seconds
         if isinstance(asked, bool) or not isinstance(asked, int | float) or not asked > 0:
-            raise JobError(f"'seconds': expected a positive number of seconds, not {asked!r}")
+            raise RequestError(f"'seconds': expected a positive number of seconds, not "
+                               f"{shown(asked)}")
         return float(min(asked, self.limits.max_seconds))
 
     def running(self) -> list[Job]:
@@ -93,11 +117,12 @@ class Jobs:
         with self._lock:
             busy = [job for job in self._jobs.values() if not job.finished]
             if len(busy) >= self.limits.max_jobs:
-                raise JobError(
+                raise Busy(
                     f"{len(busy)} searches are running, the most this server runs at once "
                     f"(serve --max-searches); cancel one or wait"
                 )
-            job_id = f"{next(self._ids)}"
+            # Not a count: no one can name another client's search without being told its id.
+            job_id = secrets.token_hex(8)
             # A fresh interpreter per job (never a fork of the server's threads); it reads
             # its job as one JSON line and answers in JSON lines.
             process = subprocess.Popen(

@@ -569,6 +569,7 @@ def deal_tables(body: Mapping[str, Any]) -> dict[str, Any]:
         data["rules"] = dict(overrides)
     data["hands"] = {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)}
     data["bout"] = {"leader": deal.leader + 1}
+    position_from_data(data)  # what is answered is a position (a bad 'scope' is refused here)
     return data
 
 

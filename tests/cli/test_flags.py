@@ -80,6 +80,7 @@ SLOW: dict[tuple[str, ...], list[str]] = {
     ("vectors", "check"): ["{tmp}/puzzles-vectors", "--engine", ENGINE, "--game", "omen"],
     ("vectors", "perft"): [str(ROOT / "vectors" / "omens" / "rulebook" / "perft.json"),
                            "--engine", ENGINE, "--max-nodes", "20"],
+    ("vectors", "fuzz"): ["--engine", ENGINE, "--rounds", "2", "--out", "{tmp}/fuzz"],
 }
 """Commands whose every run takes seconds: walked with ``--runslow``."""
 
@@ -152,6 +153,9 @@ SAMPLES: dict[str, list[str]] = {
     "workers_timeout": ["--workers-timeout", "1"],
     "batch": ["--batch", "2"],
     "presets": ["--presets", "gamepark"],
+    "max_found": ["--max-found", "0"],
+    "seconds": ["--seconds", "0.001"],
+    "shrink_replays": ["--shrink-replays", "-1"],
 }
 """A sample value per option destination (the generic fallbacks: a flag without a value
 alone; a choice other than the default; a number)."""

@@ -23,14 +23,12 @@ HELPERS = "core/files.py"
 WRITES_ALLOWED = {
     "survey/store.py": "appends records to the survey's results file, one writer per folder "
     "(FolderLock), and cuts off a line a crash left half written",
-    "dev/mutants.py": "copies the package into a private temporary folder for each mutant",
 }
 """Files allowed a write of their own, and why (not a file a person is handed back)."""
 
 READS_ALLOWED = {
     "core/budget.py": "reads the process's own memory use (/proc/self/statm)",
     "vectors/coverage.py": "compiles the package's own modules to list their lines",
-    "dev/mutants.py": "reads the package's own source files to mutate them",
     "survey/store.py": "reads back the survey's results file it appends to",
 }
 """Files allowed a read of their own, and why (never a file named on a command line)."""

@@ -308,3 +308,32 @@ def test_the_last_words_on_stderr_are_read_to_the_end_before_they_are_shown(
     assert status == 1
     assert "my last words" in out
     assert _all_gone(reaped)
+
+
+@pytest.mark.parametrize("where", ["hello", "legal"])
+def test_a_number_too_long_to_read_is_named_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reaped: list[int], where: str
+) -> None:
+    """C4 of the fault run: an engine whose answer holds a 100,000-digit number (Python's
+    int() refuses more than 4,300 digits) crashed the runner; it is now a failure of that
+    engine, named, like any answer that is not the protocol's."""
+    huge = "9" * 100_000
+    engine, pids = _engine(tmp_path, "sys.stdout.write('{\"id\": ' + str(request['id']) + "
+                                     f"', \"ok\": true, \"n\": {huge}}}\\n'); "
+                                     "sys.stdout.flush()")
+    if where == "hello":
+        script = Path(shlex.split(engine)[1])
+        text = script.read_text(encoding="utf-8").replace(
+            'answer(request, name="hostile", games=["omens"])',
+            f'answer(request, name="hostile", games=["omens"], n=int("{huge}"[:4000]) * '
+            '10 ** 96000)')
+        script.write_text("import sys; sys.set_int_max_str_digits(0)\n" + text,
+                          encoding="utf-8")
+    status = main(["vectors", "check", str(_one_vector(tmp_path)), "--engine", engine,
+                   "--timeout", "10", "--min-played", "0"])
+    reaped += _pids(pids)
+    captured = capsys.readouterr()
+    assert status in (1, 2)
+    assert "100,000 digits" in captured.out + captured.err
+    assert "Traceback" not in captured.out + captured.err
+    assert _all_gone(reaped)

@@ -259,6 +259,8 @@ def test_pride_next_round() -> None:
     assert yes.rounds_won == (0, 1) and yes.leader == 2
     unless_luck, _ = play(_game_state(pride_next_round="unless_luck"), *moves)
     assert unless_luck.leader == 2  # no Luck in this bout: as "yes"
+    discarded, _ = play(_game_state(pride_next_round="unless_luck_discarded"), *moves)
+    assert discarded.leader == 2  # no Luck in this bout: as "yes"
 
 
 @pytest.mark.rules("card.luck.discard", "round.end.luck_zero", "card.pride.next_leader")
@@ -271,7 +273,7 @@ def test_pride_next_round_unless_luck() -> None:
     # round with 0 cards; Pride (22, seat 3) names seat 4 as the next leader.
     moves = ("1:27", "2:13", "3:22", "4:2", "2:discards 9")
     leaders = {}
-    for setting in ("no", "yes", "unless_luck"):
+    for setting in ("no", "yes", "unless_luck", "unless_luck_discarded"):
         table = Table(4, make_rules("rulebook", {"pride_next_round": setting}), scope=Scope.GAME)
         start = OmensState.start_of_bout(
             table, table_hands, [[0, 2], [1, 3]], 0, box=[34, 35]
@@ -279,7 +281,36 @@ def test_pride_next_round_unless_luck() -> None:
         state, trace = play(start, *moves)
         assert state.rounds_won == (0, 1) and "round.end.luck_zero" in rules_of(trace)
         leaders[setting] = state.leader + 1
-    assert leaders == {"no": 2, "yes": 4, "unless_luck": 2}
+    assert leaders == {"no": 2, "yes": 4, "unless_luck": 2, "unless_luck_discarded": 2}
+
+
+@pytest.mark.rules("card.luck.discard", "round.end.one_card",
+                   "card.pride.next_leader")
+def test_pride_next_round_when_luck_has_nothing_to_discard() -> None:
+    """O13 with O11: Luck is discarded in the bout that ends the round while its player holds
+    only Fear, so no card leaves a hand because of Luck (rules file 000, "Luck": 'Fear cannot
+    be discarded using Luck's effect'; "Fear"). The round is won with one card (Fear), Pride
+    names another seat. Under ``unless_luck`` (a card discarded from hand because of Luck)
+    Pride's choice holds; under ``unless_luck_discarded`` (Luck itself discarded: what the
+    published digital adaptation does, preset gamepark) the round winner leads; under ``no``
+    (rules file 000, "End of a Round": the round winner begins) too, and under ``yes`` Pride's
+    choice holds."""
+    table_hands = [[27, 7, 8], [12, 13], [22, 5, 6], [2, 3, 4]]
+    # Winter (27) wins and discards every yellow card: Luck (13), not Fear (12, protected:
+    # it is in seat 2's hand). Seat 2 holds only Fear: Luck has nothing to discard, and seat 2
+    # wins the round with one card; Pride (22, seat 3) names seat 4.
+    moves = ("1:27", "2:13", "3:22", "4:2")
+    leaders = {}
+    for setting in ("no", "yes", "unless_luck", "unless_luck_discarded"):
+        table = Table(4, make_rules("rulebook", {"pride_next_round": setting}), scope=Scope.GAME)
+        start = OmensState.start_of_bout(table, table_hands, [[0, 2], [1, 3]], 0, box=[34, 35])
+        state, trace = play(start, *moves)
+        assert state.rounds_won == (0, 1) and "round.end.one_card" in rules_of(trace)
+        assert state.last_bout is not None and 13 in state.last_bout.discarded
+        assert state.last_bout.hands[1] == (12,)
+        leaders[setting] = state.leader + 1
+    assert leaders == {"no": 2, "yes": 4, "unless_luck": 4, "unless_luck_discarded": 2}
+    assert make_rules("gamepark").pride_next_round == "unless_luck_discarded"
 
 
 def test_reshuffle_absolutes() -> None:
@@ -313,14 +344,15 @@ def test_presets_differ_as_documented() -> None:
     # Jealousy only swaps with another player's card; the player the card lies in front of
     # resolves it; Law ... do nothing when ... no one is left to play; Pride also picks the
     # next round's starter; Luck's player picks any card but Fear." Measured against that
-    # engine: Pride's choice holds across the round end unless Luck's discard ended it.
+    # engine: Pride's choice holds across the round end unless Luck was discarded in the bout
+    # that ended it, even when its player had nothing to discard (only Fear).
     assert gamepark.fear_pass_on == "no"
     assert gamepark.wrath_replay == "forbidden"
     assert gamepark.betrayal_give_back == "forbidden"
     assert gamepark.jealousy_own_card == "forbidden"
     assert gamepark.now_resolver == "position"
     assert gamepark.law_when_last == "skip"
-    assert gamepark.pride_next_round == "unless_luck"
+    assert gamepark.pride_next_round == "unless_luck_discarded"
     assert gamepark.luck_chooser == "owner"
     assert set(gamepark.differences()) == {
         "betrayal_give_back",

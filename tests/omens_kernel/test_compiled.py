@@ -233,3 +233,66 @@ def test_shared_tables_merge_the_same_way_in_both_kernels() -> None:
             assert (len(shared_py), shared_py.collections) == (shared_c.size, shared_c.collections)
     assert all(a == b for a, b in found)
     assert shared_py.collections > 0
+
+
+def test_a_table_emptied_keeps_count_of_its_collections_in_both_kernels() -> None:
+    """A root move's table is emptied after every merge (kernel/rounds.py); what it dropped
+    stays counted (``table_collections`` in the answer), in both kernels alike."""
+    from omen_solver.omens.kernel.tables import Table
+
+    state = random_small(random.Random(3), 4, 3)
+    spec = compile_table(state.table, state.teams())
+    machine = Machine(spec)
+    k = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+    own_py: Table[object] = Table(64)
+    own_c = compiled.new_table(64)
+    for table in (own_py, own_c):
+        params = SearchParams(budget=Budget(max_nodes=3_000), table=table)
+        kind = KernelSearch if table is own_py else CompiledSearch
+        with deep_recursion():
+            _outcome(kind(machine, maximising, params), k)
+    assert own_py.collections == own_c.collections > 0
+    own_py.clear()
+    own_c.clear()
+    assert own_py.collections == own_c.collections > 0
+    assert (len(own_py), own_c.size) == (0, 0)
+
+
+def _bout_start_cards(words: tuple[int, ...], players: int) -> int | None:
+    """The cards in the hands if a compiled key (``_ckernel_machine.h``: ``pack_key``: the
+    phase and the seats that played in its first word, the hands, then the cards in play and
+    the obligations pending) is a bout start."""
+    if words[0] & 3 != m.BOUT or words[0] >> 2 & 63 or words[players + 1] & 0xFFFF:
+        return None
+    return sum(hand.bit_count() for hand in words[1:players + 1])
+
+
+def test_a_table_lists_its_keys_and_the_bout_starts_expanded_are_counted() -> None:
+    """``Table.keys()`` gives every entry's key once; the count of bout starts a benchmark
+    records (``benchmarks/omens_waste.py``) is that of the bout starts a df-pn search stored
+    (it stores every node it expands), and recording costs the search no node."""
+    from collections import Counter
+
+    from omen_solver.omens.kernel.compiled import CompiledDfpn
+
+    state = random_small(random.Random(7), 4, 3)
+    spec = compile_table(state.table, state.teams())
+    machine = Machine(spec)
+    k = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+    runs = []
+    for record in (False, True):
+        table = compiled.new_table(0)
+        proof = CompiledDfpn(machine, maximising, 1,
+                             SearchParams(budget=Budget(max_nodes=500_000), table=table))
+        compiled.record_bout_starts(record)
+        answer = proof.prove(k)
+        counted = compiled.record_bout_starts(False)
+        runs.append((answer, proof.nodes))
+        keys = table.keys()
+        assert len(keys) == len(set(keys)) == table.size
+    stored = Counter(cards for key in keys
+                     if (cards := _bout_start_cards(key, spec.players)) is not None)
+    assert counted == dict(stored) and sum(stored.values()) > 10
+    assert runs[0] == runs[1]

@@ -10,14 +10,17 @@ tested against the reference solver (test_solve.py)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search import moves, solve
 from omen_solver.core.search.moves import MoveStatus
+from omen_solver.core.search.result import Concept
 from omen_solver.omens.kernel import compiled
-from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE
+from omen_solver.omens.kernel.params import Tuning
+from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE, solve_with_kernel
 from omen_solver.omens.state import OmensState
 from tests.omens_kernel.helpers import random_small
 
@@ -173,3 +176,60 @@ def test_moves_that_differ_only_by_secrets_show_are_searched_once() -> None:
         if move is not searched[0]:
             assert (move.same_as, move.nodes) == (searched[0].action, 0)
             assert move.to_json()["same_as"] == searched[0].action
+
+
+ROUND_TABLES = [
+    replace(Tuning(), lone_move_shared=False, private_by_round=False),
+    replace(Tuning(), lone_move_shared=False),
+    replace(Tuning(), private_by_round=False),
+    Tuning(),
+]
+"""How the moves of a round keep their tables (``Tuning.lone_move_shared``,
+``Tuning.private_by_round``): each alone, together, and neither (as before them)."""
+
+
+def _leader_team(state: OmensState) -> int:
+    seat = state.current_player()
+    return next(index for index, seats in enumerate(state.teams()) if seat in seats)
+
+
+@pytest.mark.parametrize("tuning", ROUND_TABLES)
+def test_how_the_moves_keep_their_tables_changes_no_answer(
+        monkeypatch: pytest.MonkeyPatch, tuning: Tuning) -> None:
+    """A move searched alone in its round stores straight into the shared tables, and the
+    moves of a round divide the memory of their own tables among them: the nodes change,
+    the answers do not (each move's value is the position's after it, solved alone). A small
+    memory budget makes the moves' own tables replace entries, which the settings change."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 2_000)  # several rounds, moves settling apart
+    state = random_small(random.Random(18), 4, 3)
+    team = _leader_team(state)
+    found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=2_000_000),
+                              tuning=tuning, max_memory=400 * 2**20)
+    assert found.solved
+    for move in found.moves:
+        alone = solve(_after(state, move.action), per_move=False, team=found.team_seats)
+        assert alone.solved and move.value == alone.value, (tuning, move)
+    again = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=2_000_000),
+                              tuning=tuning, max_memory=400 * 2**20, threads=2)
+    assert (again.nodes, again.moves) == (found.nodes, found.moves)
+
+
+@pytest.mark.parametrize("tuning", ROUND_TABLES)
+def test_both_kernels_keep_the_moves_tables_alike(monkeypatch: pytest.MonkeyPatch,
+                                                  tuning: Tuning) -> None:
+    """The two kernels give the same node counts with every way of keeping the moves' tables
+    (a limit of entries given for every table, which both kernels keep alike)."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)
+    state = random_small(random.Random(16), 4, 3)
+    team = _leader_team(state)
+
+    def run() -> tuple[object, ...]:
+        found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(),
+                                  tuning=tuning, table_limit=1_024)
+        return found.value, found.nodes, found.moves, found.extra["table_collections"]
+
+    runs = [run()]
+    if compiled.AVAILABLE:
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+        runs.append(run())
+    assert len(set(runs)) == 1

@@ -6,7 +6,9 @@ East)."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,9 @@ from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import option_specs
 from omen_solver.vectors.omens_features import (
+    HAND_EFFECTS,
     NOW_EFFECTS,
+    SITUATIONS,
     effect_name,
     placement_features,
     possible_placements,
@@ -83,6 +87,30 @@ def test_omens_coverage_pair_by_placement_at_target(suite: str) -> None:
     scene = dims["scene"]
     assert (scene["covered"], scene["total"], scene["missing"]) == (31, 31, [])
     assert scene["impossible"][0]["what"] == "Luck discarded while its player holds no card"
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_omens_coverage_of_situations_at_target(suite: str) -> None:
+    """The situations in which engines go wrong, each crossed with the effects that touch it
+    (docs/vectors.md, "Coverage"), are all covered by vectors that hold under the suite's
+    preset, but those no line can have, each counted with its reason: a hand emptied during a
+    bout (rules 000, "Game Sequence": each player places one card; a hand of 1 ends the round,
+    "End of a Round"), Dream's target holding one card (rules 000, "Dream": the target has not
+    played yet) and, under betrayal_give_back = forbidden (the gamepark preset), Law given back
+    by Betrayal."""
+    situation = _coverage(suite)["situation"]
+    impossible = {item["what"]: item["count"] for item in situation["impossible"]}
+    assert situation["missing"] == [] and situation["covered"] == situation["total"]
+    assert situation["total"] + sum(impossible.values()) == len(SITUATIONS)
+    assert impossible["a hand empty when an effect takes from it, gives to it or shows from it"] \
+        == len(HAND_EFFECTS)
+    assert impossible["Dream's target holding one card or only Fear"] == 2
+    assert ("Law given back by Betrayal" in impossible) == (suite == "omens/gamepark")
+    for feature in ("situation:hand-only-fear:luck", "situation:law-given:one-left",
+                    "situation:law-taken:several-left",
+                    "situation:pride-luck-round-end:nothing-to-discard",
+                    "situation:ends-game:pride", "situation:last:dream"):
+        assert feature in SITUATIONS
 
 
 def test_omen_coverage_every_option_setting_but_stat_colours() -> None:
@@ -217,25 +245,74 @@ def test_every_placement_claim_is_read_from_the_actions() -> None:
     assert claimed >= 2 * 1200
 
 
-def test_the_gamepark_vectors_show_pride_unless_luck() -> None:
+def test_the_gamepark_vectors_show_pride_unless_luck_discarded() -> None:
     """The published digital adaptation (preset gamepark): Pride's choice starts the next round
-    unless Luck's discard ended the round (rules 000, "End of a Round"; "Luck")."""
+    unless Luck was discarded in the bout that ended it, even when Luck's player had nothing to
+    discard (rules 000, "End of a Round"; "Luck"; "Fear")."""
     examples = {v["id"]: v for v in _vectors("omens/rulebook", "examples")}
     across = examples["omens.example.gamepark-pride-across-the-round-end"]
     luck = examples["omens.example.gamepark-luck-ends-the-round"]
-    for vector, leader in ((across, 3), (luck, 2)):
-        assert vector["options"]["settings"]["pride_next_round"] == "unless_luck"
+    nothing = examples["omens.example.gamepark-luck-with-nothing-to-discard"]
+    for vector, leader in ((across, 3), (luck, 2), (nothing, 2)):
+        assert vector["options"]["settings"]["pride_next_round"] == "unless_luck_discarded"
         final = vector["steps"][-1]["state"]
         assert final["next_leader"] == leader
         setup = setup_from_json(vector["options"], vector["position"])
         replayed = record(setup.start(), [step["action"] for step in vector["steps"]])
         assert state_view(replayed.final) == final
     witnesses = {v["id"] for v in _vectors("omens/rulebook", "witnesses")}
-    assert "omens.witness.pride_next_round.unless_luck.vs-yes" in witnesses
-    assert "omens.witness.pride_next_round.yes.vs-unless_luck" in witnesses
+    for setting, other in itertools.permutations(
+            ("no", "yes", "unless_luck", "unless_luck_discarded"), 2):
+        assert f"omens.witness.pride_next_round.{setting}.vs-{other}" in witnesses
 
 
 def test_every_vector_cites_known_rule_ids_and_a_rulebook_passage() -> None:
     for vector in _omens_vectors():
         assert set(vector["rules"]) <= set(RULES), vector["id"]
         assert "000" in vector["why"] or "Rule text" in vector["why"], vector["id"]
+
+
+def _random_situations(preset: str, lines: int) -> set[str]:
+    """The situations random lines meet (the starts and the favoured cards of ``vectors fuzz``,
+    every action drawn from the legal ones), under a preset's settings."""
+    from omen_solver.vectors.fuzz import random_start
+    from omen_solver.vectors.omens_features import BoutTrack, step_features
+    from omen_solver.vectors.omens_record import start_state
+    from omen_solver.vectors.settings import options_json, preset_settings
+
+    options = options_json("omens", preset_settings("omens", preset), preset)
+    seen: set[str] = set()
+    for index in range(lines):
+        rng = random.Random(f"situations-{index}")
+        _, position, favoured = random_start(rng)
+        state = start_state(options, position, "test")
+        bout = BoutTrack()
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            moves = state.moves()
+            preferred = [m for m in moves if any(a.card in favoured for a in m)]
+            move = rng.choice(preferred if preferred and rng.random() < 0.75 else moves)
+            after, trace = state.explain(move)
+            bout, features = step_features(state, move, after, trace, bout)
+            seen |= {f for f in features if f.startswith("situation:")}
+            state = after
+    return seen
+
+
+@pytest.mark.parametrize("preset", ["rulebook", "gamepark"])
+@pytest.mark.parametrize("lines", [120, pytest.param(1500, marks=pytest.mark.slow)])
+def test_random_play_meets_no_situation_the_coverage_calls_impossible(preset: str, lines: int
+                                                                      ) -> None:
+    """The readings behind the impossible situations (docs/vectors.md: a hand emptied in a bout,
+    rules 000 "Game Sequence"; Dream's target, "Dream"; Law given back, option
+    betrayal_give_back) hold in random play; and 1,500 lines meet every situation called
+    possible (the slow tier)."""
+    from omen_solver.vectors.omens_mine import possible_situations
+    from omen_solver.vectors.settings import preset_settings
+
+    possible, _ = possible_situations(preset_settings("omens", preset))
+    seen = _random_situations(preset, lines)
+    assert seen <= possible, sorted(seen - possible)
+    if lines >= 1500:
+        assert possible <= seen, sorted(possible - seen)

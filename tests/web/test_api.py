@@ -106,7 +106,8 @@ def test_bad_input_gets_the_cli_message_as_400(
     illegal = client.post("/api/omens/board", json={"toml": WORKED, "moves": ["5:19"]})
     assert illegal.status_code == 400
     assert illegal.json()["error"].startswith("moves[1] (of 1): '5:19' is not legal here")
-    assert client.post("/api/omens/board", content=b"not json").status_code == 400
+    assert client.post("/api/omens/board", content=b"not json",
+                       headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post("/api/omens/board", json={"toml": "game = 'omens'\nplayers = 3"}
                        ).json()["error"] == (
         "position: key 'players': expected a whole number from 4 to 6, not 3")

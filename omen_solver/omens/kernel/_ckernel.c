@@ -293,7 +293,9 @@ static void pool_give(Pool *p, size_t bytes) {
 
 /* One slot: everything a probe reads is on one cache line (a hit then reads the key's words).
  * The key's words are kept apart, each key preceded by its length, in the order the keys were
- * first stored (which replacement uses as its tie-break, as kernel/tables.py does). */
+ * first stored (which replacement uses as its tie-break, as kernel/tables.py does). Beside the
+ * slots, one byte a slot (a tag: 0 empty, else seven bits of the hash) lets a probe for a key
+ * that is not there read only the tags, 64 slots a cache line, instead of the slots. */
 typedef struct {
     uint32_t check;     /* the low bits of the key's hash, odd; 0 = empty slot */
     uint32_t offset;    /* into words: the length, then the key */
@@ -304,6 +306,7 @@ typedef struct {
 
 typedef struct {
     Entry *slots;
+    uint8_t *tags;      /* one a slot: 0 empty, else tag_of(check) */
     Q *third;           /* max-n with three teams: the third component (else NULL) */
     size_t cap, size;
     uint64_t *words;
@@ -325,10 +328,11 @@ static uint64_t hash_words(const uint64_t *w, int n) {
 }
 
 static inline uint32_t check_of(uint64_t h) { return (uint32_t)h | 1u; }
+static inline uint8_t tag_of(uint32_t check) { return (uint8_t)(check >> 24 | 0x80u); }
 static inline size_t home_of(uint64_t h, size_t cap) { return (size_t)(h >> 32) & (cap - 1); }
 
 static size_t slot_bytes(const Table *t, size_t cap) {
-    return cap * (sizeof(Entry) + (t->with_third ? sizeof(Q) : 0));
+    return cap * (sizeof(Entry) + 1 + (t->with_third ? sizeof(Q) : 0));
 }
 
 static size_t table_bytes_of(const Table *t) {
@@ -336,41 +340,46 @@ static size_t table_bytes_of(const Table *t) {
 }
 
 /* Put the entry ``e`` (and its third component) into an empty slot of ``slots``. */
-static void place(Table *t, Entry *slots, Q *third, size_t cap, const Entry *e, Q q3) {
+static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, size_t cap, const Entry *e,
+                  Q q3) {
     const uint64_t *stored = t->words + e->offset;
     size_t i = home_of(hash_words(stored + 1, (int)stored[0]), cap);
-    while (slots[i].check) i = (i + 1) & (cap - 1);
+    while (tags[i]) i = (i + 1) & (cap - 1);
     slots[i] = *e;
+    tags[i] = tag_of(e->check);
     if (third) third[i] = q3;
 }
 
 static int table_grow(Table *t) {
     size_t cap = t->cap ? t->cap * 2 : (1 << 12);
     if (!pool_take(t->pool, slot_bytes(t, cap))) return 0;
-    Entry *slots = calloc(cap, sizeof(Entry));
+    Entry *slots = malloc(cap * sizeof(Entry));
+    uint8_t *tags = calloc(cap, 1);
     Q *third = t->with_third ? malloc(cap * sizeof(Q)) : NULL;
-    if (!slots || (t->with_third && !third)) {
-        free(slots); free(third);
+    if (!slots || !tags || (t->with_third && !third)) {
+        free(slots); free(tags); free(third);
         pool_give(t->pool, slot_bytes(t, cap));
         return 0;
     }
     for (size_t j = 0; j < t->cap; j++)
-        if (t->slots[j].check) place(t, slots, third, cap, &t->slots[j], t->third ? t->third[j] : Q0);
-    free(t->slots); free(t->third);
+        if (t->tags[j])
+            place(t, slots, tags, third, cap, &t->slots[j], t->third ? t->third[j] : Q0);
+    free(t->slots); free(t->tags); free(t->third);
     pool_give(t->pool, slot_bytes(t, t->cap));
-    t->slots = slots; t->third = third; t->cap = cap;
+    t->slots = slots; t->tags = tags; t->third = third; t->cap = cap;
     return 1;
 }
 
 static void table_free(Table *t) {
     pool_give(t->pool, table_bytes_of(t));
-    free(t->slots); free(t->third);
+    free(t->slots); free(t->tags); free(t->third);
     free(t->words);
     Pool *pool = t->pool;
-    long long limit = t->limit;
+    long long limit = t->limit, collections = t->collections;
     int with_third = t->with_third;
     memset(t, 0, sizeof *t);
     t->pool = pool; t->limit = limit; t->with_third = with_third;
+    t->collections = collections; /* what was dropped stays counted (tables.py: clear) */
 }
 
 /* The slot of a key: found (returns 1) or where it would go (returns 0). */
@@ -378,13 +387,18 @@ static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size
     if (!t || !t->cap) { *slot = 0; return 0; }
     size_t mask = t->cap - 1, i = home_of(h, t->cap);
     uint32_t check = check_of(h);
-    const Entry *e;
-    while ((e = &t->slots[i])->check) {
-        if (e->check == check) {
-            const uint64_t *stored = t->words + e->offset;
-            if (stored[0] == (uint64_t)n && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
-                *slot = i;
-                return 1;
+    uint8_t tag = tag_of(check), seen;
+    const uint8_t *tags = t->tags;
+    while ((seen = tags[i])) {
+        if (seen == tag) {
+            const Entry *e = &t->slots[i];
+            if (e->check == check) {
+                const uint64_t *stored = t->words + e->offset;
+                if (stored[0] == (uint64_t)n
+                    && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
+                    *slot = i;
+                    return 1;
+                }
             }
         }
         i = (i + 1) & mask;
@@ -403,7 +417,7 @@ static int table_collect(Table *t, size_t keep) {
     if (t->size <= keep) return 1;
     size_t buckets[34] = {0};
     for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].check) buckets[work_bucket(t->slots[i].work)]++;
+        if (t->tags[i]) buckets[work_bucket(t->slots[i].work)]++;
     size_t total = 0;
     int top = 33;
     for (; top > 0; top--) {
@@ -443,13 +457,56 @@ static int table_collect(Table *t, size_t keep) {
         kept[j].offset = (uint32_t)write;
         write += n;
     }
-    memset(t->slots, 0, t->cap * sizeof(Entry));
+    memset(t->tags, 0, t->cap);
     t->nwords = write;
-    for (size_t j = 0; j < count; j++) place(t, t->slots, t->third, t->cap, &kept[j], third[j]);
+    for (size_t j = 0; j < count; j++)
+        place(t, t->slots, t->tags, t->third, t->cap, &kept[j], third[j]);
     t->size = count;
     t->collections++;
     free(slots); free(kept); free(third);
     pool_give(t->pool, bytes);
+    return 1;
+}
+
+/* Add an entry for a key the table does not hold (its work already added up); a full table
+ * makes room first. ``slot`` is where table_find said the key would go, valid while the table
+ * neither grows nor drops entries. Returns 0 when memory runs out. */
+static int table_add(Table *t, const uint64_t *w, int n, uint64_t h, size_t slot, Q low, Q high,
+                     int best, Q third, uint32_t work) {
+    int moved = 0;
+    if (t->limit > 0 && (long long)t->size >= t->limit) {
+        if (!table_collect(t, (size_t)(t->limit / 2))) return 0;
+        moved = 1;
+    }
+    if (!t->cap || (t->size + 1) * 2 > t->cap) {
+        if (!table_grow(t) && !(table_collect(t, t->size / 2) && t->cap && (t->size + 1) * 2 <= t->cap))
+            return 0;
+        moved = 1;
+    }
+    if (t->nwords + n + 1 > t->capwords) {
+        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
+        while (capwords < t->nwords + n + 1) capwords *= 2;
+        if (capwords > UINT32_MAX) return 0;
+        if (!pool_take(t->pool, capwords * sizeof(uint64_t))) {
+            if (!table_collect(t, t->size / 2) || t->nwords + n + 1 > t->capwords) return 0;
+            moved = 1;
+        } else {
+            uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
+            if (!words) { pool_give(t->pool, capwords * sizeof(uint64_t)); return 0; }
+            pool_give(t->pool, t->capwords * sizeof(uint64_t));
+            t->words = words; t->capwords = capwords;
+        }
+    }
+    if (moved) table_find(t, w, n, h, &slot);
+    t->words[t->nwords] = (uint64_t)n;
+    memcpy(t->words + t->nwords + 1, w, n * sizeof(uint64_t));
+    Entry *e = &t->slots[slot];
+    e->check = check_of(h); e->offset = (uint32_t)t->nwords;
+    e->low = low; e->high = high; e->best = best; e->work = work;
+    t->tags[slot] = tag_of(e->check);
+    if (t->third) t->third[slot] = third;
+    t->nwords += n + 1;
+    t->size++;
     return 1;
 }
 
@@ -458,41 +515,13 @@ static int table_collect(Table *t, size_t keep) {
 static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
                         Q third, uint32_t work) {
     size_t slot;
-    if (t->cap && table_find(t, w, n, h, &slot)) {
+    if (table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
         e->low = low; e->high = high; e->best = best; e->work = work;
         if (t->third) t->third[slot] = third;
         return 1;
     }
-    if (t->limit > 0 && (long long)t->size >= t->limit && !table_collect(t, (size_t)(t->limit / 2)))
-        return 0;
-    if (!t->cap || (t->size + 1) * 2 > t->cap) {
-        if (!table_grow(t) && !(table_collect(t, t->size / 2) && t->cap && (t->size + 1) * 2 <= t->cap))
-            return 0;
-    }
-    if (t->nwords + n + 1 > t->capwords) {
-        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
-        while (capwords < t->nwords + n + 1) capwords *= 2;
-        if (capwords > UINT32_MAX) return 0;
-        if (!pool_take(t->pool, capwords * sizeof(uint64_t))) {
-            if (!table_collect(t, t->size / 2) || t->nwords + n + 1 > t->capwords) return 0;
-        } else {
-            uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
-            if (!words) { pool_give(t->pool, capwords * sizeof(uint64_t)); return 0; }
-            pool_give(t->pool, t->capwords * sizeof(uint64_t));
-            t->words = words; t->capwords = capwords;
-        }
-    }
-    table_find(t, w, n, h, &slot);
-    t->words[t->nwords] = (uint64_t)n;
-    memcpy(t->words + t->nwords + 1, w, n * sizeof(uint64_t));
-    Entry *e = &t->slots[slot];
-    e->check = check_of(h); e->offset = (uint32_t)t->nwords;
-    e->low = low; e->high = high; e->best = best; e->work = work;
-    if (t->third) t->third[slot] = third;
-    t->nwords += n + 1;
-    t->size++;
-    return 1;
+    return table_add(t, w, n, h, slot, low, high, best, third, work);
 }
 
 /* A table as a Python object, so that the searches of one solve can share it: the searches of
@@ -622,13 +651,21 @@ static int tt_probe(const Search *S, const uint64_t *w, int n, uint64_t h, Probe
  * (in either table) plus ``spent`` nodes. */
 static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
                     long long spent) {
-    size_t slot;
+    size_t slot, there;
+    unsigned long long add = (unsigned long long)(spent > 0 ? spent : 0);
+    Table *t = S->table;
+    if (table_find(t, w, n, h, &slot)) {
+        Entry *e = &t->slots[slot];
+        unsigned long long work = (unsigned long long)e->work + add;
+        e->low = low; e->high = high; e->best = best;
+        e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
+        return 0;
+    }
     uint32_t old = 0;
-    if (table_find(S->table, w, n, h, &slot)) old = S->table->slots[slot].work;
-    else if (S->shared && table_find(S->shared, w, n, h, &slot)) old = S->shared->slots[slot].work;
-    unsigned long long work = (unsigned long long)old + (unsigned long long)(spent > 0 ? spent : 0);
+    if (S->shared && table_find(S->shared, w, n, h, &there)) old = S->shared->slots[there].work;
+    unsigned long long work = (unsigned long long)old + add;
     if (work > WORK_MAX) work = WORK_MAX;
-    if (!table_insert(S->table, w, n, h, low, high, best, Q0, (uint32_t)work)) {
+    if (!table_add(t, w, n, h, slot, low, high, best, Q0, (uint32_t)work)) {
         S->stop = STOP_MEMORY;
         return -1;
     }
@@ -686,6 +723,75 @@ static Frame *frame_at(Search *S, int depth, int need) {
 
 static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out);
 
+/* ---------------------------------------------------------------- a benchmark's count of bout starts */
+
+/* benchmarks/omens_waste.py counts the distinct bout starts (a bout's phase, no card in play,
+ * nothing pending) the searches expand, alpha-beta's and df-pn's, beside those of the proof
+ * they certify: a set of the keys' hashes with the cards still in the hands, kept while the
+ * recording is on (off by default: a search then only tests a flag). */
+static struct {
+    _Atomic int on;
+    PyThread_type_lock lock;
+    uint64_t *hashes;
+    uint8_t *cards;
+    size_t cap, size;
+} bouts;
+
+static int is_bout_start(const KS *k) {
+    return k->phase == BOUT && !k->played && !k->nfront && !k->npending;
+}
+
+static void bouts_add(uint64_t *hashes, uint8_t *cards, size_t cap, uint64_t h, uint8_t c) {
+    size_t i = (size_t)(h >> 17) & (cap - 1);
+    while (hashes[i] && hashes[i] != h) i = (i + 1) & (cap - 1);
+    if (!hashes[i]) { hashes[i] = h; cards[i] = c; }
+}
+
+static void note_bout_start(const Search *S, const KS *k, uint64_t h) {
+    if (!atomic_load(&bouts.on) || !is_bout_start(k)) return;
+    int c = 0;
+    for (int seat = 0; seat < S->spec.players; seat++) c += popcount(k->hands[seat]);
+    PyThread_acquire_lock(bouts.lock, WAIT_LOCK);
+    if ((bouts.size + 1) * 2 > bouts.cap) {
+        size_t cap = bouts.cap ? bouts.cap * 2 : 1 << 12;
+        uint64_t *hashes = calloc(cap, sizeof(uint64_t));
+        uint8_t *cards = calloc(cap, 1);
+        if (!hashes || !cards) { free(hashes); free(cards); PyThread_release_lock(bouts.lock); return; }
+        for (size_t j = 0; j < bouts.cap; j++)
+            if (bouts.hashes[j]) bouts_add(hashes, cards, cap, bouts.hashes[j], bouts.cards[j]);
+        free(bouts.hashes); free(bouts.cards);
+        bouts.hashes = hashes; bouts.cards = cards; bouts.cap = cap;
+    }
+    size_t before = bouts.size, i = (size_t)(h >> 17) & (bouts.cap - 1);
+    while (bouts.hashes[i] && bouts.hashes[i] != h) i = (i + 1) & (bouts.cap - 1);
+    if (!bouts.hashes[i]) { bouts.hashes[i] = h; bouts.cards[i] = (uint8_t)c; bouts.size = before + 1; }
+    PyThread_release_lock(bouts.lock);
+}
+
+/* record_bout_starts(on) -> {cards in the hands: distinct bout starts expanded} since the
+ * recording was last turned on (and clears it when turned on). */
+static PyObject *py_record_bout_starts(PyObject *self, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    PyThread_acquire_lock(bouts.lock, WAIT_LOCK);
+    PyObject *counted = PyDict_New();
+    for (size_t i = 0; counted && i < bouts.cap; i++) {
+        if (!bouts.hashes[i]) continue;
+        PyObject *key = PyLong_FromLong(bouts.cards[i]);
+        PyObject *old = key ? PyDict_GetItem(counted, key) : NULL;
+        PyObject *count = PyLong_FromLong(old ? PyLong_AsLong(old) + 1 : 1);
+        if (!key || !count || PyDict_SetItem(counted, key, count) < 0) Py_CLEAR(counted);
+        Py_XDECREF(key); Py_XDECREF(count);
+    }
+    if (on) {
+        free(bouts.hashes); free(bouts.cards);
+        bouts.hashes = NULL; bouts.cards = NULL; bouts.cap = bouts.size = 0;
+    }
+    atomic_store(&bouts.on, on);
+    PyThread_release_lock(bouts.lock);
+    return counted;
+}
+
 /* With minimax: every leaf's returns must add up to the same total (search.py: terminal). */
 static int check_total(Search *S, const KS *k) {
     if (!S->constant_sum) return 0;
@@ -707,7 +813,8 @@ static int terminal(Search *S, const KS *k, Q *out) {
         int leader = winner < 0 ? 0 : winner;
         int setting = S->spec.pride_next_round;
         if (winner >= 0 && k->has_outcome && k->out_pride
-            && (setting == 1 || (setting == 2 && k->victim < 0)))
+            && (setting == 1 || (setting == 2 && k->victim < 0)
+                || (setting == 3 && k->out_luck_seat < 0)))
             leader = k->out_next_leader;
         *out = S->payoff[winner + 1][leader];
         return 0;
@@ -1126,6 +1233,7 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     uint64_t *w = frame->key;
     int len = pack_key(&S->spec, k, w);
     uint64_t h = hash_words(w, len);
+    note_bout_start(S, k, h);
     Probe p;
     Q low = Q0, high = Q1;
     int best = NO_MOVE;
@@ -1505,6 +1613,7 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
     long long start = S->nodes;
     if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
     if (S->depth >= MAX_DEPTH) { S->stop = STOP_DEPTH; return -1; }
+    if (row < 0) note_bout_start(S, k, hash);
     Frame *f;
     int is_or, rows_made;
     int count = dfpn_expand(S, &f, k, row, key, keylen, &is_or, &rows_made);
@@ -2006,6 +2115,25 @@ static PyObject *Table_merge(TableObject *T, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* keys(): every entry's key as the tuple of its packed words, in the order the keys were
+ * first stored (what a benchmark counts; the words are pack_key's). */
+static PyObject *Table_keys(TableObject *T, PyObject *unused) {
+    Table *t = &T->t;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (size_t read = 0; read < t->nwords;) {
+        int n = (int)t->words[read];
+        PyObject *key = PyTuple_New(n);
+        if (!key) { Py_DECREF(out); return NULL; }
+        for (int i = 0; i < n; i++)
+            PyTuple_SET_ITEM(key, i, PyLong_FromUnsignedLongLong(t->words[read + 1 + i]));
+        read += n + 1;
+        if (PyList_Append(out, key) < 0) { Py_DECREF(key); Py_DECREF(out); return NULL; }
+        Py_DECREF(key);
+    }
+    return out;
+}
+
 static PyObject *Table_clear(TableObject *T, PyObject *unused) {
     table_free(&T->t);
     Py_RETURN_NONE;
@@ -2013,18 +2141,30 @@ static PyObject *Table_clear(TableObject *T, PyObject *unused) {
 
 static PyObject *Table_get_size(TableObject *T, void *c) { return PyLong_FromSize_t(T->t.size); }
 static PyObject *Table_get_limit(TableObject *T, void *c) { return PyLong_FromLongLong(T->t.limit); }
+/* A new limit applies from the next key stored (a table above it keeps its entries until then). */
+static int Table_set_limit(TableObject *T, PyObject *value, void *c) {
+    long long limit = value ? PyLong_AsLongLong(value) : -1;
+    if (limit == -1 && (!value || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a table's limit is a number");
+        return -1;
+    }
+    if (limit < 0) { PyErr_SetString(PyExc_ValueError, "a table's limit is 0 or more"); return -1; }
+    T->t.limit = limit;
+    return 0;
+}
 static PyObject *Table_get_bytes(TableObject *T, void *c) { return PyLong_FromSize_t(table_bytes_of(&T->t)); }
 static PyObject *Table_get_collections(TableObject *T, void *c) { return PyLong_FromLongLong(T->t.collections); }
 
 static PyMethodDef Table_methods[] = {
     {"merge", (PyCFunction)Table_merge, METH_VARARGS, "merge(other, numbers): other's entries into this table"},
     {"clear", (PyCFunction)Table_clear, METH_NOARGS, "drop every entry and the memory"},
+    {"keys", (PyCFunction)Table_keys, METH_NOARGS, "keys() -> every key's packed words, in the order stored"},
     {NULL}
 };
 
 static PyGetSetDef Table_getset[] = {
     {"size", (getter)Table_get_size, NULL, "entries", NULL},
-    {"limit", (getter)Table_get_limit, NULL, "entries kept at most (0: no limit)", NULL},
+    {"limit", (getter)Table_get_limit, (setter)Table_set_limit, "entries kept at most (0: no limit)", NULL},
     {"bytes", (getter)Table_get_bytes, NULL, "memory held", NULL},
     {"collections", (getter)Table_get_collections, NULL, "times the cheapest half was dropped", NULL},
     {NULL}
@@ -2050,6 +2190,7 @@ static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(spec, state, player) -> sorted actions"},
     {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
     {"joint_child", py_joint_child, METH_VARARGS, "joint_child(spec, state, a, b) -> state"},
+    {"record_bout_starts", py_record_bout_starts, METH_VARARGS, "record_bout_starts(on) -> {cards: distinct bout starts expanded} (a benchmark's count)"},
     {NULL}
 };
 
@@ -2061,6 +2202,8 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&PoolType) < 0
         || PyType_Ready(&MctsType) < 0)
         return NULL;
+    bouts.lock = PyThread_allocate_lock();
+    if (!bouts.lock) return PyErr_NoMemory();
     PyObject *fractions = PyImport_ImportModule("fractions");
     if (!fractions) return NULL;
     FractionType = PyObject_GetAttrString(fractions, "Fraction");

@@ -31,7 +31,15 @@ from omen_solver.omens.kernel.search import (
 if TYPE_CHECKING:
     from omen_solver.omens.kernel.dfpn import Prover
 
-__all__ = ["AVAILABLE", "CompiledDfpn", "CompiledMaxn", "CompiledSearch", "new_pool", "new_table"]
+__all__ = [
+    "AVAILABLE",
+    "CompiledDfpn",
+    "CompiledMaxn",
+    "CompiledSearch",
+    "new_pool",
+    "new_table",
+    "record_bout_starts",
+]
 
 try:
     from omen_solver.omens.kernel import _ckernel  # type: ignore[attr-defined]
@@ -54,6 +62,15 @@ def new_pool(limit: int) -> Any:
     if _ckernel is None:  # pragma: no cover - depends on the build
         raise OmenSolverError("the compiled kernel is not built")
     return _ckernel.Pool(limit)
+
+
+def record_bout_starts(on: bool) -> dict[int, int]:
+    """A benchmark's count (``benchmarks/omens_waste.py``): the distinct bout starts the
+    compiled searches expanded since the recording was last turned on, by the cards still in
+    the hands; turning it on clears it."""
+    if _ckernel is None:  # pragma: no cover - depends on the build
+        raise OmenSolverError("the compiled kernel is not built")
+    return dict(_ckernel.record_bout_starts(on))
 
 
 _MODES: Final = {SimultaneousMode.MIXED: 0, SimultaneousMode.LOWER: 1, SimultaneousMode.UPPER: 2}

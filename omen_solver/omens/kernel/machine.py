@@ -680,11 +680,14 @@ class Machine:
     def next_round_leader(self, state: KState) -> int:
         """Who leads the next round after ``state`` ended one: the round winner, unless
         Pride's choice holds across the round end (option ``pride_next_round``; ``unless_luck``:
-        not when a card was discarded from hand because of Luck in that bout)."""
+        not when a card was discarded from hand because of Luck in that bout;
+        ``unless_luck_discarded``: not when Luck was discarded in that bout)."""
         outcome = state.outcome
         setting = self.spec.pride_next_round
         if outcome is not None and outcome[5] and (
-            setting == 1 or (setting == 2 and state.victim < 0)
+            setting == 1
+            or (setting == 2 and state.victim < 0)
+            or (setting == 3 and outcome[3] < 0)
         ):
             return outcome[4]
         return state.winner

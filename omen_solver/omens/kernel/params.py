@@ -75,6 +75,18 @@ class Tuning:
     disproof of "value 1?" proves value 0). With ``hint``, each reads what the other has
     settled so far."""
 
+    lone_move_shared: bool = True
+    """The root's moves by rounds (:mod:`.rounds`): a move searched alone in its round stores
+    straight into the root's shared tables, not into its own small ones (which replace their
+    entries between two merges). No other search runs meanwhile, so the answers and node
+    counts are still the same with any number of threads."""
+
+    private_by_round: bool = True
+    """The root's moves by rounds: the memory of the moves' own tables is divided among the
+    moves searched in the round, not among every move of the root (a move's tables are
+    emptied at the end of each round, so the moves still open have more room as the others
+    settle)."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")

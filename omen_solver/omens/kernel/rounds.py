@@ -31,6 +31,7 @@ from omen_solver.core.game import GameState
 from omen_solver.core.search.moves import MoveDriver, Report
 from omen_solver.core.search.root import root_bounds
 from omen_solver.errors import BudgetExceeded
+from omen_solver.omens.kernel.compiled import CompiledDfpn, CompiledSearch
 from omen_solver.omens.kernel.search import skip_shows
 from omen_solver.omens.kernel.tables import TableSet
 from omen_solver.omens.kernel.view import KernelTwoSided, KernelView
@@ -78,6 +79,8 @@ class RoundDriver(MoveDriver):
         first_turn: int,
         report: Report | None,
         progress: Progress | None,
+        lone_shared: bool = False,
+        sizes: Callable[[int], tuple[int, ...] | None] | None = None,
     ) -> None:
         super().__init__(options, maximising, _Stepper(main), low=0, high=1, budget=budget,
                          first_turn=first_turn, report=report, same=_play_of(main))
@@ -85,10 +88,17 @@ class RoundDriver(MoveDriver):
         self.shared = shared
         self.threads = max(1, threads)
         self.progress = progress
+        self.lone_shared = lone_shared
+        """A move searched alone in its round stores straight into the shared tables
+        (``Tuning.lone_move_shared``)."""
+        self.sizes = sizes
+        """The entry limits of a move's own tables when a round searches a given number of
+        moves (``Tuning.private_by_round``), or None: as they were made."""
         self.jobs = [job(self._progress_of(move)) for move in self.moves]
         self._counted = False
         self.parallel = self.threads > 1 and all(
-            hasattr(search, "_search") for search in _inner_searches(self.jobs[0].search)
+            isinstance(search, CompiledSearch | CompiledDfpn)
+            for search in _inner_searches(self.jobs[0].search)
         )
         if self.parallel:
             for job_ in self.jobs:
@@ -135,7 +145,20 @@ class RoundDriver(MoveDriver):
             caps = self._allot(todo)
             work = [(move, cap, self._window(move, value)) for move, cap in zip(
                 todo, caps, strict=True) if cap > 0]
-            outcomes = self._round(work)
+            lone = self.lone_shared and len(work) == 1
+            if lone:
+                self._store_shared(work[0][0], True)
+            elif self.sizes is not None:
+                limits = self.sizes(len(work))
+                for move, _, _ in work:
+                    for table, entries in zip(self.jobs[move.index].tables.all(),
+                                              limits or (), strict=False):
+                        table.limit = entries
+            try:
+                outcomes = self._round(work)
+            finally:
+                if lone:
+                    self._store_shared(work[0][0], False)
             stopped: BaseException | None = None
             for (move, _, (alpha, beta)), (found, nodes, error) in zip(
                     work, outcomes, strict=True):
@@ -231,6 +254,23 @@ class RoundDriver(MoveDriver):
         if self.progress is not None:
             running = sum(self.jobs[move.index].search.nodes - move.nodes for move, _, _ in work)
             self.progress(self.nodes + running, self.stepper.elapsed())
+
+    def _store_shared(self, move: Any, on: bool) -> None:
+        """Let ``move``'s searches store straight into the shared tables (``on``), or in
+        their own over the shared ones again. Only a move searched alone in its round does:
+        no other search reads the shared tables meanwhile, so what each reads is still the
+        same with one thread or several, and a long search keeps what it learns in the
+        large tables instead of the small ones of a move, which replace their entries
+        between two merges."""
+        job = self.jobs[move.index]
+        searches = _inner_searches(job.search)
+        count = len(searches)  # alpha-beta alone, or with df-pn's two questions
+        for search, own, shared in zip(searches, job.tables.all()[:count],
+                                       self.shared.all()[:count], strict=True):
+            if isinstance(search, CompiledSearch | CompiledDfpn):
+                search._search.use(shared if on else own, None if on else shared)
+            else:
+                search.table = shared if on else own
 
     def _merge(self, moves: list[Any]) -> None:
         """The moves' tables into the shared ones, in move order; what they saw goes too."""

@@ -37,7 +37,7 @@ from omen_solver.omens.kernel.estimate import (
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
-from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams, Value
+from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams, Tuning, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.rounds import Job
 from omen_solver.omens.kernel.search import KernelSearch
@@ -224,18 +224,20 @@ class _KernelRoot(TwoSidedRoot):
         def job(progress: Progress | None) -> Job:
             return factory.job(main, count, progress)
 
+        lone = factory.params.tuning.lone_move_shared
+        sizes = factory.private_limits if factory.params.tuning.private_by_round else None
         if self.plan is not None:
             assert isinstance(self.root, KernelView)
             return EstimatingDriver(
                 options, maximising, main, factory.tables_of(main), job, threads=self.threads,
                 budget=self.budget, first_turn=self.first_turn, report=self.report,
-                progress=self.progress, plan=self.plan, maximising_seats=factory.side,
-                root=self.root,
+                progress=self.progress, lone_shared=lone, sizes=sizes, plan=self.plan,
+                maximising_seats=factory.side, root=self.root,
             )
         return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=self.budget, first_turn=self.first_turn, report=self.report,
-            progress=self.progress,
+            progress=self.progress, lone_shared=lone, sizes=sizes,
         )
 
     def run(self) -> SolveResult:
@@ -315,6 +317,17 @@ class Factory:
         self._tables[id(made)] = tables
         return made
 
+    def private_limits(self, moves: int) -> tuple[int, ...] | None:
+        """The entry limits of a root move's tables (alpha-beta's, then df-pn's "value 1?"
+        and "value 0?") when ``moves`` moves share the memory of the moves' tables in a
+        round (``Tuning.private_by_round``), or None where the caller fixed every table's
+        limit."""
+        if self.table_limit is not None:
+            return None
+        scale = MemoryPlan.PRIVATE_SHARE / (sum(MemoryPlan.SHARES.values()) * max(moves, 1))
+        return tuple(self.plan.limit(MemoryPlan.SHARES[part] * scale, self.compiled)
+                     for part in ("alpha_beta", 1, 0))
+
     def tables_of(self, search: KernelTwoSided) -> TableSet:
         return self._tables[id(search)]
 
@@ -381,6 +394,8 @@ def solve_with_kernel(
     report: Report | None = None,
     threads: int | None = None,
     max_memory: int | None = None,
+    tuning: Tuning | None = None,
+    keep: list[Factory] | None = None,
     evaluate: EvaluationSettings | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
@@ -393,8 +408,11 @@ def solve_with_kernel(
     many of them the compiled kernel searches at once (the same answers and node counts with
     any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
     bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
-    instead, the entries each table keeps at most. ``evaluate``: the moves the exact searches
-    leave open get estimates (:mod:`.estimate`), with a share of the budget."""
+    instead, the entries each table keeps at most; ``tuning``: how the searches order and
+    seed their nodes (:class:`.params.Tuning`, the defaults if None; the answers are the
+    same); ``keep``: a list the solve's :class:`Factory` objects are appended to, whose
+    searches and tables a benchmark reads afterwards. ``evaluate``: the moves the exact
+    searches leave open get estimates (:mod:`.estimate`), with a share of the budget."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -422,9 +440,12 @@ def solve_with_kernel(
 
         def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
             """Searches for the seats of ``side`` (the asked team's by default)."""
-            params = SearchParams(constant_sum=constant_sum, progress=progress, payoff=payoff)
+            params = SearchParams(constant_sum=constant_sum, progress=progress, payoff=payoff,
+                                  tuning=tuning or Tuning())
             made = Factory(machine, side, params, algorithm, plan, pool, table_limit, searches)
             factories.append(made)
+            if keep is not None:
+                keep.append(made)
             return made
 
         view = KernelView(machine, from_engine(spec, state))

@@ -77,7 +77,7 @@ OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
     "luck_chooser": ("owner", "random"),
     "luck_timing": ("before_return", "after_return"),
     "zero_cards": ("luck_only", "any"),
-    "pride_next_round": ("no", "yes", "unless_luck"),
+    "pride_next_round": ("no", "yes", "unless_luck", "unless_luck_discarded"),
     "reshuffle_absolutes": ("used_only", "all"),
     "extreme_includes_self": ("yes", "no"),
 }

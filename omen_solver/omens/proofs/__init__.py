@@ -28,5 +28,6 @@ Folders by what they hold:
 * :mod:`~omen_solver.omens.proofs.agreement`: **the differential agreement** of the model and
   the engine (random bouts, every small set of cards at the end of a bout).
 
-The engine mutants that measure all of this are in :mod:`omen_solver.dev.mutants`.
+The engine mutants that measure all of this are made by ``tools/mutants.py``, a development
+tool outside the package.
 """

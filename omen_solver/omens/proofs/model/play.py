@@ -795,12 +795,14 @@ class BoutMachine:
             luck_zero, luck_seat, o.If(zero_wins, o.first_from(empty, next_leader), best)
         )
         # option pride_next_round (O13): ``unless_luck`` keeps Pride's choice unless Luck made
-        # a player discard a card from hand in this bout
+        # a player discard a card from hand in this bout, ``unless_luck_discarded`` unless
+        # Luck was discarded in this bout
         keep_pride = o.And(
             pride,
             o.Or(
                 opt("pride_next_round", "yes"),
                 o.And(opt("pride_next_round", "unless_luck"), pick == 0),
+                o.And(opt("pride_next_round", "unless_luck_discarded"), luck_seat == 0),
                 self.bk(Broken.PRIDE_OVER_ROUND),
             ),
         )

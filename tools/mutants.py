@@ -1,6 +1,7 @@
 """Engine mutants: does anything notice when the engine's rules are changed?
 
-``python -m omen_solver.dev.mutants [--out FILE] [--jobs N] [--bouts N] [--only TEXT]``
+``python -m tools.mutants [--out FILE] [--jobs N] [--bouts N] [--only TEXT]`` (from the project
+folder; a development tool, not part of the installed package)
 
 Each mutant is a copy of the engine (:mod:`omen_solver.omens.state`, :mod:`~.resolve`) with one
 small change made by rewriting its syntax tree: a comparison flipped (``<`` and ``<=``, ``==``
@@ -47,7 +48,8 @@ from omen_solver.core.files import atomic_write, read_text
 from omen_solver.core.processes import parent_death_signal
 from omen_solver.errors import OmenSolverError
 
-ROOT: Final = Path(__file__).resolve().parents[2]
+ROOT: Final = Path(__file__).resolve().parents[1]
+"""The project folder (this file is ``tools/mutants.py``)."""
 VECTORS: Final = "omen_solver/vectors/data/omens-examples.toml"
 """The hand-written Omens regression vectors."""
 DATA: Final = Path(os.environ.get("OMENS_MUTANTS_DATA", ROOT))
@@ -71,29 +73,62 @@ SKIP_FUNCTIONS: Final = frozenset(
         "action_to_string",
         "string_to_action",
         "parse_move",
-        "move_to_string",
         "_check_legal",
+        "_say",
     }
 )
-"""Functions that format text or check the caller's input (not rules of the game)."""
-RULE_FUNCTIONS: Final = frozenset(
-    {
-        # state.py: a bout from its first placement to the round end
-        "_next_to_play", "_law_filter", "_now_choices", "_betrayal_choices", "current_player",
-        "_actions", "_luck_options", "_play_actions", "_dream_targets", "_dream_placements",
-        "_with_choices", "_pending_choices", "_apply_action", "_play", "_dream",
-        "_resolve_pending", "_resolve_now", "_wrath", "_betrayal", "_jealousy",
-        "_start_exchange", "_exchange", "_give", "_swap_cards", "_luck_discard", "_advance",
-        "_drop_void_pending", "_start_end_of_bout", "_stage_luck", "_stage_return",
-        "_stage_exchanges", "_round_winner", "_stage_check", "_next_bout", "_reset_bout",
-        "take_from_hand", "add_to_hand", "discard", "remove_from_play", "nobody_left",
-        # resolve.py: the end of a bout
-        "owner", "_winning_card", "_protected", "_extreme", "_self_condition",
-        "_effect_discards", "_discards", "resolve_bout",
-    }
-)  # fmt: skip
-"""The functions that play a bout and end it: what the model and the theorems speak about
-(the deal, the set-up of a game and the start of a new round are not mutated)."""
+"""Functions that format text or check the caller's input (not rules of the game): never
+mutated, and a message inside any function is not mutated either."""
+NOT_RULES: Final = {
+    **dict.fromkeys(
+        ("derive_teams", "new_game", "start_of_bout", "_new_round", "_deal", "_deal_given",
+         "_deal_queue", "_finish_deal", "chance_outcomes", "__init__"),
+        "the deal, the set-up of a game and the start of a new round (the detectors start "
+        "from dealt positions)",
+    ),
+    **dict.fromkeys(
+        ("num_players", "hands", "in_play", "leader", "law", "pending", "phase", "rounds_won",
+         "discard_pile", "box", "last_bout", "winner", "bouts_played", "played_this_bout",
+         "teams", "all_cards", "fields", "name"),
+        "a read-only view of one field of the state",
+    ),
+    **dict.fromkeys(
+        ("freeze", "key", "to_text", "say", "child", "joint_child", "_as_move", "_apply",
+         "apply_move", "moves", "legal_actions", "actions", "joint_actions"),
+        "plumbing: copying the state, its identity and text form, and the protocol's entry "
+        "points, which only dispatch to the rule functions",
+    ),
+    **dict.fromkeys(
+        ("stop_predicate", "_bout_over", "returns", "team_returns"),
+        "the searches' view of the state (their stopping points and payoffs), not play",
+    ),
+    "bout_resolved": "the observer's protocol (a signature with no body)",
+}  # fmt: skip
+"""The functions of :data:`TARGETS` that are not rules of a bout, and why. Every other function
+of those files (but :data:`SKIP_FUNCTIONS`) is mutated: :func:`rule_functions` derives the
+list from the code, so a rule function added to the engine is mutated without being listed
+(``tests/omens_proofs/test_mutants.py`` checks that every name here is still a function of the
+engine)."""
+
+
+def engine_functions() -> dict[str, set[str]]:
+    """Every function (and method) defined in each file of :data:`TARGETS`, by name."""
+    found: dict[str, set[str]] = {}
+    for relative in TARGETS:
+        tree = ast.parse((ROOT / relative).read_text(encoding="utf-8"))
+        found[relative] = {
+            node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+        }
+    return found
+
+
+def rule_functions() -> frozenset[str]:
+    """The functions that play a bout and end it: what the model and the theorems speak about
+    (every function of the engine files but the set-up, views, plumbing and text)."""
+    names = set().union(*engine_functions().values())
+    return frozenset(names - NOT_RULES.keys() - SKIP_FUNCTIONS)
+
+
 FLIP: Final = {
     ast.Lt: ast.LtE,
     ast.LtE: ast.Lt,
@@ -136,11 +171,11 @@ def _skipped(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
-def _in_rules(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+def _in_rules(node: ast.AST, parents: dict[ast.AST, ast.AST], rules: frozenset[str]) -> bool:
     current: ast.AST | None = node
     while current is not None:
         if isinstance(current, ast.FunctionDef):
-            return current.name in RULE_FUNCTIONS
+            return current.name in rules
         current = parents.get(current)
     return False
 
@@ -152,8 +187,9 @@ def _docstring(node: ast.AST) -> bool:
 def mutations(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str, Any]]:
     """Every mutation of a module: (node, kind, description, how to apply)."""
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+    rules = rule_functions()
     for node in ast.walk(tree):
-        if _skipped(node, parents) or not _in_rules(node, parents):
+        if _skipped(node, parents) or not _in_rules(node, parents, rules):
             continue
         if isinstance(node, ast.Compare):
             for index, op in enumerate(node.ops):
@@ -427,14 +463,15 @@ def _run_mutant(
         atomic_write(Path(folder) / mutant.file, source)
         env = dict(
             os.environ,
-            PYTHONPATH=folder,
+            # the mutated copy of the package first; then these tools (the snapshot's)
+            PYTHONPATH=os.pathsep.join((folder, str(_SNAPSHOT.parent if _SNAPSHOT else ROOT))),
             PYTHONDONTWRITEBYTECODE="1",
             OMENS_MUTANTS_DATA=str(_SNAPSHOT.parent if _SNAPSHOT else DATA),
         )
         command = [
             sys.executable,
             "-c",
-            "import json, sys; from omen_solver.dev.mutants import detect; "
+            "import json, sys; from tools.mutants import detect; "
             f"print(json.dumps(detect({bouts})))",
         ]
         try:
@@ -451,7 +488,7 @@ def _run_mutant(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m omen_solver.dev.mutants")
+    parser = argparse.ArgumentParser(prog="python -m tools.mutants")
     parser.add_argument("--out", type=Path, default=Path("mutants.json"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--bouts", type=int, default=2000, help="random bouts per mutant")
@@ -476,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     _SNAPSHOT = Path(snapshot.name) / "omen_solver"
     shutil.copytree(ROOT / "omen_solver", _SNAPSHOT, ignore=_IGNORE)
     shutil.copytree(ROOT / "proofs", _SNAPSHOT.parent / "proofs", ignore=_IGNORE)
+    shutil.copytree(ROOT / "tools", _SNAPSHOT.parent / "tools", ignore=_IGNORE)
     for relative in TARGETS:
         _ORIGINAL[relative] = ast.unparse(ast.parse((ROOT / relative).read_text("utf-8")))
     numbers: set[int] = set()
