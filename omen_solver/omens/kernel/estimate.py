@@ -73,6 +73,9 @@ POLL_SECONDS: Final = 0.25
 """How often the thread waiting for the trees looks up (and sees Ctrl-C)."""
 SLICE: Final = 0.5
 """Seconds between two reports of the evaluation once the exact searches have stopped."""
+FINISH_SLICES: Final = 8
+"""With a node budget, the evaluation's part left once the exact searches have stopped is
+run in this many slices of work (a report after each)."""
 
 
 def share_for(chance: float) -> float:
@@ -204,10 +207,23 @@ class Evaluation:
             if self.parallel:
                 self._in_threads(targets, deadline)
             else:
-                for search, target in zip(self.searches, targets, strict=True):
-                    _run_one(search, target, deadline)
+                self._in_turn(targets, deadline)
         finally:
             self.seconds += time.perf_counter() - began
+
+    def _in_turn(self, targets: list[int], deadline: float) -> None:
+        """The trees on this thread, a chunk of iterations each in turn, so that a clock
+        that runs out leaves them with about the same work (a tree run to its end first
+        would leave the next one nothing)."""
+        running = list(zip(self.searches, targets, strict=True))
+        while running:
+            going = []
+            for search, target in running:
+                if search.settled() or (deadline > 0 and time.monotonic() > deadline):
+                    continue
+                if search.run(CHUNK, deadline, target) >= CHUNK:
+                    going.append((search, target))
+            running = going
 
     def _in_threads(self, targets: list[int], deadline: float) -> None:
         import concurrent.futures
@@ -427,10 +443,15 @@ class EstimatingDriver(ProofOrderDriver):
     def finish(self) -> None:
         """What is left of the budget, once the exact searches stopped, to the evaluation
         (reported every :data:`SLICE` seconds, as the rounds are)."""
+        plan = self.plan
         while self._wanted():
             evaluation = self.evaluation
             before = None if evaluation is None else (evaluation.work, evaluation.playouts)
-            self._evaluate(None, time.monotonic() + SLICE)
+            if plan.work is not None:
+                # a node budget: slices of work, not of time, so the run repeats exactly
+                self._evaluate(max(1, plan.work // FINISH_SLICES))
+            else:
+                self._evaluate(None, time.monotonic() + SLICE)
             super()._notify()
             evaluation = self.evaluation
             assert evaluation is not None
@@ -440,7 +461,6 @@ class EstimatingDriver(ProofOrderDriver):
                 break
             if self.plan.work is not None and evaluation.work >= self.plan.work:
                 break
-
 
 
 def maxn_moves(view: KernelView, team: int, first: Any, plan: EvaluationPlan
