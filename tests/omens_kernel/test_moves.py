@@ -125,10 +125,41 @@ def test_threads_give_the_same_moves_and_node_counts(monkeypatch: pytest.MonkeyP
     tables are merged in move order (kernel/rounds.py): no thread's timing shows."""
     monkeypatch.setattr(moves, "FIRST_TURN", 2_000)  # several rounds, several merges
     state = random_small(random.Random(18), 4, 3)
-    runs = [solve(state, threads=threads) for threads in (1, 2, 2)]
+    alone = replace(Tuning(), parallel_dfpn=False)  # a lone move's df-pn on one thread
+    runs = [solve_with_kernel(state, Concept.MINIMAX, _leader_team(state), budget=Budget(),
+                              threads=threads, tuning=alone) for threads in (1, 2, 2)]
     assert runs[0].solved
     assert len({(r.value, r.nodes, r.states, r.moves, r.best_actions) for r in runs}) == 1
     assert {r.extra["threads"] for r in runs} == {1, 2}
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="threads are the compiled kernel's")
+def test_a_lone_move_proved_on_every_thread_keeps_the_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move searched alone in its round has its df-pn turns on every thread at once
+    (``Tuning.parallel_dfpn``, Kaneko's parallel df-pn): the answers of every move stay those
+    of one thread; the node counts may differ from run to run (here from the first round on:
+    a solve does so once the move has taken ``rounds.PARALLEL_NODES`` nodes), while one
+    thread gives the same node counts every run."""
+    from omen_solver.omens.kernel import rounds
+
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)
+    monkeypatch.setattr(rounds, "PARALLEL_NODES", 0)
+    lone_rounds = 0
+    for seed in (10, 18, 29):
+        state = random_small(random.Random(seed), 4, 3)
+        team = _leader_team(state)
+        one = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
+        again = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
+        two = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=2)
+        assert one.solved and two.solved
+        # one thread: the same node counts run after run (Tuning.parallel_dfpn needs threads)
+        assert (again.nodes, again.moves) == (one.nodes, one.moves)
+        assert (two.value, set(two.best_actions)) == (one.value, set(one.best_actions))
+        assert ([(m.action, m.status, m.value) for m in two.moves]
+                == [(m.action, m.status, m.value) for m in one.moves])
+        lone_rounds += one.nodes != two.nodes
+    assert lone_rounds >= 1  # the parallel search ran somewhere
 
 
 def test_a_small_memory_budget_keeps_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,7 +241,8 @@ def test_how_the_moves_keep_their_tables_changes_no_answer(
         alone = solve(_after(state, move.action), per_move=False, team=found.team_seats)
         assert alone.solved and move.value == alone.value, (tuning, move)
     again = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=2_000_000),
-                              tuning=tuning, max_memory=400 * 2**20, threads=2)
+                              tuning=replace(tuning, parallel_dfpn=False),
+                              max_memory=400 * 2**20, threads=2)
     assert (again.nodes, again.moves) == (found.nodes, found.moves)
 
 

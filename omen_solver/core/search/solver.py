@@ -176,9 +176,10 @@ def solve(
     snapshot (:class:`~omen_solver.core.search.moves.MovesReport`) after every turn. Without
     it the root is searched as one position (the node counts of earlier versions).
 
-    ``threads`` and ``max_memory`` are the game kernel's (Omens): how many root moves its
-    compiled search takes at once (the same answers and node counts with any number; default
-    1; 0: as many as the machine has cores), and the bytes its tables keep to (default 2 GiB).
+    ``threads`` and ``max_memory`` are the game kernel's (Omens): how many threads its
+    compiled search uses (root moves at once, and a move searched alone proved on all of them:
+    the same answers with any number; default 1; 0: as many as the machine has cores), and
+    the bytes its tables keep to (default 2 GiB).
     Where the kernel does not answer, a number of threads or a memory budget is refused
     (:class:`ChoiceError`), never ignored (0 threads asks only for the default).
 

@@ -15,6 +15,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -304,9 +305,11 @@ typedef struct {
     Q low, high;
 } Entry;
 
+struct Group;
+
 typedef struct {
     Entry *slots;
-    uint8_t *tags;      /* one a slot: 0 empty, else tag_of(check) */
+    uint8_t *tags;      /* one a slot: 0 empty, TAG_BUSY while being written, else tag_of(check) */
     Q *third;           /* max-n with three teams: the third component (else NULL) */
     size_t cap, size;
     uint64_t *words;
@@ -315,6 +318,7 @@ typedef struct {
     long long limit;    /* entries kept at most (0: none); past it the cheapest half goes */
     long long collections;
     Pool *pool;         /* borrowed from the owner */
+    struct Group *group; /* the searches writing it at once (a parallel df-pn), or NULL */
 } Table;
 
 static uint64_t hash_words(const uint64_t *w, int n) {
@@ -329,6 +333,7 @@ static uint64_t hash_words(const uint64_t *w, int n) {
 
 static inline uint32_t check_of(uint64_t h) { return (uint32_t)h | 1u; }
 static inline uint8_t tag_of(uint32_t check) { return (uint8_t)(check >> 24 | 0x80u); }
+#define TAG_BUSY 1 /* a slot claimed by one of several searches writing at once (a group) */
 static inline size_t home_of(uint64_t h, size_t cap) { return (size_t)(h >> 32) & (cap - 1); }
 
 static size_t slot_bytes(const Table *t, size_t cap) {
@@ -389,7 +394,8 @@ static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size
     uint32_t check = check_of(h);
     uint8_t tag = tag_of(check), seen;
     const uint8_t *tags = t->tags;
-    while ((seen = tags[i])) {
+    while ((seen = __atomic_load_n(&tags[i], __ATOMIC_ACQUIRE))) {
+        if (seen == TAG_BUSY) continue; /* another search of the group writes it: wait */
         if (seen == tag) {
             const Entry *e = &t->slots[i];
             if (e->check == check) {
@@ -441,7 +447,9 @@ static int table_collect(Table *t, size_t keep) {
         int n = (int)t->words[read];
         const uint64_t *key = t->words + read + 1;
         size_t slot;
-        if (table_find(t, key, n, hash_words(key, n), &slot)) {
+        /* an entry counts once, at its own words (searches writing at once may have left
+         * a second copy of a key's words, which no entry points at) */
+        if (table_find(t, key, n, hash_words(key, n), &slot) && t->slots[slot].offset == read) {
             int b = work_bucket(t->slots[slot].work);
             if (b > top || (b == top && (skip == 0 || (skip--, 0)))) slots[count++] = slot;
         }
@@ -536,10 +544,160 @@ typedef struct {
 static PyTypeObject TableType;
 static PyTypeObject PoolType;
 
+/* ---------------------------------------------------------------- several searches on one table */
+
+/* A parallel df-pn (kernel/dfpn.py: DfpnSearch, with ``workers``): several threads search one
+ * question from the same root on the same table, as in Kaneko's parallel df-pn. Each thread
+ * holds the group's lock to read while it searches (and lets go of it at every check, so that
+ * one that must grow or collect the table can have it alone); a new key claims an empty slot
+ * with one atomic step (its tag TAG_BUSY while it is written), and an entry is updated under
+ * one of GROUP_LOCKS little locks, never from a proof or a disproof back to open numbers.
+ * While a thread searches a node, its count in ``busy`` makes the node look dearer to the
+ * others (virtual proof and disproof numbers), so that they spread over other subtrees. */
+#define GROUP_LOCKS 4096
+#define BUSY_SLOTS 65536
+
+typedef struct Group {
+    pthread_rwlock_t rw;
+    _Atomic long long nodes;   /* every thread's nodes, counted at their checks */
+    _Atomic int done;          /* the root is settled, or a thread stopped: all return */
+    _Atomic int stop;          /* the first stop of a thread (STOP_NONE: none) */
+    _Atomic int *abort;        /* the first search's interrupt flag (Search.interrupt) */
+    int workers;
+    atomic_flag locks[GROUP_LOCKS];
+    _Atomic uint16_t busy[BUSY_SLOTS];
+} Group;
+
+static Group *group_new(int workers, _Atomic int *abort) {
+    Group *g = calloc(1, sizeof(Group));
+    if (!g) return NULL;
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    /* a thread that waits to write goes before those that come back to read */
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&g->rw, &attr);
+    pthread_rwlockattr_destroy(&attr);
+    for (int i = 0; i < GROUP_LOCKS; i++) atomic_flag_clear(&g->locks[i]);
+    g->workers = workers;
+    g->abort = abort;
+    return g;
+}
+
+static void group_free(Group *g) {
+    if (!g) return;
+    pthread_rwlock_destroy(&g->rw);
+    free(g);
+}
+
+static inline void group_lock(Group *g, size_t slot) {
+    while (atomic_flag_test_and_set_explicit(&g->locks[slot & (GROUP_LOCKS - 1)],
+                                             memory_order_acquire)) {}
+}
+static inline void group_unlock(Group *g, size_t slot) {
+    atomic_flag_clear_explicit(&g->locks[slot & (GROUP_LOCKS - 1)], memory_order_release);
+}
+static inline size_t busy_slot(uint64_t h) { return (size_t)(h >> 20) & (BUSY_SLOTS - 1); }
+
+/* An entry's new numbers from one of the group (df-pn's: a proof or disproof stays). */
+static void group_update(Table *t, size_t slot, Q low, Q high, int best, unsigned long long add) {
+    Group *g = t->group;
+    group_lock(g, slot);
+    Entry *e = &t->slots[slot];
+    if (!(e->low.n == 0 || e->high.n == 0) || low.n == 0 || high.n == 0) {
+        e->low = low; e->high = high; e->best = best;
+    }
+    unsigned long long work = (unsigned long long)e->work + add;
+    e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
+    group_unlock(g, slot);
+}
+
+/* Room for every thread of the group to add a key without growing anything (alone). */
+static void group_make_room(Table *t) {
+    size_t slack = (size_t)t->group->workers;
+    while (!t->cap || (t->size + 1 + slack) * 2 > t->cap)
+        if (!table_grow(t)) break;
+    size_t need = t->nwords + (KEYWORDS + 1) * (slack + 1);
+    if (need > t->capwords) {
+        size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
+        while (capwords < need) capwords *= 2;
+        if (capwords <= UINT32_MAX && pool_take(t->pool, capwords * sizeof(uint64_t))) {
+            uint64_t *words = realloc(t->words, capwords * sizeof(uint64_t));
+            if (!words) { pool_give(t->pool, capwords * sizeof(uint64_t)); return; }
+            pool_give(t->pool, t->capwords * sizeof(uint64_t));
+            t->words = words; t->capwords = capwords;
+        }
+    }
+}
+
+/* Store an entry of a table the group writes (its work: ``old`` when the key is new, plus
+ * ``add``). Returns 0 when memory runs out. */
+static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                       uint32_t old, unsigned long long add) {
+    Group *g = t->group;
+    size_t slot;
+    if (table_find(t, w, n, h, &slot)) { group_update(t, slot, low, high, best, add); return 1; }
+    size_t slack = (size_t)g->workers;
+    size_t size = __atomic_load_n(&t->size, __ATOMIC_RELAXED);
+    size_t nwords = __atomic_load_n(&t->nwords, __ATOMIC_RELAXED);
+    unsigned long long work = (unsigned long long)old + add;
+    if (work > WORK_MAX) work = WORK_MAX;
+    if ((t->limit > 0 && (long long)(size + slack) >= t->limit) || !t->cap
+        || (size + 1 + slack) * 2 > t->cap || nwords + (KEYWORDS + 1) * (slack + 1) > t->capwords) {
+        /* the table must grow, or drop what cost least: alone */
+        pthread_rwlock_unlock(&g->rw);
+        pthread_rwlock_wrlock(&g->rw);
+        int ok = 1;
+        if (table_find(t, w, n, h, &slot)) {
+            group_update(t, slot, low, high, best, add);
+        } else {
+            group_make_room(t);
+            table_find(t, w, n, h, &slot);
+            ok = table_add(t, w, n, h, slot, low, high, best, Q0, (uint32_t)work);
+        }
+        pthread_rwlock_unlock(&g->rw);
+        pthread_rwlock_rdlock(&g->rw);
+        return ok;
+    }
+    size_t off = __atomic_fetch_add(&t->nwords, (size_t)n + 1, __ATOMIC_RELAXED);
+    t->words[off] = (uint64_t)n;
+    memcpy(t->words + off + 1, w, n * sizeof(uint64_t));
+    uint32_t check = check_of(h);
+    uint8_t tag = tag_of(check);
+    size_t mask = t->cap - 1, i = home_of(h, t->cap);
+    for (;;) {
+        uint8_t seen = __atomic_load_n(&t->tags[i], __ATOMIC_ACQUIRE);
+        if (seen == 0) {
+            uint8_t empty = 0;
+            if (__atomic_compare_exchange_n(&t->tags[i], &empty, TAG_BUSY, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                break;
+            continue;
+        }
+        if (seen == TAG_BUSY) continue;
+        if (seen == tag) {
+            const Entry *e = &t->slots[i];
+            const uint64_t *stored = t->words + e->offset;
+            if (e->check == check && stored[0] == (uint64_t)n
+                && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
+                /* another thread stored it meanwhile (its words here stay unused) */
+                group_update(t, i, low, high, best, add);
+                return 1;
+            }
+        }
+        i = (i + 1) & mask;
+    }
+    Entry *e = &t->slots[i];
+    e->check = check; e->offset = (uint32_t)off;
+    e->low = low; e->high = high; e->best = best; e->work = (uint32_t)work;
+    __atomic_fetch_add(&t->size, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->tags[i], tag, __ATOMIC_RELEASE);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- the search */
 
 enum { STOP_NONE, STOP_NODES, STOP_TIME, STOP_PYTHON, STOP_CAPACITY, STOP_MEMORY, STOP_DEPTH,
-       STOP_CYCLE, STOP_ABORT };
+       STOP_CYCLE, STOP_ABORT, STOP_NOT_CONSTANT, STOP_DONE };
 #define MAX_DEPTH 1000 /* search.py: MAX_DEPTH */
 enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define CHECK_INTERVAL 4096
@@ -564,7 +722,7 @@ typedef struct {
     int cap;
 } Frame;
 
-typedef struct {
+typedef struct Search {
     PyObject_HEAD
     Spec spec;
     Memo memo;
@@ -595,6 +753,12 @@ typedef struct {
     uint64_t path_hash[MAX_DEPTH + 1];
     const uint64_t *path_key[MAX_DEPTH + 1];
     int path_len[MAX_DEPTH + 1];
+    /* a parallel df-pn: how many threads prove (Search.workers), the other threads' searches
+     * (plain structures, kept between proofs), and while they run, their group */
+    int workers, nclones;
+    struct Search **clones;
+    Group *group;
+    long long flushed; /* nodes already added to the group's count */
 } Search;
 
 static double now_seconds(void) {
@@ -605,8 +769,33 @@ static double now_seconds(void) {
 
 static void schedule(Search *S) {
     long long following = S->nodes + CHECK_INTERVAL;
-    if (S->max_nodes > 0 && following > S->max_nodes + 1) following = S->max_nodes + 1;
+    if (S->group) {
+        /* the node limit counts every thread's nodes: check sooner as it comes near */
+        if (S->max_nodes > 0) {
+            long long left = S->max_nodes - atomic_load(&S->group->nodes);
+            long long share = left / S->group->workers + 1;
+            if (share < CHECK_INTERVAL) following = S->nodes + (share > 0 ? share : 1);
+        }
+    } else if (S->max_nodes > 0 && following > S->max_nodes + 1) {
+        following = S->max_nodes + 1;
+    }
     S->next_check = following;
+}
+
+/* A thread of a parallel df-pn at its check: its nodes counted, the others' stops seen, and
+ * the group's lock let go of a moment (one that waits to grow or collect the table has it). */
+static int group_check(Search *S) {
+    Group *g = S->group;
+    long long total = atomic_fetch_add(&g->nodes, S->nodes - S->flushed) + (S->nodes - S->flushed);
+    S->flushed = S->nodes;
+    if (atomic_load(&g->done)) { S->stop = STOP_DONE; return -1; }
+    if (S->max_nodes > 0 && total > S->max_nodes) { S->stop = STOP_NODES; return -1; }
+    if (atomic_load(g->abort)) { S->stop = STOP_ABORT; return -1; }
+    if (S->deadline > 0 && now_seconds() > S->deadline) { S->stop = STOP_TIME; return -1; }
+    pthread_rwlock_unlock(&g->rw);
+    pthread_rwlock_rdlock(&g->rw);
+    schedule(S);
+    return 0;
 }
 
 /* Python is called with the GIL held: a search running without it takes it back for the call. */
@@ -614,6 +803,7 @@ static void gil_take(Search *S) { if (S->released) PyEval_RestoreThread(S->relea
 static void gil_drop(Search *S) { if (S->released) S->released = PyEval_SaveThread(); }
 
 static int check_budget(Search *S) {
+    if (S->group) return group_check(S);
     if (S->max_nodes > 0 && S->nodes > S->max_nodes) { S->nodes = S->max_nodes; S->stop = STOP_NODES; return -1; }
     if (atomic_load(&S->abort)) { S->stop = STOP_ABORT; return -1; }
     double now = now_seconds();
@@ -654,6 +844,12 @@ static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q hi
     size_t slot, there;
     unsigned long long add = (unsigned long long)(spent > 0 ? spent : 0);
     Table *t = S->table;
+    if (t->group) {
+        uint32_t old = 0;
+        if (S->shared && table_find(S->shared, w, n, h, &there)) old = S->shared->slots[there].work;
+        if (!group_store(t, w, n, h, low, high, best, old, add)) { S->stop = STOP_MEMORY; return -1; }
+        return 0;
+    }
     if (table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
         unsigned long long work = (unsigned long long)e->work + add;
@@ -798,8 +994,8 @@ static int check_total(Search *S, const KS *k) {
     int total = k->winner < 0 ? 0 : 1;
     if (S->total < 0) S->total = total;
     else if (total != S->total) {
-        PyErr_SetString(PyExc_ArithmeticError, "not constant-sum");
-        S->stop = STOP_PYTHON;
+        /* raised once the GIL is held again (Search.search, Search.prove) */
+        S->stop = STOP_NOT_CONSTANT;
         return -1;
     }
     return 0;
@@ -1607,8 +1803,23 @@ static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t
     return tt_store(S, w, len, h, low, high, NO_MOVE, spent);
 }
 
+static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int keylen,
+                     uint64_t hash, int64_t th_pn, int64_t th_dn);
+
+/* Search a node until its numbers reach the thresholds (dfpn.py: DfpnSearch._mid); in a
+ * parallel df-pn the node counts as busy meanwhile (its virtual numbers, see Group). */
 static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
                     int64_t th_pn, int64_t th_dn) {
+    if (!S->group) return dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
+    _Atomic uint16_t *busy = &S->group->busy[busy_slot(hash)];
+    atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
+    int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
+    atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
+    return r;
+}
+
+static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int keylen,
+                     uint64_t hash, int64_t th_pn, int64_t th_dn) {
     S->nodes++;
     long long start = S->nodes;
     if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
@@ -1640,9 +1851,18 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
             dfpn_first_numbers(S, &f->kids[i], child_row[i], w, f->keylen[i], f->hashes[i],
                                &f->seed_pn[i], &f->seed_dn[i]);
     }
+    Group *g = S->group;
     for (;;) {
         int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
         int best = -1;
+        /* a parallel df-pn: the choice with the numbers of the children other threads search
+         * made dearer (their virtual numbers, see Group) */
+        int64_t chosen = PN_INFINITE, chosen_second = PN_INFINITE, chosen_delta = 0;
+        int pick = -1;
+        if (g && atomic_load_explicit(&g->done, memory_order_relaxed)) {
+            S->stop = STOP_DONE;
+            return -1;
+        }
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
             if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
@@ -1653,10 +1873,22 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
             else if (p < second) second = p;
             delta += d;
             if (delta > PN_INFINITE) delta = PN_INFINITE;
+            if (g) {
+                int64_t seen = p;
+                int on = p > 0 && p < PN_INFINITE
+                    ? atomic_load_explicit(&g->busy[busy_slot(f->hashes[i])], memory_order_relaxed)
+                    : 0;
+                if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
+                if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = d; }
+                else if (seen < chosen_second) chosen_second = seen;
+            }
         }
         if (phi == 0) delta = PN_INFINITE;
         if (delta == 0) phi = PN_INFINITE;
         int64_t th_phi = is_or ? th_pn : th_dn, th_delta = is_or ? th_dn : th_pn;
+        if (g && pick >= 0 && pick != best && chosen < th_phi) {
+            best = pick; second = chosen_second; best_delta = chosen_delta;
+        }
         if (phi >= th_phi || delta >= th_delta) {
             return dfpn_store(S, key, keylen, hash, is_or ? phi : delta, is_or ? delta : phi,
                               S->nodes - start + 1);
@@ -1675,6 +1907,143 @@ static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int ke
         S->depth--;
         if (r < 0) return -1;
     }
+}
+
+/* ---------------------------------------------------------------- a parallel df-pn */
+
+/* The searches of the other threads are plain structures, made once and kept between proofs
+ * (their memos of ended bouts stay warm); each reads the settings of the first. */
+static Search *clone_new(const Search *S) {
+    Search *C = calloc(1, sizeof(Search));
+    if (!C) return NULL;
+    C->spec = S->spec;
+    C->memo.max_cap = S->memo.max_cap;
+    return C;
+}
+
+static void frames_free(Search *S) {
+    for (int i = 0; i < S->nframes; i++) {
+        Frame *f = S->frames[i];
+        if (!f) continue;
+        free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
+        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f);
+    }
+    free(S->frames);
+    S->frames = NULL;
+    S->nframes = 0;
+}
+
+static void clone_free(Search *C) {
+    free(C->memo.keys); free(C->memo.values);
+    frames_free(C);
+    free(C);
+}
+
+static void clone_sync(const Search *S, Search *C) {
+    C->table = S->table; C->shared = S->shared;
+    C->hint_obj = S->hint_obj; C->hint_target = S->hint_target;
+    C->pool = S->pool;
+    memcpy(C->maximising, S->maximising, sizeof C->maximising);
+    memcpy(C->attacker, S->attacker, sizeof C->attacker);
+    C->constant_sum = S->constant_sum; C->mode = S->mode; C->total = S->total;
+    C->target = S->target; C->mixed_seen = S->mixed_seen; C->tuning = S->tuning;
+    C->max_nodes = S->max_nodes; C->deadline = S->deadline; C->started = S->started;
+    C->group = S->group;
+    C->nodes = C->flushed = 0;
+    C->stop = STOP_NONE;
+}
+
+typedef struct {
+    Search *S;
+    const KS *root;
+    const uint64_t *key;
+    int len;
+    uint64_t h;
+} ProofRun;
+
+/* One thread's search of the root, to its end or the group's. */
+static void *proof_thread(void *arg) {
+    ProofRun *run = arg;
+    Search *S = run->S;
+    Group *g = S->group;
+    pthread_rwlock_rdlock(&g->rw);
+    S->depth = 0;
+    S->stop = STOP_NONE;
+    schedule(S);
+    int r = dfpn_mid(S, run->root, -1, run->key, run->len, run->h, PN_INFINITE - 1,
+                     PN_INFINITE - 1);
+    atomic_fetch_add(&g->nodes, S->nodes - S->flushed);
+    S->flushed = S->nodes;
+    if (r < 0 && S->stop != STOP_DONE) {
+        int none = STOP_NONE;
+        atomic_compare_exchange_strong(&g->stop, &none, S->stop);
+    }
+    atomic_store(&g->done, 1);
+    pthread_rwlock_unlock(&g->rw);
+    return NULL;
+}
+
+/* df-pn from the root on ``S->workers`` threads at once, on S's table (the first thread is
+ * this one; the GIL is let go meanwhile). 0 when the root is settled, -1 on a stop (S->stop),
+ * -2 when the memory for the threads is not there. The nodes are every thread's. */
+static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, uint64_t h) {
+    int workers = S->workers;
+    if (S->nclones < workers - 1) {
+        Search **clones = realloc(S->clones, (size_t)(workers - 1) * sizeof(Search *));
+        if (!clones) return -2;
+        S->clones = clones;
+        for (; S->nclones < workers - 1; S->nclones++) {
+            clones[S->nclones] = clone_new(S);
+            if (!clones[S->nclones]) return -2;
+        }
+    }
+    Group *g = group_new(workers, &S->abort);
+    ProofRun *runs = calloc((size_t)workers, sizeof(ProofRun));
+    pthread_t *threads = calloc((size_t)workers, sizeof(pthread_t));
+    if (!g || !runs || !threads) { group_free(g); free(runs); free(threads); return -2; }
+    atomic_store(&g->nodes, S->nodes);
+    S->group = g;
+    S->flushed = S->nodes;
+    S->table->group = g;
+    for (int i = 0; i < workers; i++) {
+        Search *W = i == 0 ? S : S->clones[i - 1];
+        if (i > 0) clone_sync(S, W);
+        runs[i].S = W; runs[i].root = k; runs[i].key = key; runs[i].len = len; runs[i].h = h;
+    }
+    PyThreadState *saved = PyEval_SaveThread();
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64u << 20);
+    int started = 0;
+    for (int i = 1; i < workers; i++) {
+        if (pthread_create(&threads[i], &attr, proof_thread, &runs[i]) != 0) break;
+        started = i;
+    }
+    pthread_attr_destroy(&attr);
+    proof_thread(&runs[0]);
+    for (int i = 1; i <= started; i++) pthread_join(threads[i], NULL);
+    PyEval_RestoreThread(saved);
+    S->table->group = NULL;
+    S->group = NULL;
+    int stop = atomic_load(&g->stop);
+    S->nodes = atomic_load(&g->nodes);
+    if (S->max_nodes > 0 && S->nodes > S->max_nodes) S->nodes = S->max_nodes;
+    for (int i = 0; i < started; i++) {
+        Search *W = S->clones[i];
+        S->mixed_seen |= W->mixed_seen;
+        if (W->total >= 0) {
+            if (S->total < 0) S->total = W->total;
+            else if (S->total != W->total && stop == STOP_NONE) stop = STOP_NOT_CONSTANT;
+        }
+    }
+    group_free(g);
+    free(runs); free(threads);
+    schedule(S);
+    if (stop == STOP_NOT_CONSTANT) { S->stop = stop; return -1; }
+    Probe p;
+    if (tt_probe(S, key, len, h, &p) && (p.low.n == 0 || p.high.n == 0)) return 0;
+    S->stop = stop != STOP_NONE ? stop : STOP_DONE;
+    return -1;
 }
 
 /* ---------------------------------------------------------------- the Search type */
@@ -1703,13 +2072,9 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
     free(S->memo.keys); free(S->memo.values);
-    for (int i = 0; i < S->nframes; i++) {
-        Frame *f = S->frames[i];
-        if (!f) continue;
-        free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
-        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f);
-    }
-    free(S->frames);
+    frames_free(S);
+    for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
+    free(S->clones);
     Py_XDECREF(S->progress);
     Py_XDECREF(S->matrix_value);
     Py_TYPE(S)->tp_free((PyObject *)S);
@@ -1789,7 +2154,17 @@ static PyObject *stop_name(Search *S) {
     return PyUnicode_FromString(S->stop == STOP_NODES ? "nodes" : S->stop == STOP_TIME ? "time"
                                 : S->stop == STOP_MEMORY ? "memory" : S->stop == STOP_DEPTH ? "depth"
                                 : S->stop == STOP_CYCLE ? "cycle" : S->stop == STOP_ABORT ? "interrupted"
-                                : "capacity");
+                                : S->stop == STOP_DONE ? "unsettled" : "capacity");
+}
+
+/* What a search that stopped answers: None and the reason, or a Python error. */
+static PyObject *stopped(Search *S) {
+    if (S->stop == STOP_PYTHON) return NULL;
+    if (S->stop == STOP_NOT_CONSTANT) {
+        PyErr_SetString(PyExc_ArithmeticError, "not constant-sum");
+        return NULL;
+    }
+    return Py_BuildValue("(ON)", Py_None, stop_name(S));
 }
 
 static PyObject *Search_search(Search *S, PyObject *args) {
@@ -1805,10 +2180,7 @@ static PyObject *Search_search(Search *S, PyObject *args) {
     if (S->threaded) S->released = PyEval_SaveThread();
     int r = search(S, &k, alpha, beta, &value);
     if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
-    if (r < 0) {
-        if (S->stop == STOP_PYTHON) return NULL;
-        return Py_BuildValue("(ON)", Py_None, stop_name(S));
-    }
+    if (r < 0) return stopped(S);
     return Py_BuildValue("(Ns)", q_to_py(value), "");
 }
 
@@ -1829,7 +2201,7 @@ static PyObject *Search_prove(Search *S, PyObject *args) {
     skip_shows(S, &k);
     if (k.error) { S->stop = STOP_CAPACITY; return Py_BuildValue("(ON)", Py_None, stop_name(S)); }
     if (k.phase == OVER) {
-        if (check_total(S, &k) < 0) return NULL;
+        if (check_total(S, &k) < 0) return stopped(S);
         int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
         return Py_BuildValue("(Os)", value == target ? Py_True : Py_False, "");
     }
@@ -1838,13 +2210,16 @@ static PyObject *Search_prove(Search *S, PyObject *args) {
     uint64_t key[KEYWORDS];
     int len = pack_key(&S->spec, &k, key);
     uint64_t h = hash_words(key, len);
-    if (S->threaded) S->released = PyEval_SaveThread();
-    int r = dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
-    if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
-    if (r < 0) {
-        if (S->stop == STOP_PYTHON) return NULL;
-        return Py_BuildValue("(ON)", Py_None, stop_name(S));
+    int r;
+    if (S->workers > 1) {
+        r = dfpn_parallel(S, &k, key, len, h);
+        if (r == -2) return PyErr_NoMemory();
+    } else {
+        if (S->threaded) S->released = PyEval_SaveThread();
+        r = dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
+        if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
     }
+    if (r < 0) return stopped(S);
     Probe p;
     if (tt_probe(S, key, len, h, &p)) {
         if (p.low.n == 0) return Py_BuildValue("(Os)", Py_True, "");
@@ -1976,6 +2351,21 @@ static PyObject *Search_interrupt(Search *S, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Search_get_workers(Search *S, void *closure) { return PyLong_FromLong(S->workers > 1 ? S->workers : 1); }
+static int Search_set_workers(Search *S, PyObject *value, void *closure) {
+    long workers = value ? PyLong_AsLong(value) : -1;
+    if (workers == -1 && (!value || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "workers is a number");
+        return -1;
+    }
+    if (workers < 1 || workers > 256) {
+        PyErr_SetString(PyExc_ValueError, "workers: from 1 to 256 threads");
+        return -1;
+    }
+    S->workers = (int)workers;
+    return 0;
+}
+
 static PyObject *Search_get_threaded(Search *S, void *closure) { return PyBool_FromLong(S->threaded); }
 static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
     int flag = PyObject_IsTrue(value);
@@ -2005,6 +2395,7 @@ static PyGetSetDef Search_getset[] = {
     {"elapsed", (getter)Search_get_elapsed, NULL, "seconds since the search was made", NULL},
     {"mixed_seen", (getter)Search_get_mixed, (setter)Search_set_mixed, "df-pn expanded a chance node or an exchange between the sides", NULL},
     {"threaded", (getter)Search_get_threaded, (setter)Search_set_threaded, "search without the GIL", NULL},
+    {"workers", (getter)Search_get_workers, (setter)Search_set_workers, "df-pn: threads proving at once on its table (1: this one alone)", NULL},
     {NULL}
 };
 
@@ -2093,9 +2484,9 @@ static PyObject *Table_merge(TableObject *T, PyObject *args) {
         int n = (int)o->words[read];
         const uint64_t *key = o->words + read + 1;
         uint64_t h = hash_words(key, n);
-        size_t slot, mine;
+        size_t slot, mine, at = read;
         read += n + 1;
-        if (!table_find(o, key, n, h, &slot)) continue;
+        if (!table_find(o, key, n, h, &slot) || o->slots[slot].offset != at) continue;
         Entry e = o->slots[slot];
         if (table_find(t, key, n, h, &mine)) {
             Entry *m = &t->slots[mine];
@@ -2123,6 +2514,12 @@ static PyObject *Table_keys(TableObject *T, PyObject *unused) {
     if (!out) return NULL;
     for (size_t read = 0; read < t->nwords;) {
         int n = (int)t->words[read];
+        size_t slot;
+        if (!table_find(t, t->words + read + 1, n, hash_words(t->words + read + 1, n), &slot)
+            || t->slots[slot].offset != read) {
+            read += n + 1; /* a second copy of a key's words (see table_collect) */
+            continue;
+        }
         PyObject *key = PyTuple_New(n);
         if (!key) { Py_DECREF(out); return NULL; }
         for (int i = 0; i < n; i++)

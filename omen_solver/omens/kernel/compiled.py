@@ -245,6 +245,17 @@ class CompiledDfpn(_Compiled):
         else:
             self._search.hint(other._search, other.target)
 
+    @property
+    def workers(self) -> int:
+        """Threads proving at once from the root on this search's table (Kaneko's parallel
+        df-pn, ``_ckernel.c``: ``dfpn_parallel``); 1: this thread alone. With more than one
+        the answers are the same, the node counts vary from run to run."""
+        return int(self._search.workers)
+
+    @workers.setter
+    def workers(self, count: int) -> None:
+        self._search.workers = count
+
     def numbers(self, state: KState) -> tuple[int, int] | None:
         found = self._search.entry(state.key())
         return None if found is None else (int(found[0]), int(found[1]))

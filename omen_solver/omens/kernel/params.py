@@ -87,6 +87,12 @@ class Tuning:
     emptied at the end of each round, so the moves still open have more room as the others
     settle)."""
 
+    parallel_dfpn: bool = True
+    """The root's moves by rounds on several threads (``solve --threads N``): a move searched
+    alone in its round has its df-pn turns on all N threads at once, on one table (Kaneko's
+    parallel df-pn with virtual proof and disproof numbers, in the compiled kernel). The
+    answers are the same; the node counts then vary from run to run."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")

@@ -36,10 +36,16 @@ from omen_solver.omens.kernel.search import skip_shows
 from omen_solver.omens.kernel.tables import TableSet
 from omen_solver.omens.kernel.view import KernelTwoSided, KernelView
 
-__all__ = ["POLL_SECONDS", "Job", "RoundDriver"]
+__all__ = ["PARALLEL_NODES", "POLL_SECONDS", "Job", "RoundDriver"]
 
 POLL_SECONDS: Final = 0.25
 """How often the thread waiting for a round's searches reports progress (and sees Ctrl-C)."""
+
+PARALLEL_NODES: Final = 200_000
+"""The nodes a move searched alone must have taken in the rounds before for its searches to
+prove on every thread (``Tuning.parallel_dfpn``): a move settled in fewer is over in a
+fraction of a second, and a solve whose moves never reach them gives the same node counts
+with any number of threads."""
 
 
 @dataclass
@@ -81,6 +87,7 @@ class RoundDriver(MoveDriver):
         progress: Progress | None,
         lone_shared: bool = False,
         sizes: Callable[[int], tuple[int, ...] | None] | None = None,
+        parallel_dfpn: bool = False,
     ) -> None:
         super().__init__(options, maximising, _Stepper(main), low=0, high=1, budget=budget,
                          first_turn=first_turn, report=report, same=_play_of(main))
@@ -104,6 +111,9 @@ class RoundDriver(MoveDriver):
             for job_ in self.jobs:
                 for search in _inner_searches(job_.search):
                     search._search.threaded = True
+        self.parallel_dfpn = self.parallel and parallel_dfpn
+        """A move searched alone in its round proves on every thread (``Tuning.parallel_dfpn``;
+        the node counts then vary from run to run)."""
 
     @property
     def nodes(self) -> int:
@@ -146,6 +156,9 @@ class RoundDriver(MoveDriver):
             work = [(move, cap, self._window(move, value)) for move, cap in zip(
                 todo, caps, strict=True) if cap > 0]
             lone = self.lone_shared and len(work) == 1
+            spread = self._spread(work)
+            if spread:
+                self._workers(work[0][0], self.threads)
             if lone:
                 self._store_shared(work[0][0], True)
             elif self.sizes is not None:
@@ -159,6 +172,8 @@ class RoundDriver(MoveDriver):
             finally:
                 if lone:
                     self._store_shared(work[0][0], False)
+                if spread:
+                    self._workers(work[0][0], 1)
             stopped: BaseException | None = None
             for (move, _, (alpha, beta)), (found, nodes, error) in zip(
                     work, outcomes, strict=True):
@@ -231,7 +246,7 @@ class RoundDriver(MoveDriver):
                 return None, search.nodes - before, stop
             return found, search.nodes - before, None
 
-        if not self.parallel or len(work) < 2:
+        if not self.parallel or (len(work) < 2 and not self._spread(work)):
             return [one(item) for item in work]
         with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
             futures = [pool.submit(one, item) for item in work]
@@ -254,6 +269,16 @@ class RoundDriver(MoveDriver):
         if self.progress is not None:
             running = sum(self.jobs[move.index].search.nodes - move.nodes for move, _, _ in work)
             self.progress(self.nodes + running, self.stepper.elapsed())
+
+    def _spread(self, work: list[tuple[Any, int, tuple[Any, Any]]]) -> bool:
+        """Whether the move of a round searched alone proves on every thread."""
+        return self.parallel_dfpn and len(work) == 1 and work[0][0].nodes >= PARALLEL_NODES
+
+    def _workers(self, move: Any, count: int) -> None:
+        """The threads ``move``'s df-pn searches prove on (its alpha-beta keeps one)."""
+        for search in _inner_searches(self.jobs[move.index].search):
+            if isinstance(search, CompiledDfpn):
+                search.workers = count
 
     def _store_shared(self, move: Any, on: bool) -> None:
         """Let ``move``'s searches store straight into the shared tables (``on``), or in

@@ -226,18 +226,19 @@ class _KernelRoot(TwoSidedRoot):
 
         lone = factory.params.tuning.lone_move_shared
         sizes = factory.private_limits if factory.params.tuning.private_by_round else None
+        parallel = factory.params.tuning.parallel_dfpn
         if self.plan is not None:
             assert isinstance(self.root, KernelView)
             return EstimatingDriver(
                 options, maximising, main, factory.tables_of(main), job, threads=self.threads,
                 budget=self.budget, first_turn=self.first_turn, report=self.report,
-                progress=self.progress, lone_shared=lone, sizes=sizes, plan=self.plan,
-                maximising_seats=factory.side, root=self.root,
+                progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
+                plan=self.plan, maximising_seats=factory.side, root=self.root,
             )
         return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=self.budget, first_turn=self.first_turn, report=self.report,
-            progress=self.progress, lone_shared=lone, sizes=sizes,
+            progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
         )
 
     def run(self) -> SolveResult:
@@ -405,7 +406,8 @@ def solve_with_kernel(
     kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
     caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
     by turns, each with its answer (:func:`omen_solver.core.search.solve`); ``threads``: how
-    many of them the compiled kernel searches at once (the same answers and node counts with
+    many of them the compiled kernel searches at once, and a move searched alone is proved on
+    all of them (the same answers with
     any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
     bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
     instead, the entries each table keeps at most; ``tuning``: how the searches order and
