@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="rows 1: a node budget instead of --seconds (repeats exactly)")
     parser.add_argument("--deals4", type=int, default=1000, help="4-card deals (all kept)")
     parser.add_argument("--deals3", type=int, default=60, help="3-card deals")
-    parser.add_argument("--variants", default="default,random playouts, no oracle",
+    parser.add_argument("--variants", default="default;random playouts, no oracle",
                         help="evaluations compared (names of variants(), ';'-separated)")
     parser.add_argument("--tune", default="", help="MctsParams overrides of every variant")
     parser.add_argument("--full-deals", type=int, default=10, help="full deals a player count")
