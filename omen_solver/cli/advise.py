@@ -314,8 +314,7 @@ def _show(path: str, advice: Advice) -> None:
     columns = ["action", "win probability", "95 % interval", "settled"]
     columns += ["estimated", "unknown", "bounds"] if estimated else ["unknown", "bounds"]
     table = _table(out, *columns)
-    for value in sorted(advice.actions, key=lambda a: (-(a.score if a.score is not None
-                                                         else -1), -a.bounds[1])):
+    for value in advice.ranked:
         least, most = value.bounds
         bounds = f"[{least:.3f}, {most:.3f}]" if value.unknown else "-"
         guess = value.estimate

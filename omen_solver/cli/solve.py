@@ -25,6 +25,7 @@ from omen_solver.cli.args import (
     POSITION_HELP,
     add_budget,
     add_solve_options,
+    memory_bytes,
     position,
     whole_number,
 )
@@ -65,8 +66,11 @@ reports move by move."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
+WHAT_IF_KEY = "puzzle.position"
+"""What ``--moves`` changes of a puzzle: its position, played on from (a what-if)."""
+
 QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
-                 "puzzle.simultaneous")
+                 "puzzle.simultaneous", WHAT_IF_KEY)
 """File keys that make the question: a puzzle's stated answer is not compared with the
 answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
 changes only how long the search may take)."""
@@ -203,22 +207,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _memory(text: str) -> int:
     from omen_solver.errors import ChoiceError
-    from omen_solver.omens.kernel.tables import MemoryPlan, parse_memory
+    from omen_solver.omens.kernel.tables import MemoryPlan
 
-    try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
-        size = parse_memory(text + "M" if text.strip().isdigit() else text)
+    size = memory_bytes(text)  # as every --max-memory: 2G, 512M, a bare number MiB
+    try:
         MemoryPlan(size)
     except ChoiceError as error:
         raise argparse.ArgumentTypeError(error.problem) from None
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    if size > MAX_MEMORY_BYTES:  # the compiled kernel counts bytes in 64 bits
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_MEMORY_BYTES >> 40:,} TiB")
     return size
-
-
-MAX_MEMORY_BYTES = 1 << 50
-"""The most memory ``--max-memory`` may give the kernel's tables (1,024 TiB)."""
 
 
 def add_kernel_options(parser: argparse.ArgumentParser) -> None:
@@ -228,8 +224,8 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
                              "cores): root moves searched at once, and a move searched alone "
                              "proved on all of them; the same answers with any number")
     parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
-                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M, 1500 "
-                             "(MiB) (default 2G); full tables drop what cost least")
+                        help="memory the Omens kernel's tables keep to, e.g. 2G, 512M (a bare "
+                             "number is MiB) (default 2G); full tables drop what cost least")
 
 
 class _Deal:
@@ -433,10 +429,9 @@ def _solve(args: argparse.Namespace) -> int:
         path = args.file
         state, puzzle, overrides = _read(path, request)
     if args.moves:
-        if puzzle is not None:
-            raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
-                                  "own position (solve it without --moves)")
         state = _played(state, args.moves)
+        if puzzle is not None:  # a what-if: the puzzle's question, asked after the moves
+            overrides = [*overrides, Override("--moves", WHAT_IF_KEY, list(args.moves), None)]
     if dealt is not None and args.write is not None:
         atomic_write(args.write, dealt.position_text(args.moves))
     budget = _budget(request, puzzle, DEFAULT_SOLVE_SECONDS)
@@ -629,6 +624,31 @@ def _show_explained(line: list[tuple[str, list[TraceStep]]]) -> None:
             out.print(f"      {escape(str(step))}")
 
 
+SEPARATED_BY = ("bout", "turn")
+"""The stopping points that separate a line of play in the text (Omens: bouts; Omen: turns)."""
+
+
+def line_text(state: GameState[Any], line: Sequence[str]) -> str:
+    """A line of play as text, ``·`` between moves and ``|`` where a bout (Omen: a turn)
+    ends."""
+    game = game_of(state)
+    point = next((p for p in SEPARATED_BY if p in game.stop_points), None)
+    if point is None or game.stop_predicate is None or game.parse is None:
+        return " · ".join(line)
+    ended = game.stop_predicate(state, point)
+    parts: list[list[str]] = [[]]
+    for move in line:
+        parts[-1].append(move)
+        try:
+            state = state.child(game.parse(state, move))
+        except (OmenSolverError, ValueError):  # shown as it is; the solver found it legal
+            return " · ".join(line)
+        if ended(state):
+            parts.append([])
+            ended = game.stop_predicate(state, point)
+    return " | ".join(" · ".join(part) for part in parts if part)
+
+
 def _seat_text(seats: list[int]) -> str:
     """``seat 2`` or ``seats 1, 3``."""
     return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats))}"
@@ -676,7 +696,8 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
     out.print(f"answer: {escape(describe_answer(result))}")
     if result.solved:
         out.print(f"best actions: {escape(', '.join(result.best_actions) or '(none: no choice)')}")
-        out.print(f"principal variation: {escape(' · '.join(result.principal_variation) or '-')}")
+        line = line_text(solved.state, result.principal_variation)
+        out.print(f"principal variation: {escape(line or '-')}")
     if result.pure_lower is not None or result.pure_upper is not None:
         same = result.pure_lower == result.pure_upper == result.value
         tail = " (revealing a simultaneous choice first changes nothing here)" if same else ""

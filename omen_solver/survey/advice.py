@@ -449,6 +449,11 @@ class ActionValue:
         return data
 
 
+def _rank(value: ActionValue) -> tuple[float, float]:
+    p = value.score
+    return (-(p if p is not None else -1.0), -value.bounds[1])
+
+
 @dataclass
 class Advice:
     seat: int
@@ -464,11 +469,16 @@ class Advice:
     total_seconds: float | None = None
 
     @property
+    def ranked(self) -> list[ActionValue]:
+        """The actions best first: by win probability (none last), then by the upper bound of
+        the deals not settled, then in the order of the legal actions."""
+        return sorted(self.actions, key=_rank)
+
+    @property
     def best(self) -> ActionValue | None:
-        """The action of the highest win probability (with the estimates of the deals not
-        settled, where there are some)."""
-        known = [a for a in self.actions if a.score is not None]
-        return max(known, key=lambda a: a.score or 0.0) if known else None
+        """The first of :attr:`ranked` with a win probability (with the estimates of the deals
+        not settled, where there are some): the table's top row."""
+        return next((a for a in self.ranked if a.score is not None), None)
 
     @property
     def estimated(self) -> bool:
