@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -137,13 +138,15 @@ def test_serve_reads_a_memory_size_in_units() -> None:
 
 
 @pytest.mark.parametrize("argv", [["omens", "cards"], ["prove", "--list"],
-                                  ["puzzles", "check", str(ROOT / "puzzles" / "omen")]])
+                                  ["puzzles", "check", "puzzles/omen/endgame-occupation.toml",
+                                   "puzzles/omens/harmony.toml", "puzzles/omen/stalled.toml"]])
 def test_piped_output_wraps_instead_of_cutting(capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch,
                                                argv: list[str]) -> None:
     """Captured output is not a terminal: at 80 columns (a pipe's width) no word is cut (no
     ellipsis), the lines fit, and each card's whole effect text is there."""
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.chdir(ROOT)
     status, out, _ = _run(capsys, *argv)
     assert status == 0
     assert "…" not in out
@@ -243,9 +246,10 @@ def test_the_principal_variation_separates_the_bouts(capsys: pytest.CaptureFixtu
 
 
 def test_advise_best_action_is_the_top_row(capsys: pytest.CaptureFixture[str]) -> None:
-    """With a node limit most deals stay unknown: every action settled so far has win
-    probability 0, and the ties are broken once, by the bounds, in the table and in the best
-    action alike (a probability of 0 is not taken for "none")."""
+    """With a node limit most deals stay unknown, and each such deal's search gives the
+    actions estimates (docs/estimates.md): the actions are ranked by the mean of the settled
+    deals' values and the others' estimates, in the table and in the best action alike (which
+    says that it rests on estimates); the ties of that score are broken by the bounds."""
     argv = ["advise", "--deal", "3", "--players", "4", "--cards", "3", "--moves", "4:6",
             "--max-nodes", "2000", "--samples", "20"]
     _, out, _ = _run(capsys, *argv)
@@ -253,14 +257,19 @@ def test_advise_best_action_is_the_top_row(capsys: pytest.CaptureFixture[str]) -
     header = next(n for n, line in enumerate(lines) if line.split()[:1] == ["action"])
     top = lines[header + 1].split("  ")[0].strip()
     best = next(line for line in lines if line.startswith("best action: "))
-    assert best == f"best action: {top}"
+    assert best == f"best action: {top} (by the estimates)"
     _, out, _ = _run(capsys, *argv, "--json")
     data = json.loads(out)
     assert data["best_action"] == top
     rows = {row["action"]: row for row in data["actions"]}
-    assert rows[top]["win_probability"] == 0.0
-    assert rows[top]["bounds"][1] == max(row["bounds"][1] for row in data["actions"]
-                                         if row["win_probability"] is not None)
+
+    def score(row: dict[str, Any]) -> tuple[float, float]:
+        guess = row.get("estimate")
+        rate = guess["win_rate"] if guess else row["win_probability"]
+        return (-1.0 if rate is None else rate, row["bounds"][1])
+
+    assert rows[top].get("estimate", {}).get("kind") == "estimate"
+    assert score(rows[top]) == max(score(row) for row in data["actions"])
 
 
 # -- default budgets: one table, true to the code ---------------------------------------------
