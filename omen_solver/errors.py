@@ -20,6 +20,7 @@ __all__ = [
     "AdviceError",
     "ArithmeticQuestionError",
     "BudgetExceeded",
+    "CardNameError",
     "CatalogueError",
     "ChoiceError",
     "ClusterError",
@@ -45,6 +46,7 @@ __all__ = [
     "SmtUnknown",
     "SurveyFileError",
     "TheoremFileError",
+    "UnknownChoiceError",
     "VectorFileError",
     "one_line",
     "shown",
@@ -145,12 +147,21 @@ class CatalogueError(OmenSolverError):
     """A card catalogue file is malformed: names the file, the card and the field."""
 
 
+class CardNameError(OmenSolverError):
+    """A card written by a name no card has, or several have (the message lists the closest
+    names)."""
+
+
 class PositionError(OmenSolverError):
     """A position file is malformed or impossible: names the file and the key."""
 
 
 class InvalidActionError(OmenSolverError):
     """Action text that does not parse (a syntax error in the notation)."""
+
+
+class UnknownChoiceError(InvalidActionError):
+    """Action text whose choice word is not one of the notation's (``value`` is the word)."""
 
 
 class IllegalActionError(OmenSolverError):

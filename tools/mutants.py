@@ -66,7 +66,7 @@ SKIP_FUNCTIONS: Final = frozenset(
         "__repr__",
         "__str__",
         "describe_state",
-        "_illegal_message",
+        "_illegal",
         "_sample_joint",
         "_note_law",
         "explain",
@@ -705,7 +705,7 @@ def _overlap(a: set[str], b: set[str]) -> bool:
 _LAW_FILTER_LINE: Final = (
     "following = [c for c in candidates if (c > value if direction > 0 else c < value)]"
 )
-_LAW_CHOICE_LINE: Final = 'work.law = (card, 1 if keyword == "higher" else -1)'
+_LAW_CHOICE_LINE: Final = "work.law = (card, 1 if keyword == HIGHER else -1)"
 _PENDING_SLOT: Final = (
     "equivalent (read): an unused slot of a pending obligation: the fourth is read only for "
     "GIVE_BACK (the card offered in the open exchange, set from the move), the third of LUCK "
@@ -817,7 +817,7 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
         "_now_choices",
         "and/or",
         "And -> Or",
-        'if effect == "absolute" and card in table.now:',
+        "if effect == Effect.ABSOLUTE and card in table.now:",
     ): (
         "equivalent with the game's cards (read): both callers of _now_choices pass only "
         "immediate cards (each checks table.now first), so 'card in table.now' holds there; "
@@ -828,7 +828,7 @@ READ_EQUIVALENT: Final[dict[tuple[str, str, str, str, str], str]] = {
         "_betrayal",
         "and/or",
         "And -> Or",
-        'if given in table.now and table.effect[given] != "dream":',
+        "if given in table.now and table.effect[given] != Effect.DREAM:",
     ): (
         "equivalent with the game's cards (read): the cards 'or' adds (Dream, and cards with no "
         "immediate effect) have no choices when resolved, so their RESOLVE obligation is "

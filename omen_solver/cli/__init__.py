@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from omen_solver import __version__
+from omen_solver import OMEN, OMENS, __version__
 from omen_solver.cli.signals import Stop, stop_on_signals
+from omen_solver.core.game import Feature
 from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OmenSolverError, OptionError, one_line
 
@@ -33,6 +34,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_TERMINATED",
+    "GAME_COMMANDS",
     "Command",
     "build_parser",
     "main",
@@ -142,14 +144,21 @@ class Command:
     help: str
 
 
+GAME_COMMANDS: Feature[Command] = Feature("commands")
+"""Each game's own command group, registered on the game (``--help`` lists them first, in the
+order the games are registered); every other command works on any game."""
+
+GAME_COMMANDS.register(OMENS, Command(
+    "omens", _omens, "Omens (Présages): legal actions, explained play, rule options, catalogues"))
+GAME_COMMANDS.register(OMEN, Command(
+    "omen", _omen, "Omen: legal actions, explained play, profiles, cards"))
+
 COMMANDS: tuple[Command, ...] = (
-    Command("omens", _omens,
-            "Omens (Présages): legal actions, explained play, rule options, catalogues"),
+    *(GAME_COMMANDS.of(game) for game in GAME_COMMANDS.games()),
     Command("perft", _perft, "count the legal action sequences from a position (any game)"),
     Command("graph", _graph, "export the action tree or state graph (GraphML, DOT, SVG, PNG)"),
     Command("solve", _solve, "solve a position or puzzle exactly, every hand open (any game)"),
     Command("puzzles", _puzzles, "best-play puzzles: check, generate"),
-    Command("omen", _omen, "Omen: legal actions, explained play, profiles, cards"),
     Command("prove", _prove, "prove the rule theorems of proofs/ (z3 and bounded enumeration)"),
     Command("witnesses", _prove,
             "find where each rule option's settings play differently (position files)"),

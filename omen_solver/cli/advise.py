@@ -23,6 +23,7 @@ from omen_solver.cli.args import (
     budget_json,
     count_between,
     node_count,
+    position,
     refuse_given,
     seconds,
     whole_number,
@@ -58,9 +59,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "every one is solved and the answer is exact over deals. Exit 0: answered; "
                     "1: some search unknown; 2: bad input.",
     )
-    parser.add_argument("file", type=Path, nargs="?",
+    parser.add_argument("file", type=position, nargs="?",
                         help="advice file (TOML; docs/advice.md); with --moves, a position "
-                             "file at the start of a bout; or give --deal")
+                             "file at the start of a bout; a position's one-line text (the "
+                             "seat to act is advised); or give --deal")
     record = parser.add_argument_group(
         "a game record instead of an advice file",
         "replay the moves from the deal (or the position file) and advise the seat to play "
@@ -166,7 +168,10 @@ def _view(args: argparse.Namespace) -> tuple[str, View]:
         if args.file is None:
             raise OmenSolverError("advise: give an advice file, or --deal SEED --players N "
                                   "(and --moves)")
-        return str(args.file), read_view(args.file, args.seat)
+        if isinstance(args.file, str):  # a position's text: the seat to act sees its hand
+            args.moves = []
+        else:
+            return str(args.file), read_view(args.file, args.seat)
     if args.deal is not None:
         if args.file is not None:
             raise OmenSolverError(f"{args.file}: give a file or --deal SEED, not both")
@@ -189,7 +194,7 @@ def _view(args: argparse.Namespace) -> tuple[str, View]:
     return name + played, tracker.view(seat - 1)
 
 
-def _bout_start_file(path: Path) -> Any:
+def _bout_start_file(path: Path | str) -> Any:
     from omen_solver.core.positions import load_state
     from omen_solver.omens.state import OmensState
 

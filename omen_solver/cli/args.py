@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from omen_solver.core.budget import MAX_NODES, Budget
 from omen_solver.core.search import Concept, SimultaneousMode
@@ -26,6 +27,7 @@ __all__ = [
     "count_between",
     "describe_stop",
     "node_count",
+    "position",
     "refuse_given",
     "seats",
     "seconds",
@@ -36,6 +38,19 @@ MAX_DIGITS = 1000
 """Digits a number may have: past that, int() would spend its time on input no one means
 (Python's int() refuses numbers of over 4,300 digits; a depth of 10**30 plies is read, and the
 budget answers for it)."""
+
+
+POSITION_HELP = "a position file (TOML), or a position's one-line text in quotes"
+"""How every command that takes a position describes its argument (docs/position-text.md)."""
+
+
+def position(text: str) -> Path | str:
+    """A position argument: a position's one-line text (``"omens 7,15,30/..."``, or a state's
+    ``repr`` pasted whole) as text, else the path of a position file."""
+    from omen_solver.core.positions import position_text
+
+    found = position_text(text)
+    return Path(text) if found is None else found
 
 
 def whole_number(text: str) -> int:

@@ -8,7 +8,15 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from omen_solver.cli.args import add_max_memory, add_stop, describe_stop, seconds, whole_number
+from omen_solver.cli.args import (
+    POSITION_HELP,
+    add_max_memory,
+    add_stop,
+    describe_stop,
+    position,
+    seconds,
+    whole_number,
+)
 from omen_solver.cli.output import console, heading, print_json
 from omen_solver.core.budget import MIB, Budget
 from omen_solver.core.graph import (
@@ -35,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Write the action tree below a position (or, with --merge, the state "
                     "graph with transpositions merged) as GraphML, DOT, or a picture.",
     )
-    parser.add_argument("file", type=Path, help="position file (TOML)")
+    parser.add_argument("file", type=position, help=POSITION_HELP)
     add_stop(parser)
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help="output file")
     parser.add_argument("--format", choices=FORMATS, help="default: from the suffix of --out")
@@ -55,7 +63,8 @@ def _graph(args: argparse.Namespace) -> int:
     check_target(args.out)
     limit = args.max_seconds if args.max_seconds is not None else DEFAULT_GRAPH_SECONDS
     if not args.json:
-        heading(f"{args.file}: building the graph within {Budget(None, limit).describe()}", args)
+        heading(f"{args.file}: building the graph within {Budget(None, limit).describe()}",
+                args.max_seconds)
     graph = build_graph(state, args.depth, stop=args.to, merge=args.merge,
                         max_nodes=args.max_nodes, max_memory=args.max_memory * MIB,
                         max_seconds=limit)

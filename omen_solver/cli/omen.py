@@ -9,7 +9,14 @@ from typing import Any
 
 from rich.markup import escape
 
-from omen_solver.cli.args import budget_json, node_count, seconds, whole_number
+from omen_solver.cli.args import (
+    POSITION_HELP,
+    budget_json,
+    node_count,
+    position,
+    seconds,
+    whole_number,
+)
 from omen_solver.cli.output import (
     Column,
     Row,
@@ -22,7 +29,7 @@ from omen_solver.cli.output import (
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
 from omen_solver.core.options import describe
-from omen_solver.core.positions import read_toml
+from omen_solver.core.positions import read_position
 from omen_solver.errors import CatalogueError, OmenSolverError, OptionError, PositionError
 from omen_solver.omen.arithmetic import ask, cross_check
 from omen_solver.omen.cards import default_catalogue, load_catalogue
@@ -53,12 +60,12 @@ def register(subparsers: Any) -> None:
     commands = omen.add_subparsers(dest="omen_command", metavar="COMMAND", required=True)
 
     legal = commands.add_parser("legal", help="the legal actions of the player to act")
-    legal.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    legal.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
     legal.add_argument("--json", action="store_true", help="print a JSON list of actions")
     legal.set_defaults(handler=_legal)
 
     play = commands.add_parser("play", help="apply moves and explain each step")
-    play.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    play.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
     play.add_argument("--moves", nargs="+", action="extend", default=[], metavar="ACTION",
                       help="actions in canonical notation, each quoted (or several joined "
                       "by ';')")
@@ -82,9 +89,10 @@ def register(subparsers: Any) -> None:
     cards.set_defaults(handler=_cards)
 
 
-def _load(path: Path) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
+def _load(source: Path | str) -> tuple[OmenState, list[str], list[dict[str, Any]]]:
     """The position before its ``moves``, those moves, and the trace of setting it up."""
-    data = read_toml(path)
+    data, name, _ = read_position(source)
+    path = Path(name)
     game_is_not_omen(path, data)
     moves = data.pop("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
@@ -147,7 +155,7 @@ def _register_endgame(commands: Any) -> None:
                     "of play with the rule steps of each action. Draws from the shuffled deck "
                     "are chance events (expected result) or go against the seat (worst case). "
                     "Defaults come from the file's [search] table.")
-    endgame.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    endgame.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
     endgame.add_argument("--seat", type=int, choices=[1, 2],
                          help="the seat asked about (default: the seat to act)")
     endgame.add_argument("--turns", type=_turns, metavar="N|end", default=argparse.SUPPRESS,
@@ -175,7 +183,7 @@ def _register_ask(commands: Any) -> None:
                     "keep CITY: after the war there, which units to keep so that the opponent "
                     "cannot take the city next turn. Answered with z3 and python-constraint2; "
                     "--check asks the endgame search the same question on the same position.")
-    ask.add_argument("file", type=Path, help="an Omen position file (TOML)")
+    ask.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
     ask.add_argument("question", choices=["win-city", "fewest-coins", "keep"])
     ask.add_argument("city", type=int, choices=[1, 2, 3])
     ask.add_argument("--check", action="store_true", help="cross-check with the search")
@@ -184,7 +192,7 @@ def _register_ask(commands: Any) -> None:
     ask.set_defaults(handler=_ask)
 
 
-def _load_played(path: Path) -> OmenState:
+def _load_played(path: Path | str) -> OmenState:
     state, moves, _ = _load(path)
     return _play_moves(state, [(f"{path}: key 'moves[{i}]'", m) for i, m in enumerate(moves)],
                        [])

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from omen_solver.cli.args import POSITION_HELP, position
 from omen_solver.cli.output import Column, console, plural, print_json, print_rows, print_wrapped
 from omen_solver.omens.cards import default_catalogue, load_catalogue
 from omen_solver.omens.position import load_position
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
     legal = commands.add_parser(
         "legal", help="the legal actions of the player to act, in canonical notation"
     )
-    legal.add_argument("file", type=Path, help="an Omens position file (TOML)")
+    legal.add_argument("file", type=position, help=f"{POSITION_HELP} (Omens)")
     legal.add_argument("--json", action="store_true", help="print a JSON list of strings")
     legal.set_defaults(handler=_legal)
 
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
         description="Apply the file's moves, then the given ones; a bout resolves when everyone "
         "has played. Each trace step names the rule it applies (docs/omens-rules.md).",
     )
-    play.add_argument("file", type=Path, help="an Omens position file (TOML)")
+    play.add_argument("file", type=position, help=f"{POSITION_HELP} (Omens)")
     play.add_argument(
         "--moves",
         nargs="+",

@@ -45,13 +45,13 @@ def console(stderr: bool = False, soft_wrap: bool = True) -> Console:
     return _Console(highlight=False, stderr=stderr, soft_wrap=soft_wrap)
 
 
-def heading(line: str, args: Any) -> None:
+def heading(line: str, max_seconds: float | None) -> None:
     """The first line of a command with a default budget, on a terminal only (piped output
-    stays as it was): what it does and within which budget, and how to change that."""
+    stays as it was): what it does and within which budget, and how to change that
+    (``max_seconds``: what ``--max-seconds`` gave, ``None`` for the default)."""
     shown = console()
     if shown.is_terminal:
-        how = "" if getattr(args, "max_seconds", None) is not None else (
-            " (the default; --max-seconds S to change)")
+        how = "" if max_seconds is not None else " (the default; --max-seconds S to change)"
         shown.print(escape(line + how), soft_wrap=True)
 
 

@@ -10,15 +10,14 @@ deal); the commands that solve a puzzle also report where ``--concept``, ``--tea
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omen_solver.core.files import read_toml
-from omen_solver.core.game import GameState
-from omen_solver.core.options import RuleOptions, build, describe, hint
-from omen_solver.core.positions import load_data
+from omen_solver.core.game import GameState, RuleSet, games
+from omen_solver.core.options import build, describe, hint
+from omen_solver.core.positions import load_data, read_position
 from omen_solver.errors import OptionError, shown
 
 __all__ = [
@@ -70,41 +69,10 @@ def describe_overrides(overrides: Sequence[Override]) -> str:
     return "overrides (command line): " + "; ".join(map(str, overrides))
 
 
-@dataclass(frozen=True)
-class RuleSet:
-    """How a game's position files name their rules."""
-
-    game: str
-    options: type[RuleOptions]
-    presets: Mapping[str, Mapping[str, str]]
-    default_preset: str
-    preset_key: str | None
-    """The file key of the preset (``preset``), or ``None`` when the game names its rules
-    otherwise (an Omen profile also fixes the card sets, so ``--preset`` is refused)."""
-    preset_refusal: str = ""
-
-
-def _omens() -> RuleSet:
-    from omen_solver.omens.rules import PRESETS, OmensRules
-
-    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset")
-
-
-def _omen() -> RuleSet:
-    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
-
-    presets = {name: profile.settings for name, profile in PROFILES.items()}
-    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, None,
-                   "an Omen position takes its rules from its profile (key 'profile'), which "
-                   "also fixes the card sets: edit the file, or set single options with --rule")
-
-
-_RULE_SETS: dict[str, Callable[[], RuleSet]] = {"omens": _omens, "omen": _omen}
-
-
 def rule_set(game: str) -> RuleSet | None:
-    """The rules of a game's position files, or ``None`` for a game without named options."""
-    make = _RULE_SETS.get(game)
+    """The rules of a game's position files (its descriptor's), or ``None`` for a game
+    without named options or not registered."""
+    make = next((known.rule_set for known in games() if known.name == game), None)
     return None if make is None else make()
 
 
@@ -134,7 +102,7 @@ def add_rule_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
 def check_rules(rules: RuleSet, preset: str | None, settings: Sequence[tuple[str, str]]) -> None:
     """Refuse an unknown preset, option or setting, naming the flag and the closest names."""
     if preset is not None:
-        if rules.preset_key is None:
+        if rules.preset_refusal:
             raise OptionError(f"--preset {preset}: {rules.preset_refusal}")
         if preset not in rules.presets:
             raise OptionError(f"--preset {shown(preset)}: unknown preset; "
@@ -170,11 +138,11 @@ def merge_rules(path: Path, data: dict[str, Any], preset: str | None,
                           f"(key 'game': {shown(game)})")
     check_rules(rules, preset, settings)
     file_rules = data.get("rules", {})
-    file_preset = data.get(rules.preset_key or "profile", rules.default_preset)
+    file_preset = data.get(rules.preset_key, rules.default_preset)
     before = _effective(rules, file_preset, file_rules)
     merged = dict(data)
     overrides = []
-    if preset is not None and rules.preset_key is not None:
+    if preset is not None and not rules.preset_refusal:
         overrides.append(Override("--preset", rules.preset_key, preset, file_preset))
         merged[rules.preset_key] = preset
     if settings:
@@ -195,10 +163,10 @@ def _effective(rules: RuleSet, preset: object, settings: object) -> dict[str, st
         return {}
 
 
-def load_with_rules(path: Path, preset: str | None, settings: Sequence[tuple[str, str]]
+def load_with_rules(path: Path | str, preset: str | None, settings: Sequence[tuple[str, str]]
                     ) -> tuple[GameState[Any], dict[str, Any], list[Override]]:
-    """A position file's state under ``--preset`` and ``--rule``, the data it was read from
-    and the overrides applied."""
-    data = read_toml(path)
-    merged, overrides = merge_rules(path, data, preset, settings)
-    return load_data(path, merged), merged, overrides
+    """A position's state (a file, or a one-line text) under ``--preset`` and ``--rule``, the
+    data it was read from and the overrides applied."""
+    data, name, _ = read_position(path)
+    merged, overrides = merge_rules(Path(name), data, preset, settings)
+    return load_data(Path(name), merged), merged, overrides

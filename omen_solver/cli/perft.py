@@ -9,19 +9,20 @@ stderr is a terminal.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
 
 from omen_solver.cli.args import (
+    POSITION_HELP,
     add_budget,
     add_max_memory,
     add_stop,
     budget_json,
     budget_of,
     describe_stop,
+    position,
 )
 from omen_solver.cli.output import console, heading, print_json, progress
 from omen_solver.core.budget import MIB
@@ -43,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Count the legal action sequences from a position to a depth, to a "
                     "stopping point, or to the end, with the distinct states reached.",
     )
-    parser.add_argument("file", type=Path, help="position file (TOML)")
+    parser.add_argument("file", type=position, help=POSITION_HELP)
     add_stop(parser)
     parser.add_argument("--divide", action="store_true",
                         help="show the count under each root action")
@@ -59,7 +60,7 @@ def _perft(args: argparse.Namespace) -> int:
     state = load_state(args.file)
     budget = budget_of(args, Budget(None, DEFAULT_PERFT_SECONDS))
     if not args.json:
-        heading(f"{args.file}: counting within {budget.describe()}", args)
+        heading(f"{args.file}: counting within {budget.describe()}", args.max_seconds)
     with progress(f"perft {args.file}") as report:
         result = perft(state, args.depth, stop=args.to, transpositions=not args.no_merge,
                        budget=budget, progress=report, max_memory=args.max_memory * MIB)

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from omen_solver.cli.args import add_budget, add_verbosity, node_count
 from omen_solver.cli.output import Cell, Column, console, plural, print_json, print_rows
 from omen_solver.cli.overrides import describe_overrides
+from omen_solver.cli.requests import SolveRequest
 from omen_solver.cli.solve import Solved, describe_answer, solve_file
 from omen_solver.core.budget import Budget
 from omen_solver.errors import OmenSolverError, PositionError, one_line
@@ -118,7 +119,7 @@ def _check_one(path: Path, args: argparse.Namespace) -> _Row:
     try:
         if read_puzzle(path) is None:
             raise PositionError(f"{path}: not a puzzle: the [puzzle] table is missing")
-        solved = solve_file(path, args, DEFAULT_CHECK_SECONDS)
+        solved = solve_file(path, SolveRequest.from_args(args), DEFAULT_CHECK_SECONDS)
     except OmenSolverError as error:
         return _Row(path, "error", error=str(error))
     if not solved.result.solved:

@@ -21,7 +21,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from omen_solver.cli.args import add_budget, add_solve_options, budget_of, whole_number
+from omen_solver.cli.args import (
+    POSITION_HELP,
+    add_budget,
+    add_solve_options,
+    position,
+    whole_number,
+)
 from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
 from omen_solver.cli.output import console, print_json
 from omen_solver.cli.overrides import (
@@ -32,6 +38,7 @@ from omen_solver.cli.overrides import (
     load_with_rules,
     rule_set,
 )
+from omen_solver.cli.requests import SolveRequest
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.files import atomic_write
 from omen_solver.core.game import GameState, TraceStep, game_of
@@ -57,8 +64,6 @@ QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
 answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
 changes only how long the search may take)."""
 
-DEAL_ONLY = ("players", "round", "cards")
-"""Options that describe a random deal: a file fixes all three, so they are refused with one."""
 
 
 @dataclass
@@ -110,6 +115,18 @@ class Solved:
         return data
 
 
+def position_text_argument(text: str) -> str:
+    """``--position TEXT``: a position's one-line text (or a state's repr), nothing else."""
+    from omen_solver.core.positions import position_text
+
+    found = position_text(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{shown_text(text)} is not a position's text: it starts with the game, 'omens' "
+            "or 'omen' (docs/position-text.md); give a file as the first argument")
+    return found
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "solve",
@@ -119,8 +136,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "compiler built it, else pure Python: same answers); --engine reference "
                     "selects the reference search over the explaining engine.",
     )
-    parser.add_argument("file", type=Path, nargs="?",
-                        help="position or puzzle file (TOML); or give --deal")
+    parser.add_argument("file", type=position, nargs="?",
+                        help=f"{POSITION_HELP}, or a puzzle file; or give --deal")
+    parser.add_argument("--position", type=position_text_argument, metavar="TEXT",
+                        help="a position's one-line text (docs/position-text.md), such as "
+                             "a state's to_text() or repr pasted whole")
     deal = parser.add_argument_group("a random Omens deal instead of a file")
     deal.add_argument("--deal", type=whole_number, metavar="SEED",
                       help="solve the round of a seeded random deal (with --players)")
@@ -236,28 +256,19 @@ class _Deal:
 
     def position_text(self, moves: list[str]) -> str:
         """The deal as a position file (docs/omens-positions.md), with ``moves`` played."""
+        from omen_solver.omens.position import position_toml
+
         deal = self.deal
-
-        def quoted(text: str) -> str:
-            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-        lines = [
-            f"title = {quoted(self.name)}",
-            'game = "omens"',
-            f"players = {self.table.players}",
-            f"teams = {[[s + 1 for s in team] for team in deal.teams]}",
-            f"preset = {quoted(self.preset)}",
-            f"box = {list(deal.box)}",
-        ]
+        data: dict[str, Any] = {
+            "game": "omens", "title": self.name, "players": self.table.players,
+            "teams": [[s + 1 for s in team] for team in deal.teams], "preset": self.preset,
+            "box": list(deal.box),
+        }
         if self.overrides:
-            lines += ["", "[rules]"]
-            lines += [f"{name} = {quoted(value)}" for name, value in self.overrides.items()]
-        lines += ["", "[hands]"]
-        lines += [f"{seat + 1} = {list(hand)}" for seat, hand in enumerate(deal.hands)]
-        lines += ["", "[bout]", f"leader = {deal.leader + 1}"]
-        if moves:
-            lines.append("moves = [" + ", ".join(quoted(m) for m in moves) + "]")
-        return "\n".join(lines) + "\n"
+            data["rules"] = dict(self.overrides)
+        data["hands"] = {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)}
+        data["bout"] = {"leader": deal.leader + 1, **({"moves": list(moves)} if moves else {})}
+        return position_toml(data)
 
 
 def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
@@ -276,41 +287,33 @@ def _played(state: GameState[Any], moves: list[str]) -> GameState[Any]:
     return state
 
 
-def solve_file(path: Path, args: argparse.Namespace, default_seconds: float) -> Solved:
-    """Solve a file (``puzzles check``: each puzzle) under the command line's options."""
-    state, puzzle, overrides = _read(path, args)
-    return _solve_state(path, state, puzzle, args, default_seconds, overrides=overrides)
+def solve_file(path: Path, request: SolveRequest, default_seconds: float) -> Solved:
+    """Solve a file (``puzzles check``: each puzzle) as the command line asks."""
+    state, puzzle, overrides = _read(path, request)
+    return _solve_state(path, state, puzzle, request, default_seconds, overrides=overrides)
 
 
-def _read(path: Path, args: argparse.Namespace
+def _read(path: Path, request: SolveRequest
           ) -> tuple[GameState[Any], Puzzle | None, list[Override]]:
     """A position file's state and puzzle under ``--preset`` and ``--rule``, and what they
     replaced; the options of a random deal are refused with a file."""
-    for name in DEAL_ONLY:
-        if getattr(args, name, None) is not None:
-            raise OptionError(f"--{name} describes a random deal (with --deal SEED); {path} "
-                              f"is a position file, which fixes the {name} itself")
-    state, data, overrides = load_with_rules(
-        path, getattr(args, "preset", None), getattr(args, "rule", ()))
+    if request.deal_flags:
+        name = request.deal_flags[0]
+        raise OptionError(f"--{name} describes a random deal (with --deal SEED); {path} "
+                          f"is a position file, which fixes the {name} itself")
+    state, data, overrides = load_with_rules(path, request.preset, request.rules)
     puzzle = read_puzzle(path, data)
     if puzzle is not None:
         check_actions(puzzle, state)
     return state, puzzle, overrides
 
 
-def _question(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, str | None, str | None]:
-    """``--team``, ``--concept`` and ``--simultaneous`` (``puzzles check`` asks each puzzle's
-    own question and has none of them)."""
-    return (getattr(args, "team", None), getattr(args, "concept", None),
-            getattr(args, "simultaneous", None))
-
-
-def puzzle_overrides(puzzle: Puzzle | None, args: argparse.Namespace) -> list[Override]:
+def puzzle_overrides(puzzle: Puzzle | None, request: SolveRequest) -> list[Override]:
     """Where the command line's question or budget replaces a ``[puzzle]`` table's."""
     if puzzle is None:
         return []
     found = []
-    team, concept, mode = _question(args)
+    team, concept, mode = request.team, request.concept, request.simultaneous
     if concept is not None:
         stated = None if puzzle.concept is None else puzzle.concept.value
         found.append(Override("--concept", "puzzle.concept", concept, stated))
@@ -320,31 +323,31 @@ def puzzle_overrides(puzzle: Puzzle | None, args: argparse.Namespace) -> list[Ov
     if mode is not None:
         found.append(Override("--simultaneous", "puzzle.simultaneous", mode,
                               puzzle.simultaneous.value))
-    if args.max_nodes is not None:
-        found.append(Override("--max-nodes", "puzzle.max_nodes", args.max_nodes,
+    if request.max_nodes is not None:
+        found.append(Override("--max-nodes", "puzzle.max_nodes", request.max_nodes,
                               puzzle.budget.max_nodes))
-    if args.max_seconds is not None:
-        found.append(Override("--max-seconds", "puzzle.max_seconds", args.max_seconds,
+    if request.max_seconds is not None:
+        found.append(Override("--max-seconds", "puzzle.max_seconds", request.max_seconds,
                               puzzle.budget.max_seconds))
     return found
 
 
-def _budget(args: argparse.Namespace, puzzle: Puzzle | None, default_seconds: float) -> Budget:
+def _budget(request: SolveRequest, puzzle: Puzzle | None, default_seconds: float) -> Budget:
     fallback = puzzle.budget if puzzle else Budget()
-    return budget_of(args, Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
+    return request.budget(Budget(fallback.max_nodes, fallback.max_seconds or default_seconds))
 
 
 def _solve_state(
     path: Path,
     state: GameState[Any],
     puzzle: Puzzle | None,
-    args: argparse.Namespace,
+    request: SolveRequest,
     default_seconds: float,
     shown: tuple[LiveMoves, Progress | None] | None = None,
     overrides: Sequence[Override] = (),
 ) -> Solved:
-    overrides = [*overrides, *puzzle_overrides(puzzle, args)]
-    asked_team, asked_concept, asked_mode = _question(args)
+    overrides = [*overrides, *puzzle_overrides(puzzle, request)]
+    asked_team, asked_concept, asked_mode = request.team, request.concept, request.simultaneous
     seats = asked_team if asked_team is not None else (puzzle.team if puzzle else None)
     if seats is not None:
         # Checked here so that the message names the option or the file's key.
@@ -353,18 +356,16 @@ def _solve_state(
     mode = SimultaneousMode(asked_mode) if asked_mode else (
         puzzle.simultaneous if puzzle else SimultaneousMode.MIXED
     )
-    budget = _budget(args, puzzle, default_seconds)
-    _check_kernel_options(state, args)
+    budget = _budget(request, puzzle, default_seconds)
+    _check_kernel_options(state, request)
     with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
         view, progress = shown or own
         try:
-            threads = getattr(args, "threads", None)
             result = solve(state, concept=concept, team=seats, budget=budget,
-                           simultaneous=mode, progress=progress,
-                           engine=getattr(args, "engine", "auto"),
-                           algorithm=getattr(args, "search", None), report=view.report,
-                           threads=0 if threads is None else threads,
-                           max_memory=getattr(args, "max_memory", None))
+                           simultaneous=mode, progress=progress, engine=request.engine,
+                           algorithm=request.search, report=view.report,
+                           threads=0 if request.threads is None else request.threads,
+                           max_memory=request.max_memory)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from, and the
             # flag that set a kernel setting the search refuses.
@@ -381,6 +382,12 @@ def _solve_state(
 
 
 def _solve(args: argparse.Namespace) -> int:
+    request = SolveRequest.from_args(args)
+    if args.position is not None:
+        if args.file is not None:
+            raise OmenSolverError(f"--position: give a position text or a file ({args.file}), "
+                                  "not both")
+        args.file = args.position
     if (args.file is None) == (args.deal is None):
         raise OmenSolverError("solve: give a position file or --deal SEED --players N (not both)")
     if args.write is not None and args.deal is None:
@@ -393,7 +400,7 @@ def _solve(args: argparse.Namespace) -> int:
         path, state, overrides = Path(dealt.name), dealt.state, dealt.reported
     else:
         path = args.file
-        state, puzzle, overrides = _read(path, args)
+        state, puzzle, overrides = _read(path, request)
     if args.moves:
         if puzzle is not None:
             raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
@@ -401,11 +408,11 @@ def _solve(args: argparse.Namespace) -> int:
         state = _played(state, args.moves)
     if dealt is not None and args.write is not None:
         atomic_write(args.write, dealt.position_text(args.moves))
-    budget = _budget(args, puzzle, DEFAULT_SOLVE_SECONDS)
+    budget = _budget(request, puzzle, DEFAULT_SOLVE_SECONDS)
     warning = _warning(state)
     if not args.json:
         out = console()
-        out.print(escape(_heading(path, args, budget, puzzle)))
+        out.print(escape(_heading(path, request, budget, puzzle)))
         if overrides:
             out.print(escape(describe_overrides(overrides)))
         if dealt is not None:
@@ -419,7 +426,7 @@ def _solve(args: argparse.Namespace) -> int:
         Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
     with live_moves(f"solving {path}", budget.max_seconds) as live:
         try:
-            solved = _solve_state(path, state, puzzle, args, DEFAULT_SOLVE_SECONDS, live,
+            solved = _solve_state(path, state, puzzle, request, DEFAULT_SOLVE_SECONDS, live,
                                   overrides)
         except KeyboardInterrupt:
             _show_interrupted(live[0].last, args.json)
@@ -450,10 +457,10 @@ def _solve(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def _heading(path: Path, args: argparse.Namespace, budget: Budget,
+def _heading(path: Path, request: SolveRequest, budget: Budget,
              puzzle: Puzzle | None) -> str:
     """The first line: what is solved and within which budget."""
-    if args.max_seconds is not None or args.max_nodes is not None:
+    if request.max_seconds is not None or request.max_nodes is not None:
         how = ""
     elif puzzle is not None and (puzzle.budget.max_nodes or puzzle.budget.max_seconds):
         how = " (the puzzle's budget, and the default time; --max-seconds S to change)"
@@ -462,18 +469,19 @@ def _heading(path: Path, args: argparse.Namespace, budget: Budget,
     return f"{path}: solving within {budget.describe()}{how}"
 
 
-def _check_kernel_options(state: GameState[Any], args: argparse.Namespace) -> None:
+def _check_kernel_options(state: GameState[Any], request: SolveRequest) -> None:
     """--threads and --max-memory are the Omens kernel's: refused where it does not search."""
     from omen_solver.omens.state import OmensState
 
-    given = [flag for flag, dest in (("--threads", "threads"), ("--max-memory", "max_memory"))
-             if getattr(args, dest, None) is not None]
+    given = [flag for flag, value in (("--threads", request.threads),
+                                      ("--max-memory", request.max_memory))
+             if value is not None]
     if not given:
         return
     if not isinstance(state, OmensState):
         raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; this is a "
                               f"{type(state).__name__.removesuffix('State')} position")
-    if getattr(args, "engine", "auto") == "reference":
+    if request.engine == "reference":
         raise OmenSolverError(f"{', '.join(given)}: the Omens kernel's options; --engine "
                               "reference does not use the kernel")
 

@@ -24,11 +24,15 @@ instead of silently playing on from the old state. ``action_to_string(player, ac
 game (mutable states, integer actions) use :mod:`omen_solver.integrations.openspiel`.
 
 What a game is, beside its states, is declared once in a :class:`Game` (OpenSpiel's
-``GameType`` and ``GameInfo``): its name, its facts, its loader, bounds and stopping points,
-its search kernel, how it explains a move and how the vectors see it. Each game module
+``GameType`` and ``GameInfo``): its name, its facts, its rule set and new games, its loader,
+bounds and stopping points, its position codec, its search kernel and how it explains a
+move. Each game module
 (``omen_solver/omens/game.py``, ``omen_solver/omen/game.py``) registers its descriptor with
 :func:`register`; code that works on any game looks the game up by name
 (:func:`game_named`) or by state (:func:`game_of`), never by probing a state for methods.
+What the upper layers offer per game (the conformance vectors' view of a game) is a
+:class:`Feature`: the feature's own module registers each game's part on it, so that a game
+never imports a layer above its own (``docs/architecture.md``, "Layers").
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Se
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.options import RuleOptions
     from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 
@@ -53,13 +58,16 @@ __all__ = [
     "SIMULTANEOUS",
     "TERMINAL",
     "ActionT",
+    "Feature",
     "Game",
     "GameResult",
     "GameState",
     "Kernel",
+    "MakeRules",
+    "NewGame",
     "NodeKind",
+    "RuleSet",
     "TraceStep",
-    "VectorView",
     "game_named",
     "game_of",
     "games",
@@ -420,16 +428,42 @@ class Kernel(Protocol[StateT_contra]):
     ) -> SolveResult: ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VectorView(Generic[StateT]):
-    """How the conformance vectors (``docs/vectors.md``) set up and read a game's states."""
+class MakeRules(Protocol):
+    """A game's rule options from a preset with options set over it (errors name ``where``)."""
 
-    start: Callable[[Mapping[str, Any], Mapping[str, Any], str], StateT]
-    """The state of a vector's ``options`` and ``position`` (errors name the third argument)."""
-    turn: Callable[[StateT], dict[str, Any]]
-    """Who acts and the legal actions, as the vectors state them after every step."""
-    state: Callable[[StateT], dict[str, Any]]
-    """The table, as the vectors state it."""
+    def __call__(self, preset: str, overrides: Mapping[str, object] | None = None, /, *,
+                 where: str = "rules") -> RuleOptions: ...
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """How a game names its rules: its options, its presets (each a mapping of options to
+    settings; Omen's profiles), the preset a position without one is played under, the
+    position file's key for it, and how the options of a preset are made."""
+
+    game: str
+    options: type[RuleOptions]
+    presets: Mapping[str, Mapping[str, str]]
+    default_preset: str
+    preset_key: str
+    """The position file's key of the preset (``preset``; Omen: ``profile``)."""
+    make: MakeRules
+    preset_refusal: str = ""
+    """Why a preset given apart from the file is refused, if it is (an Omen profile also
+    fixes the card sets); empty when it is taken."""
+
+
+StateT_co = TypeVar("StateT_co", bound=GameState[Any], covariant=True)
+
+
+class NewGame(Protocol[StateT_co]):
+    """A new game: before the deal (play starts with its chance nodes), or, with ``seed``,
+    after the deal that seed draws; under ``preset`` (the rule set's default when ``None``)
+    with the options ``rules`` set."""
+
+    def __call__(self, players: int = ..., preset: str | None = ..., *,
+                 rules: Mapping[str, object] | None = None,
+                 seed: int | None = None) -> StateT_co: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -462,6 +496,15 @@ class Game(Generic[StateT]):
     load: Callable[[Path, dict[str, Any]], StateT] | None = None
     """``load(path, data)``: the state of a position file's parsed TOML (``path`` names it in
     errors, :class:`omen_solver.errors.PositionError`)."""
+    text_data: Callable[[str, str], dict[str, Any]] | None = None
+    """``text_data(text, name)``: a position file's data from the game's one-line text (its
+    first word is the game's name; ``docs/position-text.md``), for ``load`` to read."""
+    write_text: Callable[[StateT], str] | None = None
+    """``write_text(state)``: the state's one-line text, which ``text_data`` (and ``load``)
+    read back to an equal state (``state.to_text()`` and ``repr(state)`` call it)."""
+    write_file: Callable[[StateT], str] | None = None
+    """``write_file(state)``: the state's position file (TOML), which ``load`` reads back to an
+    equal state: the one writer of the game's position files."""
     explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
     """``explain(state, text)``: the successor after the move written ``text`` and the rule
     steps it caused."""
@@ -470,8 +513,10 @@ class Game(Generic[StateT]):
     takes)."""
     kernel: Kernel[StateT] | None = None
     """Its own exact search, if it has one."""
-    vectors: VectorView[StateT] | None = None
-    """How the vectors see it, if it has vectors."""
+    rule_set: Callable[[], RuleSet] | None = None
+    """Its rule options and presets, if it has named options (made on first use)."""
+    new_game: NewGame[StateT] | None = None
+    """A new game of it."""
 
 
 _REGISTRY: dict[str, Game[Any]] = {}
@@ -512,6 +557,42 @@ def game_named(name: str) -> Game[Any]:
     except KeyError:
         known = ", ".join(map(repr, _REGISTRY))
         raise KeyError(f"unknown game {name!r}; known: {known}") from None
+
+
+PartT = TypeVar("PartT")
+
+
+class Feature(Generic[PartT]):
+    """Something an upper layer offers per game (the conformance vectors' view of a game,
+    ``omen_solver/vectors/views.py``), as OpenSpiel's registries do: the feature's module
+    registers each game's part with :meth:`register`, and asks for it with :meth:`of`. A game
+    takes part without importing the feature, which sits in a layer above it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._parts: dict[str, PartT] = {}
+
+    def register(self, game: Game[Any], part: PartT) -> PartT:
+        """Register ``game``'s part (an equal part again changes nothing; another one is a
+        definition mistake, refused at once)."""
+        known = self._parts.get(game.name)
+        if known is not None and known != part:
+            raise ValueError(f"{self.name}: game {game.name!r} has its part already")
+        self._parts[game.name] = part
+        return part
+
+    def of(self, game: Game[Any]) -> PartT:
+        """``game``'s part; a game without one raises :class:`KeyError` naming those with."""
+        try:
+            return self._parts[game.name]
+        except KeyError:
+            known = ", ".join(map(repr, self._parts))
+            raise KeyError(f"{self.name}: no part for game {game.name!r}; games with one: "
+                           f"{known}") from None
+
+    def games(self) -> tuple[Game[Any], ...]:
+        """The registered games with a part, in the order the games were registered."""
+        return tuple(game for game in games() if game.name in self._parts)
 
 
 def game_of(state: GameState[Any]) -> Game[Any]:

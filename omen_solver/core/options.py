@@ -1,16 +1,20 @@
 """Named rule options: every open choice of a rulebook is a named setting, not a hidden ``if``.
 
 A game declares its options as a frozen dataclass whose fields are made with :func:`option`.
-Each option has a fixed set of settings (short strings), a default with a reason, the open
-question it answers and the rule text behind it. Presets (for Omens: ``rulebook``,
-``gamepark``; for Omen: one profile per rulebook) are named sets of overrides. :func:`build`
-makes an option set from a preset and per-option overrides and names the offending key on bad
-input.
+Each option has a fixed set of settings, a default with a reason, the open question it answers
+and the rule text behind it. The settings of an option are the members of its own
+:class:`Setting` enum, declared once beside the option: code compares a rule set's field with
+a member (``rules.fear_pass_on is FearPassOn.YES``), never with a text, and a test fails on a
+setting spelled anywhere else (``tests/package/test_vocabulary.py``). Presets (for Omens:
+``rulebook``, ``gamepark``; for Omen: one profile per rulebook) are named sets of overrides.
+:func:`build` makes an option set from a preset and per-option overrides and names the
+offending key on bad input.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -21,11 +25,23 @@ from omen_solver.errors import OptionError
 __all__ = [
     "OptionSpec",
     "RuleOptions",
+    "Setting",
     "build",
     "describe",
     "hint",
     "option",
+    "option_of",
+    "preset",
 ]
+
+
+class Setting(enum.StrEnum):
+    """The settings of one rule option. A member is equal to its text (and hashes like it), is
+    written as its text by ``str``, ``format`` and ``json``, and its ``repr`` is the text's, so
+    files, JSON and messages read as text."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
 
 @dataclass(frozen=True)
@@ -33,12 +49,14 @@ class OptionSpec:
     """The documentation of one named rule option."""
 
     name: str
+    kind: type[Setting]
+    """The enum of its settings."""
     question: str
     """The open question it answers, e.g. ``O10`` (see the rules README)."""
     summary: str
     settings: Mapping[str, str]
     """Each setting and what it means."""
-    default: str
+    default: Setting
     reason: str
     """Why the default was chosen."""
     source: str
@@ -50,17 +68,21 @@ _META = "omen_solver.option"
 
 def option(
     *,
-    default: str,
+    default: Setting,
     question: str,
     summary: str,
-    settings: Mapping[str, str],
+    settings: Mapping[Setting, str],
     reason: str,
     source: str,
 ) -> Any:
-    """Declare a rule option as a dataclass field. The default must be one of the settings."""
-    if default not in settings:
-        raise OptionError(f"option default {default!r} is not among its settings {list(settings)}")
+    """Declare a rule option as a dataclass field: ``settings`` says what each member of the
+    option's :class:`Setting` enum means (every member, once), ``default`` is one of them."""
+    kind = type(default)
+    if not isinstance(default, Setting) or list(settings) != list(kind):
+        raise OptionError(f"option settings {list(settings)} are not the members of "
+                          f"{kind.__name__}, each once in declaration order")
     spec = {
+        "kind": kind,
         "question": question,
         "summary": summary,
         "settings": dict(settings),
@@ -77,28 +99,47 @@ class RuleOptions:
     def __post_init__(self) -> None:
         for spec in describe(type(self)):
             value = getattr(self, spec.name)
+            if isinstance(value, spec.kind):
+                continue
             if value not in spec.settings:
                 raise OptionError(
-                    f"rule option {spec.name!r}: unknown setting {value!r}; "
-                    f"choose one of {', '.join(repr(s) for s in spec.settings)}"
+                    key=spec.name, value=value,
+                    problem=f"unknown setting {value!r}; "
+                    f"choose one of {', '.join(repr(s) for s in spec.settings)}",
                 )
+            object.__setattr__(self, spec.name, spec.kind(value))
 
     def as_dict(self) -> dict[str, str]:
-        return {spec.name: getattr(self, spec.name) for spec in describe(type(self))}
+        """Every option's setting, as text."""
+        return {spec.name: str(getattr(self, spec.name)) for spec in describe(type(self))}
 
     def differences(self) -> dict[str, str]:
-        """The options whose setting differs from the declared default."""
+        """The options whose setting differs from the declared default, as text."""
         return {
-            spec.name: getattr(self, spec.name)
+            spec.name: str(getattr(self, spec.name))
             for spec in describe(type(self))
             if getattr(self, spec.name) != spec.default
         }
+
+    def setting(self, member: Setting) -> bool:
+        """Whether the option that ``member`` is a setting of is set to it."""
+        return bool(getattr(self, option_of(member).name) is member)
 
 
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
 
 _DESCRIBED: dict[type[RuleOptions], tuple[OptionSpec, ...]] = {}
+_OPTION_OF: dict[type[Setting], OptionSpec] = {}
+
+
+def option_of(member: Setting | type[Setting]) -> OptionSpec:
+    """The option a setting (or a settings enum) belongs to."""
+    kind = member if isinstance(member, type) else type(member)
+    found = _OPTION_OF.get(kind)
+    if found is None:
+        raise OptionError(f"{kind.__name__} is not the settings enum of a declared option")
+    return found
 
 
 def describe(cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
@@ -111,9 +152,24 @@ def describe(cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
             meta = field.metadata.get(_META)
             if meta is None:
                 continue
-            specs.append(OptionSpec(name=field.name, default=str(field.default), **meta))
+            default = field.default
+            if not isinstance(default, Setting):
+                raise OptionError(f"option {field.name!r}: its default is not a setting")
+            specs.append(OptionSpec(name=field.name, default=default, **meta))
         found = _DESCRIBED[cls] = tuple(specs)
+        for spec in found:
+            if _OPTION_OF.setdefault(spec.kind, spec) is not spec:
+                raise OptionError(f"{spec.kind.__name__} is the settings enum of two options")
     return found
+
+
+def preset(cls: type[RuleOptions], *members: Setting) -> Mapping[str, Setting]:
+    """A preset's settings, by option name: each member names its own option."""
+    describe(cls)
+    chosen = {option_of(member).name: member for member in members}
+    if len(chosen) != len(members):
+        raise OptionError(f"a preset of {cls.__name__} sets an option twice: {list(members)}")
+    return chosen
 
 
 def build(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
     from omen_solver.core.files import Source
     from omen_solver.core.search.result import SolveResult
-    from omen_solver.omen.endgame import Draws, Reduction
+    from omen_solver.omen.search_settings import Draws, Reduction
     from omen_solver.omen.state import OmenState
 
 __all__ = ["load", "new_game", "solve_endgame"]
@@ -34,10 +34,10 @@ def load(source: Source) -> OmenState:
     """The state of an Omen position (docs/omen.md, "Positions") from a path, TOML text (a
     ``str`` holding a line break or ``=``) or an open file. Card files named in ``cards`` are
     looked up next to the position file (in the current folder for text and open files)."""
-    from omen_solver.core.files import read_source
+    from omen_solver.core.positions import read_position
     from omen_solver.omen.position import game_is_not_omen, load_state
 
-    data, name, _ = read_source(source)
+    data, name, _ = read_position(source)
     game_is_not_omen(Path(name), data)
     return load_state(Path(name), data)
 

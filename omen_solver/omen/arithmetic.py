@@ -45,6 +45,7 @@ from omen_solver.omen.endgame import Draws, Goal, Restriction, goal_search
 from omen_solver.omen.engine import settle
 from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import COIN_CAP
+from omen_solver.omen.rules import CoinLimit, ExtraWealthActions, Relics
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import WAR_THREE, WAR_TOTAL, Keep
 from omen_solver.omen.wealth import BASE_ACTIONS
@@ -183,7 +184,7 @@ def _check_domain(state: OmenState, city: int) -> None:
         elif not unit.enraged and (card.portent or card.end_of_surge or card.at_war
                                    or card.passive):
             problems.append(f"{what} has an ability that acts before the war")
-    if state.rules.relics == "on" and state.relic_pool:
+    if state.rules.relics == Relics.ON and state.relic_pool:
         problems.append("Relics of Olympus are in play (a Relic's ability may act)")
     for seat, player in enumerate(state.players, start=1):
         heroes = [c for c in player.hand if state.card(c).unit_type == "Hero"]
@@ -328,7 +329,7 @@ def _opponent_can_take(state: OmenState, city: int, kept: tuple[Unit, ...],
     hand = state.players[opponent].hand
     rest = Counter(state.deck_rest)
     capped = max(0, state.players[player].coins - COIN_CAP) if (
-        state.rules.coin_cap == "10") else 0
+        state.rules.coin_cap == CoinLimit.TEN) else 0
     supply = state.supply + capped  # the active player's coins above the cap go back first
     for theirs_kept in their_choices:
         theirs = _side(state, city, opponent, theirs_kept)
@@ -375,7 +376,7 @@ def _attack(state: OmenState, city: int, attacker: int, hand: Sequence[str],
 def _keep(state: OmenState, city: int) -> Answer:
     _check_domain(state, city)
     frame = _keep_frame(state, city)
-    if state.rules.extra_wealth_actions == "on":
+    if state.rules.extra_wealth_actions == ExtraWealthActions.ON:
         raise ArithmeticQuestionError("003's optional extra Wealth actions are on: not modelled")
     if len(state.deck_top) + len(state.deck_rest) < BASE_ACTIONS + 1:
         raise ArithmeticQuestionError("the deck has fewer than 4 cards: the opponent's Wealth step "

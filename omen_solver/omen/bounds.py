@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from omen_solver.omen import scoring
+from omen_solver.omen.rules import OfferingCard, Relics
 from omen_solver.omen.state import OmenState
 
 __all__ = ["vp_bounds"]
@@ -48,8 +49,8 @@ def _upper(state: OmenState, player: int, treasured: int, priestesses: int) -> i
     feats_left = sum(1 for feat in state.feat_cards
                      if feat not in p.feats and feat not in p.feats_rotated)
     relics = sum(1 for city in state.cities if city.relic and (
-        city.relic_owner == player or state.rules.relics == "on"))
-    relics += len(state.relic_pool) if state.rules.relics == "on" else 0
+        city.relic_owner == player or state.rules.relics == Relics.ON))
+    relics += len(state.relic_pool) if state.rules.relics == Relics.ON else 0
     tokens = priestesses if state.unlimited_tokens() else min(state.tokens, priestesses)
     return (REWARD_VP * (len(p.rewards) + len(p.rewards_unused) + on_cities)
             + USED_VP * len(p.rewards_used)
@@ -60,7 +61,7 @@ def _upper(state: OmenState, player: int, treasured: int, priestesses: int) -> i
 
 def _lower(state: OmenState, player: int) -> int:
     p = state.players[player]
-    in_hand = 0 if state.rules.offering_card == "any-hand-card" else len(p.rewards)
+    in_hand = 0 if state.rules.offering_card == OfferingCard.ANY_HAND_CARD else len(p.rewards)
     return (FEAT_VP * len(p.feats) + len(p.feats_rotated) + CHALLENGE_VP * len(p.challenges)
             + TOKEN_VP * p.vp_tokens + USED_VP * (len(p.rewards_used) + len(p.rewards_unused)
                                                   + in_hand))

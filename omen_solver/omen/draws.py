@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from omen_solver.omen.frames import Frame, chance
 from omen_solver.omen.notation import Action
+from omen_solver.omen.rules import ReshuffleTiming
 from omen_solver.omen.zones import HIDDEN, Prompt, add_card, remove_card
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def reshuffle(state: OmenState) -> OmenState:
 def reshuffle_if_due(state: OmenState) -> OmenState:
     """``reshuffle_timing = 'immediately'``: reshuffle as soon as the deck is empty."""
     if (
-        state.rules.reshuffle_timing == "immediately"
+        state.rules.reshuffle_timing == ReshuffleTiming.IMMEDIATELY
         and not state.deck_top
         and not state.deck_rest
         and state.discard

@@ -28,6 +28,7 @@ from omen_solver.omen.draws import Draw, RevealReward
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import unit_strength
 from omen_solver.omen.notation import Action, UnitRef
+from omen_solver.omen.rules import EnrageTargets
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import CAPACITY, HIDDEN, Prompt, Unit, add_card, remove_card
 
@@ -119,9 +120,9 @@ def can_enrage(state: OmenState, owner: int, city: int, unit: Unit) -> bool:
         return False
     unit_type = state.card(unit.card).unit_type
     allowed = {
-        "not-beasts-or-spirits": unit_type not in ("Beast", "Spirit"),
-        "soldiers-and-oracles": unit_type in ("Soldier", "Oracle"),
-        "any-unit": True,
+        EnrageTargets.NOT_BEASTS_OR_SPIRITS: unit_type not in ("Beast", "Spirit"),
+        EnrageTargets.SOLDIERS_AND_ORACLES: unit_type in ("Soldier", "Oracle"),
+        EnrageTargets.ANY_UNIT: True,
     }[state.rules.enrage_targets]
     grows = 2 - state.unit_size(unit)
     return allowed and fits(state, city, owner, grows)

@@ -62,6 +62,15 @@ from omen_solver.errors import BudgetExceeded, IllegalActionError, KernelRefused
 from omen_solver.omen import scoring
 from omen_solver.omen.bounds import vp_bounds
 from omen_solver.omen.notation import Action, parse_action
+from omen_solver.omen.rules import ExtraWealthActions
+from omen_solver.omen.search_settings import (
+    ALL_REDUCTIONS,
+    DEFAULT_REDUCTIONS,
+    Draws,
+    EndgameSettings,
+    Reduction,
+    reductions_of,
+)
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.war import Keep
 from omen_solver.omen.zones import quick_replace
@@ -74,15 +83,6 @@ Marker = tuple[str, ...] | None
 KEEP_MARKER = ("keep",)
 
 
-class Draws(enum.Enum):
-    """How draws from an unknown (shuffled) deck are valued."""
-
-    EXPECTED = "expected"
-    """Chance nodes with the exact probabilities of the cards left: the expected result."""
-    WORST_CASE = "worst-case"
-    """Adversarial draws: each draw is the one worst for the asked seat."""
-
-
 class Objective(enum.Enum):
     """What the search maximises for the asked seat."""
 
@@ -93,59 +93,6 @@ class Objective(enum.Enum):
     GOAL = "goal"
     """1 if the asked seat wins the war of a given city in a given turn, else 0 (the
     arithmetic questions' cross-check, ``arithmetic.py``)."""
-
-
-class Reduction(enum.Enum):
-    """The ways the search keeps the tree small without changing the value."""
-
-    KEEP_ORDERS = "keep-orders"
-    """After a war the kept units are chosen in sorted order: each set of units once."""
-    COMMUTING_PLAYS = "commuting-plays"
-    """Consecutive plays of units with no entry ability are tried in one order."""
-    SAME_STATE = "same-state"
-    """Choices reaching the same state, or the same table with fewer coins for the chooser
-    (when no card in play reads coins), are tried once."""
-    VP_BOUNDS = "vp-bounds"
-    """A state whose outcome the victory points still reachable decide is not searched."""
-    STAR2 = "star2"
-    """Star2 probing at chance nodes (Star1 is always on)."""
-
-
-DEFAULT_REDUCTIONS = frozenset({Reduction.KEEP_ORDERS, Reduction.VP_BOUNDS})
-"""The reductions on by default: those that never cost more nodes on the benchmark positions
-(docs/benchmarks.md). The others are sound too, and pay off on some positions only."""
-
-ALL_REDUCTIONS = frozenset(Reduction)
-
-
-def reductions_of(value: bool | Iterable[Reduction | str]) -> frozenset[Reduction]:
-    """``True``: the default set; ``False``: none; else the named ones."""
-    if value is True:
-        return DEFAULT_REDUCTIONS
-    if value is False:
-        return frozenset()
-    if isinstance(value, str | Reduction):
-        value = [value]
-    chosen = set()
-    for item in value:
-        try:
-            chosen.add(item if isinstance(item, Reduction) else Reduction(item))
-        except ValueError:
-            known = ", ".join(r.value for r in Reduction)
-            raise OptionError(f"reduction {item!r}: unknown; known: {known}") from None
-    return frozenset(chosen)
-
-
-@dataclass(frozen=True)
-class EndgameSettings:
-    """How an endgame is searched (a position file's ``[search]`` table, docs/omen.md)."""
-
-    turns: int | None = None
-    """Turns searched, counting the turn in progress; ``None``: to the end of the game."""
-    draws: Draws = Draws.EXPECTED
-    margin: bool = False
-    """Also find the best VP margin (a second search; ``omen endgame`` always does)."""
-    reductions: frozenset[Reduction] = DEFAULT_REDUCTIONS
 
 
 @dataclass
@@ -442,7 +389,7 @@ def coins_monotone(state: OmenState) -> bool:
     """Whether more coins can never hurt their owner from here: no card still in play reads
     coins (a ``coins`` condition, ``steal_coins``) and 003's optional extra Wealth actions (for
     a player with no coins) are off."""
-    if state.rules.extra_wealth_actions == "on":
+    if state.rules.extra_wealth_actions == ExtraWealthActions.ON:
         return False
     done_by_both = set(state.players[0].feats) & set(state.players[1].feats)
     ids: set[str] = set(state.deck_top) | set(state.deck_rest) | set(state.discard)

@@ -13,6 +13,7 @@ from omen_solver.core.game import TERMINAL
 from omen_solver.omen.draws import reshuffle_if_due
 from omen_solver.omen.notation import Action
 from omen_solver.omen.rituals import check_rituals
+from omen_solver.omen.rules import RitualTiming
 from omen_solver.omen.zones import Prompt
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ abilities trigger each other forever)."""
 
 def _state_based(state: OmenState) -> OmenState:
     state = reshuffle_if_due(state)
-    if state.rules.ritual_timing == "state-based":
+    if state.rules.ritual_timing == RitualTiming.STATE_BASED:
         state = check_rituals(state, (state.active, 1 - state.active))
     return state
 

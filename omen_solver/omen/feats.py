@@ -20,6 +20,7 @@ from omen_solver.omen.conditions import holds
 from omen_solver.omen.effects import Effect
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
+from omen_solver.omen.rules import Relics
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt, add_card, remove_card
 
@@ -44,7 +45,7 @@ class FeatStep(Frame):
     relic_decided: bool = False
 
     def prompt(self, state: OmenState) -> Prompt | None:
-        if self.relic_decided or state.rules.relics != "on" or not state.relic_pool:
+        if self.relic_decided or state.rules.relics != Relics.ON or not state.relic_pool:
             return None
         met = met_feats(state, state.active)
         if not met:

@@ -1,20 +1,21 @@
 """Omen, as every game-agnostic part of the library sees it: its registered descriptor.
 
-The descriptor ties the rules engine (:mod:`.state`), its position files (:mod:`.position`),
-its endgame search (:mod:`.endgame`) and its vectors (:mod:`omen_solver.vectors.omen_record`)
-to the generic code, which looks the game up here
-(:func:`omen_solver.core.game.game_named`). The modules behind it are imported when first
-used, so that registering the game costs nothing at start-up.
+The descriptor ties the rules engine (:mod:`.state`), its position files (:mod:`.position`)
+and its endgame search (:mod:`.endgame`) to the generic code, which looks the game up here
+(:func:`omen_solver.core.game.game_named`). The features above it register their part of the
+game themselves (the vectors: :mod:`omen_solver.vectors.views`). The modules behind it are
+imported when first used, so that registering the game costs nothing at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, VectorView, register
+from omen_solver.core.game import Game, RuleSet, TraceStep, register
+from omen_solver.omen import new_game
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -30,6 +31,25 @@ def _load(path: Path, data: dict[str, Any]) -> OmenState:
     from omen_solver.omen.position import load_state
 
     return load_state(path, data)
+
+
+def _text_data(text: str, name: str) -> dict[str, Any]:
+    from omen_solver.omen.text import data_from_text
+
+    return data_from_text(text, name)
+
+
+def _write_text(state: OmenState) -> str:
+    from omen_solver.omen.position import position_data
+    from omen_solver.omen.text import text_from_data
+
+    return text_from_data(position_data(state))
+
+
+def _write_file(state: OmenState) -> str:
+    from omen_solver.omen.position import position_data, position_toml
+
+    return position_toml(position_data(state))
 
 
 def _stop(root: OmenState, name: str) -> Callable[[OmenState], bool]:
@@ -68,23 +88,13 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
                         simultaneous=simultaneous, progress=progress)
 
 
-def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
-                  where: str) -> OmenState:
-    from omen_solver.vectors.omen_record import omen_start
+def _rule_set() -> RuleSet:
+    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules, make_rules
 
-    return omen_start(options, position, where)
-
-
-def _vector_turn(state: OmenState) -> dict[str, Any]:
-    from omen_solver.vectors.omen_record import omen_turn_view
-
-    return omen_turn_view(state)
-
-
-def _vector_state(state: OmenState) -> dict[str, Any]:
-    from omen_solver.vectors.omen_record import omen_state_view
-
-    return omen_state_view(state)
+    presets = {name: profile.settings for name, profile in PROFILES.items()}
+    return RuleSet("omen", OmenRules, presets, DEFAULT_PROFILE, "profile", make_rules,
+                   "an Omen position takes its rules from its profile (key 'profile'), which "
+                   "also fixes the card sets: edit the file, or set single options with --rule")
 
 
 OMEN: Game[OmenState] = register(Game(
@@ -97,9 +107,13 @@ OMEN: Game[OmenState] = register(Game(
     stop_points=("step", "turn"),
     stop_predicate=_stop,
     load=_load,
+    text_data=_text_data,
+    write_text=_write_text,
+    write_file=_write_file,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
-    vectors=VectorView(start=_vector_start, turn=_vector_turn, state=_vector_state),
+    rule_set=_rule_set,
+    new_game=new_game,
 ))
 """Omen: two players, draws and hidden Rewards as chance nodes, a loss 0 and a win 1."""

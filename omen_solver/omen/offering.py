@@ -23,6 +23,7 @@ from omen_solver.omen.draws import Draw
 from omen_solver.omen.effects import discard_from_hand
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
+from omen_solver.omen.rules import CoinLimit, EnragedEnds, HandSize, OfferingCard, ResourceCommit
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt, add_card, remove_card
 
@@ -44,7 +45,7 @@ class OfferingStep(Frame):
     def prompt(self, state: OmenState) -> Prompt | None:
         player = state.players[state.active]
         cards = list(player.hand)
-        if state.rules.offering_card == "any-hand-card":
+        if state.rules.offering_card == OfferingCard.ANY_HAND_CARD:
             cards += player.rewards
         if not cards:
             return None
@@ -87,7 +88,7 @@ class OfferingTake(Frame):
         following = replace(self, remaining=self.remaining - 1, cards=self.cards + card,
                             coins=self.coins + (not card))
         state = state.swap(following)
-        if state.rules.resource_commit == "before-taking":
+        if state.rules.resource_commit == ResourceCommit.BEFORE_TAKING:
             return state
         if card:
             return state.push(Draw(state.active, 1))
@@ -96,7 +97,7 @@ class OfferingTake(Frame):
 
     def run(self, state: OmenState) -> OmenState:
         state = state.pop()
-        if state.rules.resource_commit == "as-you-go":
+        if state.rules.resource_commit == ResourceCommit.AS_YOU_GO:
             return state
         state, gained = state.gain_coins(state.active, self.coins)
         state = state.log("offering.take", f"seat {state.active + 1} takes {gained} coin(s) "
@@ -105,7 +106,7 @@ class OfferingTake(Frame):
 
 
 def hand_limit(state: OmenState) -> int | None:
-    return None if state.rules.hand_limit == "none" else int(state.rules.hand_limit)
+    return None if state.rules.hand_limit == HandSize.NONE else int(state.rules.hand_limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +143,7 @@ class CoinCap(Frame):
     def run(self, state: OmenState) -> OmenState:
         coins = state.players[state.active].coins
         state = state.pop()
-        if state.rules.coin_cap == "none" or coins <= COIN_CAP:
+        if state.rules.coin_cap == CoinLimit.NONE or coins <= COIN_CAP:
             return state
         state = state.pay_coins(state.active, coins - COIN_CAP)
         return state.log("offering.coin-cap", f"seat {state.active + 1} returns "
@@ -154,7 +155,8 @@ class EnragedEnd(Frame):
     """R11: Enraged units turn face up again."""
 
     def run(self, state: OmenState) -> OmenState:
-        owners = (state.active,) if state.rules.enraged_ends == "active-players-units" else (0, 1)
+        active_only = state.rules.enraged_ends == EnragedEnds.ACTIVE_PLAYERS_UNITS
+        owners = (state.active,) if active_only else (0, 1)
         turned = []
         for owner, city, unit in list(state.units()):
             if owner in owners and unit.enraged:

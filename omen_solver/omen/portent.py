@@ -18,6 +18,7 @@ from omen_solver.omen.effects import Effect
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
 from omen_solver.omen.rituals import check_rituals
+from omen_solver.omen.rules import OracleActivation, RitualTiming
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt, Unit
 
@@ -41,7 +42,7 @@ class Activations(Frame):
         ]
 
     def optional(self, state: OmenState) -> bool:
-        return self.slot == "portent" and state.rules.oracle_activation == "optional"
+        return self.slot == "portent" and state.rules.oracle_activation == OracleActivation.OPTIONAL
 
     def prompt(self, state: OmenState) -> Prompt | None:
         found = self.candidates(state)
@@ -80,6 +81,6 @@ class Activations(Frame):
                 state = state.remove_unit(city, owner, unit).add_unit(
                     city, owner, replace(unit, spent=False))
         state = state.pop()
-        if self.slot == "end_of_surge" and state.rules.ritual_timing == "end-of-surge":
+        if self.slot == "end_of_surge" and state.rules.ritual_timing == RitualTiming.END_OF_SURGE:
             state = check_rituals(state, (state.active,))
         return state

@@ -19,7 +19,15 @@ from collections.abc import Mapping
 from omen_solver.omen.cards import Catalogue, default_catalogue
 from omen_solver.omen.draws import Draw
 from omen_solver.omen.engine import settle
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
+from omen_solver.omen.rules import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    Challenges,
+    OptionalUnits,
+    PortentAndFeats,
+    Relics,
+    make_rules,
+)
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.turn import BeginTurn
 from omen_solver.omen.zones import HIDDEN, City, Player, TurnInfo
@@ -60,14 +68,14 @@ def new_game(
         players=(Player(coins=STARTING_COINS), Player(coins=STARTING_COINS)),
         cities=(city, city, city),
         deck_rest=_copies(cards, "unit", prof.sets,
-                          OPTIONAL_TYPES if rules.optional_units == "off" else ()),
+                          OPTIONAL_TYPES if rules.optional_units == OptionalUnits.OFF else ()),
         supply=coins - 2 * STARTING_COINS,
         tokens=VP_TOKENS,
         reward_pool=rewards,
-        relic_pool=_copies(cards, "relic", prof.sets) if rules.relics == "on" else (),
+        relic_pool=_copies(cards, "relic", prof.sets) if rules.relics == Relics.ON else (),
         challenge_pool=(_copies(cards, "challenge", prof.sets)
-                        if rules.challenges == "on" else ()),
-        feat_cards=feats if rules.portent_and_feats == "on" else (),
+                        if rules.challenges == Challenges.ON else ()),
+        feat_cards=feats if rules.portent_and_feats == PortentAndFeats.ON else (),
         active=first_player,
         turn=TurnInfo(number=1, first=True, step="setup"),
         stack=(BeginTurn(), Draw(1, STARTING_CARDS), Draw(0, STARTING_CARDS)),

@@ -13,21 +13,26 @@ transpositions merge.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
-from omen_solver.core.game import CHANCE, TERMINAL, GameState, TraceStep, openspiel_argument
+from omen_solver.core.game import (
+    CHANCE,
+    TERMINAL,
+    GameState,
+    TraceStep,
+    game_named,
+    openspiel_argument,
+)
 from omen_solver.core.suggest import did_you_mean
-from omen_solver.core.values import encode, toml_document
-from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError
+from omen_solver.errors import IllegalActionError, InvalidActionError, OptionError, PositionError
 from omen_solver.omen.board import describe_state
-from omen_solver.omen.cards import Card, Catalogue, default_catalogue
+from omen_solver.omen.cards import Card, Catalogue
 from omen_solver.omen.engine import apply
 from omen_solver.omen.notation import Action, UnitRef, parse_action
-from omen_solver.omen.rules import OmenRules
+from omen_solver.omen.rules import EnragedBecomes, OmenRules, VpTokenSupply
 from omen_solver.omen.scoring import returns
 from omen_solver.omen.zones import (
     TERMINAL_PROMPT,
@@ -40,8 +45,8 @@ from omen_solver.omen.zones import (
 )
 
 if TYPE_CHECKING:
-    from omen_solver.omen.endgame import EndgameSettings
     from omen_solver.omen.frames import Frame
+    from omen_solver.omen.search_settings import EndgameSettings
 
 __all__ = ["OmenState"]
 
@@ -156,6 +161,10 @@ class OmenState(GameState[Action]):
         text = openspiel_argument(args, "string_to_action")
         if not isinstance(text, str):
             raise InvalidActionError(f"expected the text of an action, not {text!r}")
+        folded = " ".join(text.split()).casefold()
+        for legal in self.legal_actions():  # card ids are lower case: 'Keep 1@1:Immortal'
+            if str(legal).casefold() == folded:
+                return legal
         action = parse_action(text)
         if action not in self.legal_actions():
             raise IllegalActionError(self._illegal(text))
@@ -182,18 +191,33 @@ class OmenState(GameState[Action]):
         raise OptionError(f"unknown stopping point {name!r}; known: step, turn")
 
     def to_text(self) -> str:
-        """The whole state as TOML text, which :func:`omen_solver.omen.load` (and
-        :func:`omen_solver.load`) read back to an equal state: every field, as values
-        (:mod:`omen_solver.core.values`), the catalogue written out unless it is the shipped
-        one."""
-        fields = {item.name: getattr(self, item.name) for item in dataclasses.fields(self)}
-        shipped = default_catalogue().resolve(self.rules.stat_colours)
-        fields["catalogue"] = None if self.catalogue.digest == shipped.digest else self.catalogue
-        state = {name: encode(value) for name, value in fields.items()}
-        return toml_document({"game": "omen"}, {"state": state})
+        """The position as one line of text (``docs/position-text.md``): the profile, the
+        turn, each seat's coins and cards, the cities, the deck and the pools where they are
+        not the rest of the cards, the pieces of a turn in progress, the options set apart
+        from the profile; seats from 1. :func:`omen_solver.load` (and :meth:`from_text`,
+        ``solve --position``) read it back to an equal state."""
+        write = game_named("omen").write_text
+        assert write is not None
+        return str(write(self))
+
+    @staticmethod
+    def from_text(text: str) -> OmenState:
+        """The state of a position's one-line text (:meth:`to_text`), or of any position
+        :func:`omen_solver.omen.load` reads."""
+        from omen_solver.core.positions import load
+
+        state = load(text)
+        if not isinstance(state, OmenState):
+            raise PositionError(f"{text!r} is a position of {state.game_name}, not of Omen")
+        return state
 
     def __repr__(self) -> str:
-        return f"<OmenState turn {self.turn.number} seat {self.active + 1} {self.turn.step}>"
+        """Code that makes the state again: ``OmenState.from_text('omen ...')`` (for a state
+        whose cards were not read from card files, the turn, seat and step only)."""
+        try:
+            return f"OmenState.from_text({self.to_text()!r})"
+        except PositionError:
+            return f"<OmenState turn {self.turn.number} seat {self.active + 1} {self.turn.step}>"
 
     def __str__(self) -> str:
         """The table, a few lines: seats, cities, deck, who acts (:mod:`.board`)."""
@@ -217,7 +241,7 @@ class OmenState(GameState[Action]):
 
     def unit_type(self, unit: Unit) -> str:
         """The type a unit counts as; an Enraged unit 'becomes a Beast' under R10 ``beast``."""
-        if unit.enraged and self.rules.enraged_becomes == "beast":
+        if unit.enraged and self.rules.enraged_becomes == EnragedBecomes.BEAST:
             return "Beast"
         return self.card(unit.card).unit_type or ""
 
@@ -246,7 +270,7 @@ class OmenState(GameState[Action]):
         raise KeyError(str(ref))
 
     def unlimited_tokens(self) -> bool:
-        return self.rules.vp_token_supply == "unlimited"
+        return self.rules.vp_token_supply == VpTokenSupply.UNLIMITED
 
     # -- building successors (used by the frames) -----------------------------------------
 

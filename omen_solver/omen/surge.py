@@ -36,6 +36,7 @@ from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import play_cost
 from omen_solver.omen.notation import Action
 from omen_solver.omen.portent import Activations
+from omen_solver.omen.rules import DirgeDiscard
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt, Unit, add_card, remove_card
 
@@ -119,7 +120,7 @@ class SurgeStep(Frame):
                               Effect(player, card_id, None, card.deploy))
         state = state.log("surge.dirge", f"seat {player + 1} pays {card.cost} for the DIRGE of "
                           f"{card_id}")
-        if state.rules.dirge_discard == "before-effect":
+        if state.rules.dirge_discard == DirgeDiscard.BEFORE_EFFECT:
             state = discard_from_hand(state, player, card_id, "dirge")
             return state.push(Effect(player, card_id, None, card.dirge))
         return state.push(DiscardCard(player, card_id, "dirge"),

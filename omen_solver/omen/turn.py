@@ -24,14 +24,22 @@ from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
 from omen_solver.omen.offering import OfferingStep
 from omen_solver.omen.portent import Activations
-from omen_solver.omen.rules import OmenRules
+from omen_solver.omen.rules import (
+    ChallengeEnd,
+    Challenges,
+    GameEnd,
+    HeroTiming,
+    MaxTurns,
+    OmenRules,
+    PortentAndFeats,
+)
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.surge import SurgeStep
 from omen_solver.omen.war import WarStep
 from omen_solver.omen.wealth import WealthStep
 from omen_solver.omen.zones import Prompt, TurnInfo
 
-__all__ = ["STEPS", "BeginTurn", "EndTurn", "HeroWindow", "StepStart", "end_reasons",
+__all__ = ["GAME_OVER", "STEPS", "BeginTurn", "EndTurn", "HeroWindow", "StepStart", "end_reasons",
            "steps_of"]
 
 STEPS = ("wealth", "surge", "portent", "feats", "challenge", "war", "offering")
@@ -42,12 +50,16 @@ EMPTY_CITIES_TO_END = 2
 CHALLENGES_LEFT_TO_END = 2
 
 
+GAME_OVER = "game-over"
+"""The step a finished game stands at."""
+
+
 def steps_of(rules: OmenRules) -> tuple[str, ...]:
     """The steps of a turn under ``rules``."""
     skip = set()
-    if rules.portent_and_feats == "off":
+    if rules.portent_and_feats == PortentAndFeats.OFF:
         skip |= {"portent", "feats"}
-    if rules.challenges == "off":
+    if rules.challenges == Challenges.OFF:
         skip.add("challenge")
     return tuple(step for step in STEPS if step not in skip)
 
@@ -90,7 +102,7 @@ class StepStart(Frame):
         state = state.but(turn=replace(state.turn, step=self.step))
         state = state.log(f"step.{self.step}", f"{self.step} step")
         frame = _step_frame(self.step)
-        if state.rules.hero_timing != "step-windows":
+        if state.rules.hero_timing != HeroTiming.STEP_WINDOWS:
             return state.swap(frame)
         return state.swap(frame, HeroWindow(1 - state.active), HeroWindow(state.active))
 
@@ -122,20 +134,21 @@ def end_reasons(state: OmenState) -> list[str]:
     rules = state.rules
     empty = sum(1 for city in state.cities if not city.rewards)
     conditions: list[tuple[str, bool]] = []
-    if rules.game_end == "two-cities-or-five-feats":
+    if rules.game_end == GameEnd.TWO_CITIES_OR_FIVE_FEATS:
         conditions.append((f"{empty} cities have no Reward left", empty >= EMPTY_CITIES_TO_END))
         feats = state.players[1 - state.active].achieved_feats()
         conditions.append((f"the opposing player has {feats} achieved Feats",
                            feats >= FEATS_TO_END))
     else:
         conditions.append(("no city has a Reward left", empty == len(state.cities)))
-    if rules.challenges == "on":
+    if rules.challenges == Challenges.ON:
         left = len(state.challenge_pool)
         conditions.append((f"{left} Challenges remain face up", left <= CHALLENGES_LEFT_TO_END))
     met = [text for text, holds in conditions if holds]
-    needed = 2 if rules.challenges == "on" and rules.challenge_end == "two-of-three" else 1
+    two = rules.challenges == Challenges.ON and rules.challenge_end == ChallengeEnd.TWO_OF_THREE
+    needed = 2 if two else 1
     reasons = met if len(met) >= needed else []
-    if rules.max_turns != "none" and state.turn.number >= int(rules.max_turns):
+    if rules.max_turns != MaxTurns.NONE and state.turn.number >= int(rules.max_turns):
         reasons.append(f"the safety limit max_turns = {rules.max_turns} is reached")
     return reasons
 
@@ -148,6 +161,6 @@ class EndTurn(Frame):
         reasons = end_reasons(state)
         if reasons:
             state = state.log("game.end", "the game ends: " + "; ".join(reasons))
-            return state.but(over=True, stack=(), turn=replace(state.turn, step="game-over"))
+            return state.but(over=True, stack=(), turn=replace(state.turn, step=GAME_OVER))
         turn = TurnInfo(number=state.turn.number + 1, step="wealth")
         return state.but(active=1 - state.active, turn=turn).swap(BeginTurn())

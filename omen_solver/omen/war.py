@@ -26,6 +26,7 @@ from omen_solver.omen.effects import Effect, destroy_unit
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.modifiers import side_strength
 from omen_solver.omen.notation import Action
+from omen_solver.omen.rules import RewardDestination, WarOrder, WarTiebreak, WarTrigger
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import HIDDEN, Prompt, Unit, add_card
 
@@ -44,16 +45,16 @@ def war_torn(state: OmenState, city: int) -> bool:
     sizes = (state.side_size(city, 0), state.side_size(city, 1))
     active, opposing = sizes[state.active], sizes[1 - state.active]
     three = {
-        "active": active >= WAR_THREE,
-        "opposing": opposing >= WAR_THREE,
-        "either": max(sizes) >= WAR_THREE,
+        WarTrigger.ACTIVE: active >= WAR_THREE,
+        WarTrigger.OPPOSING: opposing >= WAR_THREE,
+        WarTrigger.EITHER: max(sizes) >= WAR_THREE,
     }[state.rules.war_trigger]
     return three or sum(sizes) >= WAR_TOTAL
 
 
 def _tiebreak_value(state: OmenState, city: int, player: int) -> int:
     units = state.cities[city].sides[player]
-    if state.rules.war_tiebreak == "soldiers":
+    if state.rules.war_tiebreak == WarTiebreak.SOLDIERS:
         return sum(1 for unit in units if state.unit_type(unit) == "Soldier")
     return sum(state.card(unit.card).cost for unit in units)
 
@@ -64,7 +65,7 @@ def war_winner(state: OmenState, city: int) -> tuple[int | None, str]:
     text = f"Strength {strength[0]} (seat 1) against {strength[1]} (seat 2)"
     if strength[0] != strength[1]:
         return (0 if strength[0] > strength[1] else 1), text
-    what = "Soldiers" if state.rules.war_tiebreak == "soldiers" else "total unit cost"
+    what = "Soldiers" if state.rules.war_tiebreak == WarTiebreak.SOLDIERS else "total unit cost"
     tie = [_tiebreak_value(state, city, p) for p in (0, 1)]
     text += f"; tied, {what} {tie[0]} against {tie[1]}"
     if tie[0] == tie[1]:
@@ -81,7 +82,7 @@ class WarStep(Frame):
 
     def prompt(self, state: OmenState) -> Prompt | None:
         torn = self.torn(state)
-        if len(torn) < 2 or state.rules.war_order != "active-chooses":
+        if len(torn) < 2 or state.rules.war_order != WarOrder.ACTIVE_CHOOSES:
             return None
         return decide(state.active, [Action.at_city("war", c) for c in torn])
 
@@ -139,7 +140,7 @@ class WarResolve(Frame):
         reward, winner = rewards[0], self.winner
         state = state.with_city(self.city, replace(state.cities[self.city], rewards=rewards[1:]))
         player = state.players[winner]
-        if state.rules.reward_destination == "hand":
+        if state.rules.reward_destination == RewardDestination.HAND:
             state = state.update_player(winner, rewards=add_card(player.rewards, reward))
             where = "hand"
         else:

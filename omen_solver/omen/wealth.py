@@ -22,6 +22,7 @@ from omen_solver.omen.draws import Draw
 from omen_solver.omen.effects import discard_from_hand
 from omen_solver.omen.frames import Frame, decide
 from omen_solver.omen.notation import Action
+from omen_solver.omen.rules import ExtraWealthActions, FirstTurnBonus, ResourceCommit
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.zones import Prompt
 
@@ -34,7 +35,7 @@ FIRST_TURN_ACTIONS = 2
 def wealth_actions(state: OmenState) -> int:
     """The number of Wealth actions of the active player at the start of the step."""
     actions = FIRST_TURN_ACTIONS if state.turn.first else BASE_ACTIONS
-    if state.rules.extra_wealth_actions == "on":
+    if state.rules.extra_wealth_actions == ExtraWealthActions.ON:
         player = state.players[state.active]
         actions += (player.hand_size() == 0) + (player.coins == 0)
     return actions
@@ -74,7 +75,7 @@ class WealthStep(Frame):
             state = state.log("wealth.barter", f"seat {player + 1} discards {action.card()} "
                               "(BARTER) for 1 more Wealth action")
             return discard_from_hand(state, player, action.card(), "barter")
-        at_once = state.rules.resource_commit == "as-you-go"
+        at_once = state.rules.resource_commit == ResourceCommit.AS_YOU_GO
         if action.word() == "card":
             state = state.swap(replace(self, cards=self.cards + 1))
             state = state.log("wealth.action", f"seat {player + 1} spends a Wealth action on "
@@ -89,7 +90,7 @@ class WealthStep(Frame):
 
     def bonus(self, state: OmenState) -> bool:
         """All actions on the same resource earn one more (R6 on the first turn)."""
-        if state.turn.first and state.rules.first_turn_bonus == "none":
+        if state.turn.first and state.rules.first_turn_bonus == FirstTurnBonus.NONE:
             return False
         return bool(self.total) and self.total in (self.cards, self.coins)
 
@@ -97,7 +98,7 @@ class WealthStep(Frame):
         if self.total is None:
             return self._start(state)
         player = state.active
-        cards, coins = (0, 0) if state.rules.resource_commit == "as-you-go" else (
+        cards, coins = (0, 0) if state.rules.resource_commit == ResourceCommit.AS_YOU_GO else (
             self.cards, self.coins)
         if self.bonus(state):
             what = "card" if self.cards else "coin"

@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from omen_solver.errors import InvalidActionError, shown
+from omen_solver.errors import CardNameError, InvalidActionError, UnknownChoiceError, shown
+from omen_solver.omens.vocabulary import CHOICE_ARGS, Arg, ChoiceWord, NotationWord
 
-__all__ = ["Choice", "OmensAction", "Verb", "format_action", "parse_action"]
+__all__ = ["CardReader", "Choice", "OmensAction", "Verb", "format_action", "parse_action"]
 
 
 class Verb(enum.IntEnum):
@@ -60,17 +62,19 @@ class Verb(enum.IntEnum):
 Choice = tuple[str, ...] | tuple[str, int] | tuple[str, int, int]
 """The choice of an immediate effect: a keyword and its numbers (card values, 0-based seats)."""
 
-_CHOICE_ARGS: dict[str, tuple[str, ...]] = {
-    "lower": (),
-    "higher": (),
-    "return": ("card",),
-    "take": ("card", "give", "card"),
-    "swap": ("card",),
-    "ask": ("seat",),
-    "show": ("seat", "card"),
-    "with": ("seat",),
+_VERB_WORDS: dict[Verb, NotationWord] = {
+    Verb.RESOLVE: NotationWord.RESOLVE,
+    Verb.SHOWS: NotationWord.SHOWS,
+    Verb.GIVES: NotationWord.GIVES,
+    Verb.DISCARDS: NotationWord.DISCARDS,
 }
-"""Each choice keyword and the words that follow it (``card``, ``seat`` or a literal)."""
+"""The word after ``SEAT:`` of the verbs that have one."""
+_WORD_VERBS: dict[str, Verb] = {word: verb for verb, word in _VERB_WORDS.items()}
+
+CardReader = Callable[[str], int]
+"""Reads a card written by its name (``Luck``) to its value, raising
+:class:`~omen_solver.errors.CardNameError` on a name the deck does not have; a state passes
+its catalogue's (:meth:`~omen_solver.omens.cards.Catalogue.value_of`)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -113,14 +117,13 @@ class OmensAction:
 def _format_choice(choice: tuple[str | int, ...]) -> str:
     if not choice:
         return ""
-    words: list[str] = []
-    keyword = str(choice[0])
+    keyword = ChoiceWord(str(choice[0]))
     values = iter(choice[1:])
-    words.append(keyword)
-    for kind in _CHOICE_ARGS[keyword]:
-        if kind == "card":
+    words: list[str] = [keyword]
+    for kind in CHOICE_ARGS[keyword]:
+        if kind is Arg.CARD:
             words.append(str(next(values)))
-        elif kind == "seat":
+        elif kind is Arg.SEAT:
             words.append(str(int(next(values)) + 1))
         else:
             words.append(kind)
@@ -131,21 +134,20 @@ def format_action(action: OmensAction) -> str:
     """The canonical text of an action."""
     verb, seat, card, to, choice = action.verb, action.seat, action.card, action.to, action.choice
     if verb is Verb.DEAL:
-        return f"deal {card} to {seat + 1}"
+        return f"{NotationWord.DEAL} {card} {NotationWord.TO} {seat + 1}"
     head = f"{seat + 1}:"
     if verb is Verb.PLAY:
         target = f">{to + 1}" if to >= 0 else ""
         return f"{head}{card}{target}{_format_choice(choice)}"
     if verb is Verb.RESOLVE:
-        return f"{head}resolve {card}{_format_choice(choice)}"
-    word = {Verb.SHOWS: "shows", Verb.GIVES: "gives", Verb.DISCARDS: "discards"}[verb]
-    return f"{head}{word} {card}"
+        return f"{head}{NotationWord.RESOLVE} {card}{_format_choice(choice)}"
+    return f"{head}{_VERB_WORDS[verb]} {card}"
 
 
 # ASCII digits only: ``\d`` would also accept "²" or full-width "５" (which int() reads as 5).
 _HEAD = re.compile(r"^\s*([0-9]+)\s*:\s*(.*?)\s*$")
-_DEAL = re.compile(r"^\s*deal\s+([0-9]+)\s+to\s+([0-9]+)\s*$")
-_PLAY = re.compile(r"^([0-9]+)(?:>([0-9]+))?(.*)$")
+_DEAL = re.compile(rf"^\s*{NotationWord.DEAL}\s+(\S+)\s+{NotationWord.TO}\s+([0-9]+)\s*$")
+_PLAY = re.compile(r"^([^>]+?)(?:>([0-9]+))?$")
 MAX_DIGITS = 9
 """The longest number the notation reads (no seat or card value comes near it)."""
 
@@ -158,34 +160,48 @@ def _number(text: str, word: str, what: str) -> int:
     return int(word)
 
 
-def _parse_choice(text: str, words: list[str]) -> tuple[str | int, ...]:
+def _card(text: str, word: str, cards: CardReader | None) -> int:
+    """A card: its value, or (with a catalogue to read it by) its name, in any case."""
+    if cards is None or (word.isascii() and word.isdigit()):
+        return _number(text, word, "a card value")
+    try:
+        return cards(word)
+    except CardNameError as error:
+        raise InvalidActionError(f"{shown(text)}: {error}", value=word,
+                                 problem=str(error)) from None
+
+
+def _parse_choice(text: str, words: list[str], cards: CardReader | None
+                  ) -> tuple[str | int, ...]:
     if not words:
         return ()
-    keyword = words[0]
-    if keyword not in _CHOICE_ARGS:
-        raise InvalidActionError(
-            f"{shown(text)}: unknown choice {keyword!r}; expected one of {', '.join(_CHOICE_ARGS)}"
-        )
-    pattern = _CHOICE_ARGS[keyword]
+    try:
+        keyword = ChoiceWord(words[0])
+    except ValueError:
+        raise UnknownChoiceError(
+            f"{shown(text)}: unknown choice {words[0]!r}; expected one of "
+            f"{', '.join(CHOICE_ARGS)}", value=words[0],
+        ) from None
+    pattern = CHOICE_ARGS[keyword]
     rest = words[1:]
     if len(rest) != len(pattern):
-        expected = " ".join(
-            [keyword, *(p.upper() if p in ("card", "seat") else p for p in pattern)]
-        )
+        expected = " ".join([keyword, *(p.value if isinstance(p, Arg) else p for p in pattern)])
         raise InvalidActionError(f"{shown(text)}: the choice is written {expected!r}")
     values: list[str | int] = [keyword]
     for kind, word in zip(pattern, rest, strict=True):
-        if kind == "card":
-            values.append(_number(text, word, "a card value"))
-        elif kind == "seat":
+        if kind is Arg.CARD:
+            values.append(_card(text, word, cards))
+        elif kind is Arg.SEAT:
             values.append(_number(text, word, "a seat number") - 1)
         elif word != kind:
             raise InvalidActionError(f"{shown(text)}: expected {kind!r}, found {shown(word)}")
     return tuple(values)
 
 
-def parse_action(text: str) -> OmensAction:
+def parse_action(text: str, cards: CardReader | None = None) -> OmensAction:
     """Read an action in canonical notation (syntax only: legality is the state's business).
+    With ``cards`` (a state passes its catalogue's), a card may also be written by its name,
+    in any case (``1:Luck``, ``1:Wrath return Luck``).
 
     Raises :class:`InvalidActionError` naming the text and what is wrong.
     """
@@ -194,7 +210,7 @@ def parse_action(text: str) -> OmensAction:
         seat = _number(text, deal.group(2), "a seat number") - 1
         if seat < 0:
             raise InvalidActionError(f"{shown(text)}: seats are numbered from 1")
-        return OmensAction(Verb.DEAL, seat, _number(text, deal.group(1), "a card value"))
+        return OmensAction(Verb.DEAL, seat, _card(text, deal.group(1), cards))
     head = _HEAD.match(text)
     if not head:
         raise InvalidActionError(
@@ -207,23 +223,23 @@ def parse_action(text: str) -> OmensAction:
     if not words:
         raise InvalidActionError(f"{shown(text)}: nothing after the colon")
     first = words[0]
-    if first in ("shows", "gives", "discards"):
+    verb = _WORD_VERBS.get(first)
+    if verb is not None and verb is not Verb.RESOLVE:
         if len(words) != 2:
             raise InvalidActionError(f"{shown(text)}: write '{seat + 1}:{first} CARD'")
-        verb = {"shows": Verb.SHOWS, "gives": Verb.GIVES, "discards": Verb.DISCARDS}[first]
-        return OmensAction(verb, seat, _number(text, words[1], "a card value"))
-    if first == "resolve":
+        return OmensAction(verb, seat, _card(text, words[1], cards))
+    if verb is Verb.RESOLVE:
         if len(words) < 2:
-            raise InvalidActionError(f"{shown(text)}: write '{seat + 1}:resolve CARD CHOICE...'")
-        card = _number(text, words[1], "a card value")
-        return OmensAction(Verb.RESOLVE, seat, card, -1, _parse_choice(text, words[2:]))
+            raise InvalidActionError(f"{shown(text)}: write '{seat + 1}:{first} CARD CHOICE...'")
+        card = _card(text, words[1], cards)
+        return OmensAction(Verb.RESOLVE, seat, card, -1, _parse_choice(text, words[2:], cards))
     play = _PLAY.match(first)
-    if not play or play.group(3):
+    if not play or (cards is None and not play.group(1).isdigit()):
         raise InvalidActionError(
             f"{shown(text)}: expected a card value (optionally '>SEAT'), found {shown(first)}"
         )
     to = _number(text, play.group(2), "a seat number") - 1 if play.group(2) else -1
     if play.group(2) and to < 0:
         raise InvalidActionError(f"{shown(text)}: seats are numbered from 1")
-    card = _number(text, play.group(1), "a card value")
-    return OmensAction(Verb.PLAY, seat, card, to, _parse_choice(text, words[1:]))
+    card = _card(text, play.group(1), cards)
+    return OmensAction(Verb.PLAY, seat, card, to, _parse_choice(text, words[1:], cards))

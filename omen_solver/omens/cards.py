@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.core.files import parse_toml, read_text
-from omen_solver.errors import CatalogueError, shown
+from omen_solver.core.suggest import closest
+from omen_solver.errors import CardNameError, CatalogueError, shown
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = [
     "COLOURS",
@@ -52,22 +54,22 @@ END: Final = "end"
 _ANY_COLOUR = (*COLOURS, "any")
 _CONDITIONS = ("other_of_colour", "no_other_of_colour", "lowest_in_play", "effect_in_play")
 EFFECTS: Final[Mapping[str, tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]]] = {
-    "none": ((END,), {}),
-    "discard_extreme": ((END,), {"colour": _ANY_COLOUR, "which": ("highest", "lowest")}),
-    "discard_all": ((END,), {"colour": _ANY_COLOUR}),
-    "discard_self_if": ((END,), {"condition": _CONDITIONS}),
-    "fear": ((END,), {}),
-    "luck": ((END,), {}),
-    "mirror": ((END,), {}),
-    "sadness": ((END,), {}),
-    "pride": ((END,), {}),
-    "law": ((NOW,), {}),
-    "dream": ((NOW,), {}),
-    "jealousy": ((NOW,), {}),
-    "secret": ((NOW,), {}),
-    "wrath": ((NOW,), {}),
-    "betrayal": ((NOW,), {}),
-    "absolute": ((NOW, END), {}),
+    Effect.NONE: ((END,), {}),
+    Effect.DISCARD_EXTREME: ((END,), {"colour": _ANY_COLOUR, "which": ("highest", "lowest")}),
+    Effect.DISCARD_ALL: ((END,), {"colour": _ANY_COLOUR}),
+    Effect.DISCARD_SELF_IF: ((END,), {"condition": _CONDITIONS}),
+    Effect.FEAR: ((END,), {}),
+    Effect.LUCK: ((END,), {}),
+    Effect.MIRROR: ((END,), {}),
+    Effect.SADNESS: ((END,), {}),
+    Effect.PRIDE: ((END,), {}),
+    Effect.LAW: ((NOW,), {}),
+    Effect.DREAM: ((NOW,), {}),
+    Effect.JEALOUSY: ((NOW,), {}),
+    Effect.SECRET: ((NOW,), {}),
+    Effect.WRATH: ((NOW,), {}),
+    Effect.BETRAYAL: ((NOW,), {}),
+    Effect.ABSOLUTE: ((NOW, END), {}),
 }
 """Every effect keyword, the timings it allows, and its required parameters."""
 
@@ -132,10 +134,49 @@ class Catalogue(Mapping[int, Card]):
     @cached_property
     def absolutes(self) -> tuple[int, ...]:
         """The cards that form teams at the start of a game (rules file 000, "Setup")."""
-        return self.with_effect("absolute")
+        return self.with_effect(Effect.ABSOLUTE)
+
+    @cached_property
+    def _by_name(self) -> dict[str, tuple[int, ...]]:
+        names: dict[str, list[int]] = {}
+        for value, card in self._cards.items():
+            for name in {_folded(card.name), _folded(card.label())}:
+                names.setdefault(name, []).append(value)
+        return {name: tuple(values) for name, values in names.items()}
+
+    def value_of(self, word: str) -> int:
+        """The value of the card ``word`` names: its value written out, or its name in any
+        case (``luck``, ``Luck``; spaces do not count: ``TheAbsolute``), or its label
+        (``Law (15)``, ``TheAbsolute(31)``). Raises :class:`~omen_solver.errors.CardNameError`
+        for a name no card has (with the closest names) or several have (The Absolute: write
+        its value)."""
+        text = word.strip()
+        if text.isascii() and text.isdigit():
+            if len(text) < 10 and int(text) in self._cards:  # int() of 5,000 digits: an error
+                return int(text)
+            raise CardNameError(f"no card has the value {shown(text)} (the values: "
+                                f"{min(self._cards)}-{max(self._cards)})", value=word)
+        values = self._by_name.get(_folded(text), ())
+        if len(values) == 1:
+            return values[0]
+        if values:
+            raise CardNameError(
+                f"{shown(word)} names {len(values)} cards ({', '.join(map(str, values))}): "
+                "write the value of the one you mean", value=word)
+        names = sorted({card.name for card in self._cards.values()})
+        near = closest(text, names)
+        hint = (f"did you mean {' or '.join(map(repr, near))}?" if near
+                else f"write a card's value ({min(self._cards)}-{max(self._cards)}) or its "
+                "name, such as 'Law' ('omen-solver omens cards' lists them)")
+        raise CardNameError(f"no card is named {shown(word)}; {hint}", value=word)
 
     def __repr__(self) -> str:
         return f"Catalogue({len(self)} cards from {self.source})"
+
+
+def _folded(name: str) -> str:
+    """A card name as names are compared: case and spaces ignored."""
+    return "".join(name.split()).casefold()
 
 
 def _card_lines(text: str) -> list[int]:
@@ -167,7 +208,7 @@ def _check_params(where: str, effect: str, params: object) -> dict[str, str]:
     if not isinstance(params, dict):
         raise CatalogueError(f"{where}: field 'params' must be a table, not {shown(params)}")
     expected = dict(EFFECTS[effect][1])
-    if effect == "discard_self_if":
+    if effect == Effect.DISCARD_SELF_IF:
         condition = _choice(where, "params.condition", params.get("condition"), _CONDITIONS)
         expected.update(_CONDITION_PARAMS[condition])
     for key in params:

@@ -35,7 +35,7 @@ from omen_solver.core.game import CHANCE
 from omen_solver.errors import DealError, OmenSolverError
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.rules import OmensRules
+from omen_solver.omens.rules import OmensRules, ReshuffleAbsolutes
 from omen_solver.omens.state import OmensState, Phase, derive_teams
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Scope, Table, deal_sizes
 
@@ -157,7 +157,7 @@ def random_deal(table: Table, seed: int, kind: str = FIRST, cards: int | None = 
             hands.append(tuple(sorted([absolute_of[seat], *dealt])))
         leader = max(range(players), key=lambda seat: absolute_of[seat])
     else:
-        if table.rules.reshuffle_absolutes == "all":
+        if table.rules.reshuffle_absolutes == ReshuffleAbsolutes.ALL:
             box = ()
         deck = sorted(set(catalogue) - set(box))
         rng.shuffle(deck)
@@ -267,7 +267,8 @@ def deal_round(table: Table, kind: DealKind, rng: random.Random) -> OmensState:
     rng.shuffle(absolutes)
     dealt = absolutes[: table.players]
     teams = derive_teams(dealt)
-    box = [] if table.rules.reshuffle_absolutes == "all" else absolutes[table.players :]
+    every = table.rules.reshuffle_absolutes == ReshuffleAbsolutes.ALL
+    box = [] if every else absolutes[table.players :]
     deck = sorted(set(table.catalogue) - set(box))
     rng.shuffle(deck)
     hands: list[list[int]] = []

@@ -1,21 +1,23 @@
 """Omens, as every game-agnostic part of the library sees it: its registered descriptor.
 
 The descriptor is the one place that ties the rules engine (:mod:`.state`), its position files
-(:mod:`.position`), its search kernel (:mod:`.kernel.solve`) and its vectors
-(:mod:`omen_solver.vectors.omens_record`) to the generic code: ``omen-solver solve``,
-``perft``, ``graph``, :func:`omen_solver.core.search.solve`, the position loader and the vector
-engine look the game up here (:func:`omen_solver.core.game.game_named`). The modules behind it
-are imported when first used, so that registering the game costs nothing at start-up.
+(:mod:`.position`) and its search kernel (:mod:`.kernel.solve`) to the generic code:
+``omen-solver solve``, ``perft``, ``graph``, :func:`omen_solver.core.search.solve` and the
+position loader look the game up here (:func:`omen_solver.core.game.game_named`). The features
+above it register their part of the game themselves (the vectors:
+:mod:`omen_solver.vectors.views`). The modules behind it are imported when first used, so that
+registering the game costs nothing at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omen_solver.core.game import Game, TraceStep, VectorView, register
+from omen_solver.core.game import Game, RuleSet, TraceStep, register
+from omen_solver.omens import new_game
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
@@ -31,6 +33,25 @@ def _load(path: Path, data: dict[str, Any]) -> OmensState:
     from omen_solver.omens.position import load_state
 
     return load_state(path, data)
+
+
+def _text_data(text: str, name: str) -> dict[str, Any]:
+    from omen_solver.omens.text import data_from_text
+
+    return data_from_text(text, name)
+
+
+def _write_text(state: OmensState) -> str:
+    from omen_solver.omens.position import position_data
+    from omen_solver.omens.text import text_from_data
+
+    return text_from_data(position_data(state))
+
+
+def _write_file(state: OmensState) -> str:
+    from omen_solver.omens.position import position_data, position_toml
+
+    return position_toml(position_data(state))
 
 
 def _stop(root: OmensState, name: str) -> Callable[[OmensState], bool]:
@@ -61,23 +82,10 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
                              max_memory=max_memory)
 
 
-def _vector_start(options: Mapping[str, Any], position: Mapping[str, Any],
-                  where: str) -> OmensState:
-    from omen_solver.vectors.omens_record import start_state
+def _rule_set() -> RuleSet:
+    from omen_solver.omens.rules import PRESETS, OmensRules, make_rules
 
-    return start_state(options, position, where)
-
-
-def _vector_turn(state: OmensState) -> dict[str, Any]:
-    from omen_solver.vectors.omens_record import turn_view
-
-    return turn_view(state)
-
-
-def _vector_state(state: OmensState) -> dict[str, Any]:
-    from omen_solver.vectors.omens_record import state_view
-
-    return state_view(state)
+    return RuleSet("omens", OmensRules, PRESETS, "rulebook", "preset", make_rules)
 
 
 OMENS: Game[OmensState] = register(Game(
@@ -90,10 +98,14 @@ OMENS: Game[OmensState] = register(Game(
     stop_points=("bout", "round"),
     stop_predicate=_stop,
     load=_load,
+    text_data=_text_data,
+    write_text=_write_text,
+    write_file=_write_file,
     explain=_explain,
     parse=_parse,
     kernel=_kernel,
-    vectors=VectorView(start=_vector_start, turn=_vector_turn, state=_vector_state),
+    rule_set=_rule_set,
+    new_game=new_game,
 ))
 """Omens: 4 to 6 players in teams (``Table`` checks the same range), deals as chance nodes,
 The Absolute's exchange as a simultaneous node, every team scoring 0 or 1."""

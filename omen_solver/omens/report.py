@@ -10,6 +10,7 @@ from omen_solver.core.game import SIMULTANEOUS, TraceStep
 from omen_solver.errors import OmenSolverError, PositionError
 from omen_solver.omens.position import OmensPosition
 from omen_solver.omens.state import BoutSummary, OmensState, describe_state
+from omen_solver.omens.vocabulary import law_word
 from omen_solver.omens.why import pending_text
 
 __all__ = ["board_lines", "legal_moves", "pending_text", "play_report", "to_act"]
@@ -95,7 +96,7 @@ def play_report(position: OmensPosition, texts: list[str]) -> tuple[OmensState, 
             {"card": p.card, "before": p.before + 1, "by": p.by + 1} for p in state.in_play
         ],
         "law": None if state.law is None else {
-            "card": state.law[0], "direction": "higher" if state.law[1] > 0 else "lower"},
+            "card": state.law[0], "direction": law_word(state.law[1])},
         "pending": [
             dict(zip(("text", "rule"), pending_text(state, pending), strict=True))
             for pending in reversed(state.pending)

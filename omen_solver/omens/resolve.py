@@ -10,10 +10,12 @@ going back to hand, the next leader, the round end).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from omen_solver.core.game import TraceStep
+from omen_solver.omens.rules import CardOwner, ExtremeIncludesSelf, FearPassOn, SadnessLoneCard
 from omen_solver.omens.table import Placement, Table
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["BoutOutcome", "resolve_bout"]
 
@@ -42,19 +44,19 @@ def _say(log: Log, rule: str, text: str) -> None:
 
 def owner(placement: Placement, table: Table) -> int:
     """Whose card it is for winning, Pride and Luck (option ``card_owner``, O8)."""
-    return placement.before if table.rules.card_owner == "position" else placement.by
+    return placement.before if table.rules.card_owner == CardOwner.POSITION else placement.by
 
 
 def _winning_card(cards: list[int], table: Table, log: Log) -> int | None:
     effects = [table.effect[c] for c in cards]
-    if "mirror" in effects:
-        if "sadness" in effects:
+    if Effect.MIRROR in effects:
+        if Effect.SADNESS in effects:
             _say(log, "bout.winner.mirror_over_sadness", "Mirror is in play: Sadness is ignored")
         low = min(cards)
         _say(log, "bout.winner.mirror", f"Mirror: the lowest card, {table.name(low)}, wins")
         return low
     ordered = sorted(cards, reverse=True)
-    if "sadness" in effects:
+    if Effect.SADNESS in effects:
         if len(ordered) >= 2:
             _say(
                 log,
@@ -63,7 +65,7 @@ def _winning_card(cards: list[int], table: Table, log: Log) -> int | None:
                 f"the second-highest, {table.name(ordered[1])}, wins",
             )
             return ordered[1]
-        if table.rules.sadness_lone_card == "discarded_no_winner":
+        if table.rules.sadness_lone_card == SadnessLoneCard.DISCARDED_NO_WINNER:
             _say(log, "bout.winner.lone_card", "Sadness is the only card in play: nothing wins")
             return None
         _say(log, "bout.winner.lone_card", "Sadness is the only card in play, so it wins")
@@ -89,9 +91,9 @@ def _extreme(source: int, cards: list[int], table: Table) -> int | None:
     params = table.catalogue[source].params
     colour = params["colour"]
     candidates = [c for c in cards if table.has_colour(c, colour)]
-    if table.rules.extreme_includes_self == "no":
+    if table.rules.extreme_includes_self == ExtremeIncludesSelf.NO:
         candidates = [c for c in candidates if c != source]
-    if table.rules.fear_pass_on == "yes":
+    if table.rules.fear_pass_on == FearPassOn.YES:
         candidates = [c for c in candidates if c not in table.fear]
     if not candidates:
         return None
@@ -114,21 +116,21 @@ def _self_condition(source: int, cards: list[int], table: Table) -> bool:
 def _effect_discards(source: int, cards: list[int], table: Table) -> list[int]:
     """The cards one 'end' effect asks to discard (before Fear's protection)."""
     effect = table.effect[source]
-    if effect == "discard_extreme":
+    if effect == Effect.DISCARD_EXTREME:
         target = _extreme(source, cards, table)
         return [] if target is None else [target]
-    if effect == "discard_all":
+    if effect == Effect.DISCARD_ALL:
         colour = table.catalogue[source].params["colour"]
         return [c for c in cards if table.has_colour(c, colour)]
-    if effect == "discard_self_if":
+    if effect == Effect.DISCARD_SELF_IF:
         return [source] if _self_condition(source, cards, table) else []
     return []
 
 
-_EFFECT_RULE = {
-    "discard_extreme": "card.colour.extreme",
-    "discard_all": "card.colour.all",
-    "discard_self_if": "card.colour.self",
+_EFFECT_RULE: Final[dict[str, str]] = {
+    Effect.DISCARD_EXTREME: "card.colour.extreme",
+    Effect.DISCARD_ALL: "card.colour.all",
+    Effect.DISCARD_SELF_IF: "card.colour.self",
 }
 
 
@@ -180,12 +182,12 @@ def resolve_bout(
         _say(log, "bout.discard.simultaneous", f"discarded together: {names}")
     luck_seat = None
     for card in sorted(discarded):
-        if table.effect[card] == "luck":
+        if table.effect[card] == Effect.LUCK:
             luck_seat = owner(by_card[card], table)
     next_leader = leader if winner is None else winner
     pride = False
     for placement in front:
-        if table.effect[placement.card] == "pride":
+        if table.effect[placement.card] == Effect.PRIDE:
             next_leader = table.seat_after(owner(placement, table))
             pride = True
             _say(

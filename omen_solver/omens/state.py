@@ -25,14 +25,31 @@ from omen_solver.core.game import (
     TERMINAL,
     GameState,
     TraceStep,
+    game_named,
     openspiel_argument,
 )
-from omen_solver.core.values import encode, toml_document
-from omen_solver.errors import IllegalActionError, InvalidActionError, shown
+from omen_solver.errors import IllegalActionError, InvalidActionError, PositionError, shown
 from omen_solver.omens.actions import OmensAction, Verb, format_action, parse_action
-from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import BoutOutcome, owner, resolve_bout
+from omen_solver.omens.rules import (
+    AbsoluteExchange,
+    AbsoluteTiming,
+    BetrayalGiveBack,
+    DreamTargetTurn,
+    JealousyOwnCard,
+    LawAfterJealousy,
+    LawBinds,
+    LawWhenLast,
+    LuckChooser,
+    LuckTiming,
+    NowResolver,
+    ReshuffleAbsolutes,
+    ReturnTo,
+    WrathReplay,
+    ZeroCards,
+)
 from omen_solver.omens.table import Placement, Scope, Table, deal_sizes
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, PendingKind, Stage, law_word
 from omen_solver.omens.why import choice_error, why_illegal
 
 __all__ = ["BoutObserver", "BoutSummary", "OmensState", "Pending", "Phase", "derive_teams"]
@@ -47,25 +64,32 @@ class Phase:
     OVER: Final = 3
 
 
-# Pending obligations: (kind, seat, a, b). The seat is the one who decides.
-DREAM: Final = "dream"  # (DREAM, target, dreamer, 0): place a card in front of the dreamer
-REPLAY: Final = "replay"  # (REPLAY, seat, returned card, 0): Wrath's replacement card
-RESOLVE: Final = "resolve"  # (RESOLVE, resolver, card, 0): choices of a card placed by another
-SHOW: Final = "show"  # (SHOW, shower, viewer, 0): answer Secret's "ask"
-EXCHANGE: Final = "exchange"  # (EXCHANGE, player, target, 0): secret simultaneous exchange
-GIVE: Final = "give"  # (GIVE, player, target, 0): open variant, the Absolute's player first
-GIVE_BACK: Final = "give_back"  # (GIVE_BACK, target, player, card given): open variant
-LUCK: Final = "luck"  # (LUCK, seat, 0, 0): discard a card because of Luck
-END_ABSOLUTE: Final = "end_absolute"  # (END_ABSOLUTE, seat, card, 0): end-timing exchange
+# Pending obligations: (kind, seat, a, b). The seat is the one who decides; the kinds and what
+# a and b hold are declared in omens/vocabulary.py (PendingKind, PENDING_FIELDS).
+DREAM: Final = PendingKind.DREAM
+REPLAY: Final = PendingKind.REPLAY
+RESOLVE: Final = PendingKind.RESOLVE
+SHOW: Final = PendingKind.SHOW
+EXCHANGE: Final = PendingKind.EXCHANGE
+GIVE: Final = PendingKind.GIVE
+GIVE_BACK: Final = PendingKind.GIVE_BACK
+LUCK: Final = PendingKind.LUCK
+END_ABSOLUTE: Final = PendingKind.END_ABSOLUTE
 
 Pending = tuple[str, int, int, int]
 
-# Stages of the end of a bout, run in order once the winner and discards are known.
-LUCK_BEFORE: Final = "luck_before"
-RETURN: Final = "return"
-LUCK_AFTER: Final = "luck_after"
-EXCHANGES: Final = "exchanges"
-CHECK: Final = "check"
+# The choice words the engine writes (omens/vocabulary.py ChoiceWord; SHOW is the pending kind
+# above, so Secret's "show" is written in full).
+ASK: Final = ChoiceWord.ASK
+HIGHER: Final = ChoiceWord.HIGHER
+LOWER: Final = ChoiceWord.LOWER
+RETURN: Final = ChoiceWord.RETURN
+SWAP: Final = ChoiceWord.SWAP
+TAKE: Final = ChoiceWord.TAKE
+WITH: Final = ChoiceWord.WITH
+
+ANY_CARD: Final = JealousyOwnCard.ALLOWED
+"""Jealousy may swap with any other card in play (option ``jealousy_own_card``)."""
 
 _ZERO: Final = Fraction(0)
 _ONE: Final = Fraction(1)
@@ -296,7 +320,7 @@ def _law_filter(
 
     Option ``law_binds`` decides whether placements other than normal turns are bound.
     """
-    if law is None or not (turn or table.rules.law_binds == "every_placement"):
+    if law is None or not (turn or table.rules.law_binds == LawBinds.EVERY_PLACEMENT):
         return candidates
     value, direction = law
     following = [c for c in candidates if (c > value if direction > 0 else c < value)]
@@ -319,33 +343,33 @@ def _now_choices(
     """
     effect = table.effect[card]
     rules = table.rules
-    if effect == "law":
-        if nobody_left and rules.law_when_last == "skip":
+    if effect == Effect.LAW:
+        if nobody_left and rules.law_when_last == LawWhenLast.SKIP:
             return []
-        return [("higher",), ("lower",)]
-    if effect == "wrath":
-        return [("return", p.card) for p in front if p.before != resolver and p.card != card]
-    if effect == "jealousy":
+        return [(HIGHER,), (LOWER,)]
+    if effect == Effect.WRATH:
+        return [(RETURN, p.card) for p in front if p.before != resolver and p.card != card]
+    if effect == Effect.JEALOUSY:
         return [
-            ("swap", p.card)
+            (SWAP, p.card)
             for p in front
-            if p.card != card and (rules.jealousy_own_card == "allowed" or p.before != lies_before)
+            if p.card != card and (rules.jealousy_own_card is ANY_CARD or p.before != lies_before)
         ]
-    if effect == "betrayal":
+    if effect == Effect.BETRAYAL:
         return _betrayal_choices(table, card, resolver, hands, front, law)
-    if effect == "secret":
+    if effect == Effect.SECRET:
         choices: list[tuple[Any, ...]] = []
         for seat in range(table.players):
             if seat == resolver:
                 continue
             if hands[seat]:
-                choices.append(("ask", seat))
-            choices.extend(("show", seat, shown) for shown in hands[resolver])
+                choices.append((ASK, seat))
+            choices.extend((ChoiceWord.SHOW, seat, shown) for shown in hands[resolver])
         return choices
-    if effect == "absolute" and card in table.now:
+    if effect == Effect.ABSOLUTE and card in table.now:
         if not hands[resolver]:
             return []
-        return [("with", seat) for seat in range(table.players) if seat != resolver and hands[seat]]
+        return [(WITH, seat) for seat in range(table.players) if seat != resolver and hands[seat]]
     return []
 
 
@@ -366,11 +390,11 @@ def _betrayal_choices(
         if placement.before == resolver or taken == card:
             continue
         hand = sorted([*hands[resolver], taken])
-        if table.rules.betrayal_give_back == "forbidden":
+        if table.rules.betrayal_give_back == BetrayalGiveBack.FORBIDDEN:
             hand.remove(taken)
         remaining_law = None if law is not None and law[0] == taken else law
         for given in _law_filter(table, remaining_law, hand, turn=False):
-            choices.append(("take", taken, given))
+            choices.append((TAKE, taken, given))
     return choices
 
 
@@ -587,7 +611,7 @@ class OmensState(GameState[Legal]):
             kind, seat, _, _ = self._pending[-1]
             if kind == EXCHANGE:
                 return SIMULTANEOUS
-            if kind == LUCK and self.table.rules.luck_chooser == "random":
+            if kind == LUCK and self.table.rules.luck_chooser == LuckChooser.RANDOM:
                 return CHANCE
             return seat
         return _next_to_play(self.table, self._hands, self._played, self._leader)
@@ -677,11 +701,11 @@ class OmensState(GameState[Legal]):
         table = self.table
         hand = list(self._hands[seat])
         candidates = hand
-        if exclude is not None and table.rules.wrath_replay == "forbidden":
+        if exclude is not None and table.rules.wrath_replay == WrathReplay.FORBIDDEN:
             candidates = [c for c in hand if c != exclude] or hand
         turn = exclude is None
         for card in _law_filter(table, self._law, candidates, turn):
-            if table.effect[card] == "dream":
+            if table.effect[card] == Effect.DREAM:
                 yield OmensAction(Verb.PLAY, seat, card)
                 for target in self._dream_targets(seat):
                     yield OmensAction(Verb.PLAY, seat, card, target)
@@ -700,9 +724,9 @@ class OmensState(GameState[Legal]):
     def _dream_placements(self, target: int, dreamer: int) -> Iterator[OmensAction]:
         """Dream's target places a card from hand in front of the Dream player."""
         table = self.table
-        inline = table.rules.now_resolver == "placer"
+        inline = table.rules.now_resolver == NowResolver.PLACER
         for card in _law_filter(table, self._law, list(self._hands[target]), turn=False):
-            if inline and table.effect[card] != "dream":
+            if inline and table.effect[card] != Effect.DREAM:
                 yield from self._with_choices(target, card, dreamer)
             else:
                 yield OmensAction(Verb.PLAY, target, card, dreamer)
@@ -719,7 +743,7 @@ class OmensState(GameState[Legal]):
         played = self._played
         top = self._pending[-1][0] if self._pending else None
         if top is None or (
-            top == DREAM and self.table.rules.dream_target_turn == "placement_is_turn"
+            top == DREAM and self.table.rules.dream_target_turn == DreamTargetTurn.PLACEMENT_IS_TURN
         ):
             played |= 1 << seat
         nobody_left = _next_to_play(self.table, hands, played, self._leader) == -1
@@ -804,18 +828,21 @@ class OmensState(GameState[Legal]):
         if len(actions) != 1:
             raise IllegalActionError("one action at a time, except at a simultaneous exchange")
         if actions[0] not in self.legal_actions():
-            raise IllegalActionError(self._illegal_message(actions[0]))
+            raise self._illegal(actions[0])
 
-    def _illegal_message(self, action: OmensAction) -> str:
+    def _illegal(self, action: OmensAction) -> IllegalActionError:
+        """The refusal of ``action``: why, with the rule id (``rule``), and what is legal."""
         text = format_action(action)
         if self._phase == Phase.OVER:
-            return f"{text!r}: the {self.table.scope.value} is already over"
+            return IllegalActionError(f"{text!r}: the {self.table.scope.value} is already over",
+                                      value=text)
         who = self.current_player()
         lead = f"seat {who + 1} is to act" if who >= 0 else "a card is being dealt"
         legal = [self.move_to_string(a) for a in self.legal_actions()]
         sample = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-        reason = why_illegal(self, action)
-        return f"{text!r} is not legal here: {reason or lead}; legal: {sample}"
+        reason, rule = why_illegal(self, action) or (lead, None)
+        return IllegalActionError(f"{text!r} is not legal here: {reason}; legal: {sample}",
+                                  value=text, rule=rule)
 
     # -- protocol: results and identity ------------------------------------------------------
 
@@ -875,9 +902,9 @@ class OmensState(GameState[Legal]):
         if not isinstance(text, str):
             raise InvalidActionError(f"expected the text of an action, not {shown(text)}")
         try:
-            action = parse_action(text)
+            action = parse_action(text, self.table.catalogue.value_of)
         except InvalidActionError as error:
-            raise InvalidActionError(choice_error(self, text, str(error))) from None
+            raise choice_error(self, text, error) from None
         if self.current_player() == SIMULTANEOUS:
             if action.seat not in self.acting_players() or action not in self.legal_actions(
                 action.seat
@@ -888,7 +915,7 @@ class OmensState(GameState[Legal]):
                 )
             return action
         if action not in self.legal_actions():
-            raise IllegalActionError(self._illegal_message(action))
+            raise self._illegal(action)
         return action
 
     def _sample_joint(self) -> str:
@@ -915,7 +942,7 @@ class OmensState(GameState[Legal]):
                 f"{text!r}: a simultaneous exchange is pending; write both gifts joined by "
                 f"'&', e.g. {self._sample_joint()!r}"
             )
-        parts = [parse_action(part) for part in text.split("&")]
+        parts = [parse_action(part, self.table.catalogue.value_of) for part in text.split("&")]
         by_seat = {action.seat: action for action in parts}
         players = self.acting_players()
         if sorted(by_seat) != sorted(players) or len(parts) != len(players):
@@ -950,30 +977,30 @@ class OmensState(GameState[Legal]):
         return {name: getattr(self, "_" + name) for name in STATE_FIELDS}
 
     def to_text(self) -> str:
-        """The whole state as TOML text, which :func:`omen_solver.omens.load` (and
-        :func:`omen_solver.load`) read back to an equal state: the table (players, every rule
-        setting, the scope, the catalogue unless it is the shipped one) and every field of
-        the position, as values (:mod:`omen_solver.core.values`)."""
-        table = self.table
-        setup: dict[str, Any] = {
-            "players": table.players, "scope": table.scope.value,
-            "rules": encode(table.rules), "later_rounds": encode(table.later_rounds),
-            "later_from": table.later_from,
-        }
-        if dict(table.catalogue) != dict(default_catalogue()):
-            setup["catalogue"] = encode(tuple(table.catalogue.values()))
-            setup["catalogue_source"] = table.catalogue.source
-        fields = {name: encode(value) for name, value in self.fields().items()}
-        return toml_document({"game": "omens"}, {"table": setup, "state": fields})
+        """The position as one line of text (``docs/position-text.md``), like a chess FEN:
+        the hands, the cards in play, the leader, Law, the decisions the rules wait for, the
+        rounds won and the rule options set apart from the preset, seats from 1.
+        :func:`omen_solver.load` (and :meth:`from_text`, ``solve --position``) read it back
+        to an equal state."""
+        write = game_named("omens").write_text  # omens/game.py: the codec's writer
+        assert write is not None
+        return str(write(self))
+
+    @staticmethod
+    def from_text(text: str) -> OmensState:
+        """The state of a position's one-line text (:meth:`to_text`), or of any position
+        :func:`omen_solver.omens.load` reads."""
+        from omen_solver.core.positions import load
+
+        state = load(text)
+        if not isinstance(state, OmensState):
+            raise PositionError(f"{shown(text)} is a position of {state.game_name}, not of "
+                                "Omens")
+        return state
 
     def __repr__(self) -> str:
-        hands = " ".join(f"{s + 1}={list(h)}" for s, h in enumerate(self._hands))
-        front = " ".join(f"{p.card}@{p.before + 1}" for p in self._front)
-        player = self.current_player()
-        who = f"seat {player + 1}" if player >= 0 else {
-            CHANCE: "chance", SIMULTANEOUS: "simultaneous", TERMINAL: "nobody (over)"
-        }[player]
-        return f"<OmensState {hands} | in play: {front or '-'} | to act: {who}>"
+        """Code that makes the state again: ``OmensState.from_text('omens ...')``."""
+        return f"OmensState.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         return describe_state(self)
@@ -1003,7 +1030,7 @@ def describe_state(state: OmensState) -> str:
             + ", ".join(f"{table.name(p.card)} before seat {p.before + 1}" for p in state.in_play)
         )
     if state.law is not None:
-        lines.append(f"Law: {'higher' if state.law[1] > 0 else 'lower'} than {state.law[0]}")
+        lines.append(f"Law: {law_word(state.law[1])} than {state.law[0]}")
     return "\n".join(lines)
 
 
@@ -1025,7 +1052,7 @@ def _pending_choices(
     if kind == END_ABSOLUTE:
         if not hands[seat]:
             return []
-        return [("with", other) for other in range(table.players) if other != seat and hands[other]]
+        return [(WITH, other) for other in range(table.players) if other != seat and hands[other]]
     before = next(p.before for p in front if p.card == card)
     return _now_choices(table, card, seat, before, hands, front, law, nobody_left)
 
@@ -1069,7 +1096,7 @@ def _play(work: _Work, action: OmensAction) -> None:
         where = "in front of themselves" if to < 0 else f"in front of seat {to + 1}"
         work.say("bout.turn", f"seat {seat + 1} plays {work.name(card)} {where}")
     elif kind == DREAM:
-        if table.rules.dream_target_turn == "placement_is_turn":
+        if table.rules.dream_target_turn == DreamTargetTurn.PLACEMENT_IS_TURN:
             work.played |= 1 << seat
         work.say(
             "card.dream.target",
@@ -1078,12 +1105,12 @@ def _play(work: _Work, action: OmensAction) -> None:
     else:
         work.say("card.wrath.replay", f"seat {seat + 1} plays {work.name(card)} instead")
     _note_law(work, seat, card, hand_before, turn=kind is None)
-    if table.effect[card] == "dream" and kind != DREAM:
+    if table.effect[card] == Effect.DREAM and kind != DREAM:
         _dream(work, card, seat, to)
         return
     if card not in table.now:
         return
-    resolver = before if table.rules.now_resolver == "position" else seat
+    resolver = before if table.rules.now_resolver == NowResolver.POSITION else seat
     if resolver == seat:
         _resolve_now(work, card, seat, action.choice)
     else:
@@ -1099,10 +1126,10 @@ def _note_law(work: _Work, seat: int, card: int, hand: list[int], turn: bool) ->
     law = work.law
     if work.log is None or law is None:
         return
-    if not (turn or work.table.rules.law_binds == "every_placement"):
+    if not (turn or work.table.rules.law_binds == LawBinds.EVERY_PLACEMENT):
         return
     value, direction = law
-    word = "higher" if direction > 0 else "lower"
+    word = law_word(direction)
     if _law_filter(work.table, law, hand, turn) == hand and not all(
         (c > value if direction > 0 else c < value) for c in hand
     ):
@@ -1161,32 +1188,32 @@ def _resolve_now(work: _Work, card: int, resolver: int, choice: tuple[Any, ...])
         "before anyone else plays",
     )
     keyword = choice[0]
-    if keyword in ("higher", "lower"):
-        work.law = (card, 1 if keyword == "higher" else -1)
+    if keyword in (HIGHER, LOWER):
+        work.law = (card, 1 if keyword == HIGHER else -1)
         work.say(
             "card.law.choose",
             f"{name}: seat {resolver + 1} chooses {keyword}: the cards "
             f"placed after it must be {keyword} than {card} if possible",
         )
-    elif keyword == "return":
+    elif keyword == RETURN:
         _wrath(work, card, int(choice[1]))
-    elif keyword == "take":
+    elif keyword == TAKE:
         _betrayal(work, card, resolver, int(choice[1]), int(choice[2]))
-    elif keyword == "swap":
+    elif keyword == SWAP:
         _jealousy(work, card, int(choice[1]))
-    elif keyword == "ask":
+    elif keyword == ASK:
         target = int(choice[1])
         work.say(
             "card.secret.choose", f"{name}: seat {target + 1} must show seat {resolver + 1} a card"
         )
         work.pending.append((SHOW, target, resolver, 0))
-    elif keyword == "show":
+    elif keyword == ChoiceWord.SHOW:
         work.say(
             "card.secret.choose",
             f"{name}: seat {resolver + 1} shows "
             f"{work.name(int(choice[2]))} to seat {int(choice[1]) + 1}",
         )
-    elif keyword == "with":
+    elif keyword == WITH:
         work.say(
             "card.absolute.target",
             f"{name}: seat {resolver + 1} exchanges a card with seat {int(choice[1]) + 1}",
@@ -1226,8 +1253,8 @@ def _betrayal(work: _Work, card: int, resolver: int, taken: int, given: int) -> 
         f"seat {resolver + 1} plays {work.name(given)} in front of seat {victim + 1}",
     )
     table = work.table
-    if given in table.now and table.effect[given] != "dream":
-        chooser = victim if table.rules.now_resolver == "position" else resolver
+    if given in table.now and table.effect[given] != Effect.DREAM:
+        chooser = victim if table.rules.now_resolver == NowResolver.POSITION else resolver
         work.pending.append((RESOLVE, chooser, given, 0))
 
 
@@ -1250,7 +1277,7 @@ def _jealousy(work: _Work, card: int, other: int) -> None:
     if (
         law is not None
         and law[0] in (card, other)
-        and work.table.rules.law_after_jealousy == "ends"
+        and work.table.rules.law_after_jealousy == LawAfterJealousy.ENDS
     ):
         work.law = None
         work.say("card.law.ends", "Law was moved by Jealousy: its constraint ends")
@@ -1258,7 +1285,7 @@ def _jealousy(work: _Work, card: int, other: int) -> None:
 
 def _start_exchange(work: _Work, player: int, target: int) -> None:
     """The Absolute's exchange: secret and simultaneous (option ``absolute_exchange``)."""
-    kind = EXCHANGE if work.table.rules.absolute_exchange == "secret" else GIVE
+    kind = EXCHANGE if work.table.rules.absolute_exchange == AbsoluteExchange.SECRET else GIVE
     work.pending.append((kind, player, target, 0))
 
 
@@ -1361,22 +1388,22 @@ def _start_end_of_bout(work: _Work) -> None:
         if not cards and not work.played >> seat & 1:
             work.say("bout.turn.empty_hand", f"seat {seat + 1} holds no card and could not play")
     outcome = work.resolve()
-    if table.rules.absolute_timing == "end":
+    if table.rules.absolute_timing == AbsoluteTiming.END:
         work.end_abs = tuple(
-            (p.card, owner(p, table)) for p in work.front if table.effect[p.card] == "absolute"
+            (p.card, owner(p, table)) for p in work.front if table.effect[p.card] == Effect.ABSOLUTE
         )
     work.front = [p for p in work.front if p.card not in outcome.discarded]
     work.discard(outcome.discarded)
     work.outcome = outcome
     work.luck_victim = None
     work.bouts += 1
-    luck_first = table.rules.luck_timing == "before_return"
+    luck_first = table.rules.luck_timing == LuckTiming.BEFORE_RETURN
     work.stages = [
-        *([LUCK_BEFORE] if luck_first else []),
-        RETURN,
-        *([] if luck_first else [LUCK_AFTER]),
-        *([EXCHANGES] if work.end_abs else []),
-        CHECK,
+        *([Stage.LUCK_BEFORE] if luck_first else []),
+        Stage.RETURN,
+        *([] if luck_first else [Stage.LUCK_AFTER]),
+        *([Stage.EXCHANGES] if work.end_abs else []),
+        Stage.CHECK,
     ]
     work.phase = Phase.END
 
@@ -1398,7 +1425,7 @@ def _stage_luck(work: _Work) -> None:
 
 def _stage_return(work: _Work) -> None:
     """Cards not discarded go back to hand (option ``return_to``; official: by position)."""
-    by_position = work.table.rules.return_to == "position"
+    by_position = work.table.rules.return_to == ReturnTo.POSITION
     for placement in work.front:
         seat = placement.before if by_position else placement.by
         work.add_to_hand(seat, placement.card)
@@ -1428,7 +1455,7 @@ def _round_winner(work: _Work) -> int | None:
     assert work.outcome is not None
     order = [(work.outcome.next_leader + step) % table.players for step in range(table.players)]
     empty = [seat for seat in order if not hands[seat]]
-    if empty and table.rules.zero_cards == "any":
+    if empty and table.rules.zero_cards == ZeroCards.ANY:
         work.say("round.end.zero_other", f"seat {empty[0] + 1} has 0 cards and wins the round")
         return empty[0]
     singles = [seat for seat in range(table.players) if len(hands[seat]) == 1]
@@ -1538,7 +1565,7 @@ def _new_round(work: _Work, leader: int) -> None:
     boxed Absolutes too if option ``reshuffle_absolutes`` says so) and dealt again; or, for a
     game analysed with given deals (``Table.later_rounds``), the next given deal."""
     table = work.table
-    if table.rules.reshuffle_absolutes == "all":
+    if table.rules.reshuffle_absolutes == ReshuffleAbsolutes.ALL:
         work.box = ()
     index = sum(work.rounds_won) - table.later_from
     if 0 <= index < len(table.later_rounds):
@@ -1618,10 +1645,10 @@ def _finish_deal(work: _Work) -> None:
     _reset_bout(work, work.leader)
 
 
-_STAGES: Final = {
-    LUCK_BEFORE: _stage_luck,
-    RETURN: _stage_return,
-    LUCK_AFTER: _stage_luck,
-    EXCHANGES: _stage_exchanges,
-    CHECK: _stage_check,
+_STAGES: Final[dict[str, Callable[[_Work], None]]] = {
+    Stage.LUCK_BEFORE: _stage_luck,
+    Stage.RETURN: _stage_return,
+    Stage.LUCK_AFTER: _stage_luck,
+    Stage.EXCHANGES: _stage_exchanges,
+    Stage.CHECK: _stage_check,
 }

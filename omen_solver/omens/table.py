@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from omen_solver.omens.cards import Catalogue, default_catalogue
-from omen_solver.omens.rules import OmensRules, make_rules
+from omen_solver.omens.rules import AbsoluteTiming, OmensRules, make_rules
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Placement", "Scope", "Table", "deal_sizes"]
 
@@ -85,10 +86,10 @@ class Table:
         object.__setattr__(self, "effect", {v: c.effect for v, c in cards.items()})
         object.__setattr__(self, "colours", {v: c.colours for v, c in cards.items()})
         now = {v for v, c in cards.items() if c.is_now}
-        if self.rules.absolute_timing == "end":
+        if self.rules.absolute_timing == AbsoluteTiming.END:
             now -= set(cards.absolutes)
         object.__setattr__(self, "now", frozenset(now))
-        object.__setattr__(self, "fear", frozenset(cards.with_effect("fear")))
+        object.__setattr__(self, "fear", frozenset(cards.with_effect(Effect.FEAR)))
         object.__setattr__(self, "labels", {v: c.label() for v, c in cards.items()})
 
     def name(self, card: int) -> str:

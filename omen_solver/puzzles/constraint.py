@@ -25,7 +25,6 @@ plays) and, in comments, the value of every first play, so the answer can be fol
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from omen_solver.core.files import atomic_write
 from omen_solver.core.search import solve
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.cards import Catalogue, default_catalogue
+from omen_solver.omens.position import position_toml
 from omen_solver.omens.proofs.counterexamples import DEFAULT_TEAMS
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
@@ -257,28 +257,15 @@ def write_puzzle(
     for move, value in sorted(found.values.items(), key=lambda item: (-item[1], item[0])):
         comment.append(f"- {move}: seats {seats} {_describe(value)}")
     comment.append("A winning line: " + " ".join(found.line) + ".")
-    lines = [*(f"# {line}" for line in comment)]
-    lines += [
-        'game = "omens"',
-        f"players = {recipe.players}",
-        f"teams = {json.dumps(teams)}",
-        f"title = {json.dumps(question)}",
-        "",
-        "[hands]",
-        *(f"{seat + 1} = {json.dumps(list(hand))}" for seat, hand in enumerate(found.hands)),
-        "",
-        "[bout]",
-        "leader = 1",
-        "",
-        "[puzzle]",
-        f"question = {json.dumps(question)}",
-        f"team = {json.dumps(mine)}",
-        f"max_nodes = {recipe.budget.max_nodes or 200_000}",
-        "",
-        "[puzzle.answer]",
-        f"winner = {json.dumps(mine)}",
-        'value = "1"',
-        f"best_actions = {json.dumps(list(found.best))}",
-    ]
+    data = {
+        "game": "omens", "title": question, "players": recipe.players, "teams": teams,
+        "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(found.hands)},
+        "bout": {"leader": 1},
+        "puzzle": {
+            "question": question, "team": list(mine),
+            "max_nodes": recipe.budget.max_nodes or 200_000,
+            "answer": {"winner": list(mine), "value": "1", "best_actions": list(found.best)},
+        },
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, "\n".join(lines) + "\n")
+    atomic_write(path, position_toml(data, comment))

@@ -27,14 +27,13 @@ with the rules that decide each bout (the explaining engine's own words).
 
 from __future__ import annotations
 
-import json
 import random
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.files import atomic_write
@@ -43,7 +42,7 @@ from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.deals import DealKind, deal_round
 from omen_solver.omens.playout import Reached, play_forward
-from omen_solver.omens.position import load_position
+from omen_solver.omens.position import load_position, position_toml
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import BoutSummary, OmensState
 from omen_solver.omens.table import Scope, Table
@@ -546,7 +545,7 @@ def comments(puzzle: DeepPuzzle) -> list[str]:
     out += [wrapped for line in describe_line(puzzle.line) for wrapped in _line(line)]
     if puzzle.origin:
         out += ["", *_wrap(puzzle.origin)]
-    return [f"# {line}".rstrip() for line in out]
+    return out
 
 
 def _by_card(state: OmensState, tempting: Sequence[Tempting]) -> list[list[Tempting]]:
@@ -584,38 +583,24 @@ def write_deep_puzzle(puzzle: DeepPuzzle, path: Path) -> None:
     question = _question(puzzle)
     rating = puzzle.rating
     made = [start.move_to_string(move) for move in puzzle.reached.moves]
-    lines = [
-        *comments(puzzle),
-        'game = "omens"',
-        f"players = {players}",
-        f"teams = {json.dumps([[s + 1 for s in team] for team in state.teams()])}",
-        f"title = {json.dumps(_title(puzzle))}",
-        "",
-        "[hands]",
-        *(f"{seat + 1} = {json.dumps(list(hand))}" for seat, hand in enumerate(start.hands)),
-        "",
-        "[bout]",
-        f"leader = {start.leader + 1}",
-        *([f"moves = {json.dumps(made)}"] if made else []),
-        "",
-        "[puzzle]",
-        f"question = {json.dumps(question)}",
-        f"team = {json.dumps(list(puzzle.team))}",
-        *([f'concept = "{puzzle.concept.value}"'] if puzzle.concept is Concept.PARANOID else []),
-        f"max_nodes = {rating.max_nodes or puzzle_budget(rating.nodes)}",
-        "",
-        "[puzzle.answer]",
-        'value = "1"',
-        f"best_actions = {json.dumps([puzzle.best])}",
-        f"best_actions_exclude = {json.dumps([t.move for t in puzzle.tempting])}",
-        "",
-        "[puzzle.rating]",
-        f"depth = {rating.depth}",
-        f"tempting = {rating.tempting}",
-        f"nodes = {rating.nodes}",
-    ]
+    data: dict[str, Any] = {
+        "game": "omens", "title": _title(puzzle),
+        "players": players, "teams": [[s + 1 for s in team] for team in state.teams()],
+        "hands": {str(seat + 1): list(hand) for seat, hand in enumerate(start.hands)},
+        "bout": {"leader": start.leader + 1, **({"moves": made} if made else {})},
+        "puzzle": {
+            "question": question, "team": list(puzzle.team),
+            **({"concept": puzzle.concept.value} if puzzle.concept is Concept.PARANOID
+               else {}),
+            "max_nodes": rating.max_nodes or puzzle_budget(rating.nodes),
+            "answer": {"value": "1", "best_actions": [puzzle.best],
+                       "best_actions_exclude": [t.move for t in puzzle.tempting]},
+            "rating": {"depth": rating.depth, "tempting": rating.tempting,
+                       "nodes": rating.nodes},
+        },
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, "\n".join(lines) + "\n")  # whole or not at all
+    atomic_write(path, position_toml(data, comments(puzzle)))  # whole or not at all
 
 
 # -- generation ------------------------------------------------------------------------------

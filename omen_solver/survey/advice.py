@@ -51,6 +51,7 @@ from omen_solver.errors import AdviceError, IllegalActionError, InvalidActionErr
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Table
+from omen_solver.omens.vocabulary import ChoiceWord
 from omen_solver.survey.exact import values_of
 from omen_solver.survey.stats import wilson
 
@@ -142,8 +143,8 @@ def _from_hand(action: OmensAction) -> list[int]:
         return []
     cards = [action.card]
     kind = action.choice[:1]
-    gift = kind == ("take",) and action.choice[2] != action.choice[1]
-    if gift or kind == ("show",):
+    gift = kind == (ChoiceWord.TAKE,) and action.choice[2] != action.choice[1]
+    if gift or kind == (ChoiceWord.SHOW,):
         cards.append(int(action.choice[2]))
     return cards
 
@@ -606,7 +607,7 @@ class Tracker:
             if action.verb is Verb.SHOWS:
                 viewer = before.pending[-1][2]
                 self.known[viewer][action.seat].add(action.card)
-            elif action.verb is Verb.PLAY and action.choice[:1] == ("show",):
+            elif action.verb is Verb.PLAY and action.choice[:1] == (ChoiceWord.SHOW,):
                 self.known[int(action.choice[1])][action.seat].add(int(action.choice[2]))
         self.discarded |= set(after.discard_pile) - set(before.discard_pile)
         for seat in range(self.players):
@@ -627,7 +628,7 @@ class Tracker:
         for action in move:
             text = str(action)
             private = action.verb in (Verb.GIVES, Verb.SHOWS) or (
-                action.verb is Verb.PLAY and action.choice[:1] == ("show",)
+                action.verb is Verb.PLAY and action.choice[:1] == (ChoiceWord.SHOW,)
             )
             if private and seat not in seats and not (
                 action.verb is Verb.PLAY and int(action.choice[1]) == seat

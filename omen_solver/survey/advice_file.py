@@ -39,11 +39,13 @@ from omen_solver.errors import OptionError, PositionError
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS, Scope, Table
+from omen_solver.omens.vocabulary import Effect
 from omen_solver.survey.advice import View
 
 __all__ = ["KNOWN_BY", "load_view"]
 
-KNOWN_BY: Final = ("returned", "secret", "absolute", "betrayal", "jealousy", "dealt")
+KNOWN_BY: Final = ("returned", Effect.SECRET, Effect.ABSOLUTE, Effect.BETRAYAL, Effect.JEALOUSY,
+                   "dealt")
 """How a card in another hand came to be known."""
 
 _KEYS: Final = {"game", "title", "description", "players", "teams", "preset", "rules", "scope",

@@ -30,9 +30,10 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.deals import FIRST, KINDS, Deal, check_size, draw_deal
-from omen_solver.omens.rules import OmensRules, make_rules, option_specs
+from omen_solver.omens.rules import OmensRules, ReshuffleAbsolutes, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
+from omen_solver.omens.vocabulary import ChoiceWord
 from omen_solver.survey.exact import Outcome, settle, solve_exactly
 from omen_solver.survey.play import Reach, line_seed, play_to
 from omen_solver.survey.policies import Policy
@@ -185,7 +186,7 @@ def analyse_deal(config: SurveyConfig, players: int, index: int) -> dict[str, An
     """The record of one deal: JSON-ready, seats and teams from 1."""
     rules = config.rules()
     deal = draw_deal(config.seed, players, index, config.cards, kind=config.kind,
-                     reshuffle_all=rules.reshuffle_absolutes == "all")
+                     reshuffle_all=rules.reshuffle_absolutes == ReshuffleAbsolutes.ALL)
     scope = Scope(config.scope)
     state = deal.state(rules, scope)
     record: dict[str, Any] = {
@@ -288,7 +289,7 @@ def _placed(move: tuple[OmensAction, ...]) -> frozenset[int]:
     for action in move:
         if action.verb is Verb.PLAY:
             cards.add(action.card)
-            if action.choice and action.choice[0] == "take":
+            if action.choice and action.choice[0] == ChoiceWord.TAKE:
                 cards.add(int(action.choice[2]))
     return frozenset(cards)
 

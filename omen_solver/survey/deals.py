@@ -7,7 +7,10 @@ whichever process draws it and in whatever order (and existing surveys draw thei
 
 from __future__ import annotations
 
+from typing import Any
+
 from omen_solver.omens.deals import Deal
+from omen_solver.omens.position import position_toml as write_position
 from omen_solver.omens.table import Scope
 
 __all__ = ["position_toml"]
@@ -17,23 +20,13 @@ def position_toml(
     deal: Deal, preset: str, rules: dict[str, str], scope: Scope, title: str, description: str
 ) -> str:
     """The deal as a position file (``docs/omens-positions.md``) a person can solve again."""
-    lines = [
-        f"title = {_quote(title)}",
-        f"description = {_quote(description)}",
-        'game = "omens"',
-        f"players = {deal.players}",
-        f"teams = {[[s + 1 for s in team] for team in deal.teams]}",
-        f"preset = {_quote(preset)}",
-        f"scope = {_quote(scope.value)}",
-        f"box = {list(deal.box)}",
-    ]
+    data: dict[str, Any] = {
+        "game": "omens", "title": title, "description": description, "players": deal.players,
+        "teams": [[s + 1 for s in team] for team in deal.teams], "preset": preset,
+        "scope": scope.value, "box": list(deal.box),
+    }
     if rules:
-        lines += ["", "[rules]", *(f"{name} = {_quote(value)}" for name, value in rules.items())]
-    lines += ["", "[hands]"]
-    lines += [f"{seat + 1} = {list(hand)}" for seat, hand in enumerate(deal.hands)]
-    lines += ["", "[bout]", f"leader = {deal.leader + 1}", ""]
-    return "\n".join(lines)
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        data["rules"] = dict(rules)
+    data["hands"] = {str(seat + 1): list(hand) for seat, hand in enumerate(deal.hands)}
+    data["bout"] = {"leader": deal.leader + 1}
+    return write_position(data)

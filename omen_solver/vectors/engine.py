@@ -16,10 +16,11 @@ from typing import IO, Any, Final
 from omen_solver import __version__
 from omen_solver.core.budget import Budget
 from omen_solver.core.enumeration import perft
-from omen_solver.core.game import Game, GameState, VectorView, game_of, games
+from omen_solver.core.game import Game, GameState, game_of
 from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.protocol import PROTOCOL_VERSION
 from omen_solver.vectors.settings import SWITCHABLE, EngineRules
+from omen_solver.vectors.views import VECTORS, VectorView
 
 __all__ = ["Adapter", "serve"]
 
@@ -141,14 +142,13 @@ class Adapter:
         return {"state": _view(game_of(state)).state(state)}
 
 
-def _playable() -> list[Game[Any]]:
+def _playable() -> tuple[Game[Any], ...]:
     """The registered games that have vectors."""
-    return [game for game in games() if game.vectors is not None]
+    return VECTORS.games()
 
 
 def _view(game: Game[Any]) -> VectorView[Any]:
-    assert game.vectors is not None, game.name
-    return game.vectors
+    return VECTORS.of(game)
 
 
 def _answer(adapter: Adapter, line: str) -> tuple[dict[str, Any], bool]:

@@ -34,6 +34,7 @@ from omen_solver.errors import EngineError, EngineStartError, OmenSolverError
 from omen_solver.omens.actions import OmensAction, format_action, parse_action
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.state import OmensState
+from omen_solver.omens.vocabulary import ChoiceWord, Effect
 from omen_solver.vectors.holds import holds_info
 from omen_solver.vectors.jsonfile import dumps, validate
 from omen_solver.vectors.omens_features import SITUATIONS, BoutTrack, step_features
@@ -63,7 +64,7 @@ SHRINK_SECONDS: Final = 10.0
 _TEAMS: Final = {4: [[1, 3], [2, 4]], 5: [[1, 3], [2, 4, 5]], 6: [[1, 4], [2, 5], [3, 6]]}
 _CATALOGUE = default_catalogue()
 _ABSOLUTES: Final = tuple(card for card in sorted(_CATALOGUE)
-                          if _CATALOGUE[card].effect == "absolute")
+                          if _CATALOGUE[card].effect == Effect.ABSOLUTE)
 _FIRST: Final = (*(card for card in sorted(_CATALOGUE) if _CATALOGUE[card].is_now
                      and card not in _ABSOLUTES), 12, 13, 14, 22, 26, 27)
 """The cards a mid-round position deals first: the immediate cards (an Absolute is added)
@@ -254,11 +255,11 @@ def _cards(move: Sequence[OmensAction]) -> set[int]:
     for action in move:
         cards.add(action.card)
         choice = action.choice
-        if choice and choice[0] in ("return", "swap"):
+        if choice and choice[0] in (ChoiceWord.RETURN, ChoiceWord.SWAP):
             cards.add(int(choice[1]))
-        elif choice and choice[0] == "take":
+        elif choice and choice[0] == ChoiceWord.TAKE:
             cards.update((int(choice[1]), int(choice[2])))
-        elif choice and choice[0] == "show":
+        elif choice and choice[0] == ChoiceWord.SHOW:
             cards.add(int(choice[2]))
     return cards
 
@@ -384,7 +385,7 @@ def _renumbered_move(text: str, drop: int) -> str:
             return -9 if number == drop - 1 else number - (number > drop - 1)
 
         choice = tuple(action.choice)
-        if choice and choice[0] in ("ask", "show", "with"):
+        if choice and choice[0] in (ChoiceWord.ASK, ChoiceWord.SHOW, ChoiceWord.WITH):
             choice = (choice[0], seat(int(choice[1])), *choice[2:])
         to = action.to if action.to < 0 else seat(action.to)
         moved = replace(action, seat=seat(action.seat), to=to, choice=choice)

@@ -24,7 +24,15 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omen.cards import default_catalogue
 from omen_solver.omen.notation import parse_action
 from omen_solver.omen.position import DEFAULT_TURN_NUMBER, state_from_data
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, make_rules
+from omen_solver.omen.rules import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    Challenges,
+    OptionalUnits,
+    PortentAndFeats,
+    Relics,
+    make_rules,
+)
 from omen_solver.omen.setup import OPTIONAL_TYPES, VP_TOKENS
 from omen_solver.omen.state import OmenState
 from omen_solver.omen.summary import state_summary
@@ -74,7 +82,7 @@ def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
     extra = explicit.get("sets", [])
     sets = tuple(dict.fromkeys((*PROFILES[profile].sets,
                                 *(catalogue.sets() if extra == "all" else extra))))
-    removed = OPTIONAL_TYPES if rules.optional_units == "off" else ()
+    removed = OPTIONAL_TYPES if rules.optional_units == OptionalUnits.OFF else ()
     seats = explicit.setdefault("seat", {})
     for seat in ("1", "2"):
         seats.setdefault(seat, {})
@@ -104,12 +112,12 @@ def explicit_position(data: Mapping[str, Any]) -> dict[str, Any]:
         return sorted(cards)
 
     if "relics" not in pool:
-        pool["relics"] = rest("relic") if rules.relics == "on" else []
+        pool["relics"] = rest("relic") if rules.relics == Relics.ON else []
     if "challenges" not in pool:
-        pool["challenges"] = rest("challenge") if rules.challenges == "on" else []
+        pool["challenges"] = rest("challenge") if rules.challenges == Challenges.ON else []
     if "feats" not in pool:
         feats = [c.id for c in catalogue.of_kind("feat", sets)]
-        pool["feats"] = feats if rules.portent_and_feats == "on" else []
+        pool["feats"] = feats if rules.portent_and_feats == PortentAndFeats.ON else []
     for key, kind in (("shuffled", "unit"),):
         if deck.get(key, "rest") == "rest":
             deck[key] = rest(kind)

@@ -40,6 +40,7 @@ from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import owner
 from omen_solver.omens.state import DREAM, REPLAY, OmensState
 from omen_solver.omens.table import Placement, Scope
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, law_word
 
 __all__ = [
     "ABSOLUTE",
@@ -79,9 +80,9 @@ def effect_name(card: int) -> str | None:
     """The effect a card stands for in the coverage: each card its own, the six Absolutes
     one; Malice (no effect) none."""
     entry = _CATALOGUE[card]
-    if entry.effect == "none":
+    if entry.effect == Effect.NONE:
         return None
-    if entry.effect == "absolute":
+    if entry.effect == Effect.ABSOLUTE:
         return ABSOLUTE
     return entry.name.lower()
 
@@ -90,7 +91,7 @@ NOW_EFFECTS: Final = frozenset(
     name for card, entry in _CATALOGUE.items() if entry.is_now and (name := effect_name(card))
 )
 EFFECTS: Final = tuple(dict.fromkeys(n for c in _CATALOGUE if (n := effect_name(c))))
-_MOVING: Final = frozenset({"wrath", "betrayal"})
+_MOVING: Final = frozenset({Effect.WRATH, Effect.BETRAYAL})
 """The immediate effects after which a card is placed even when nobody is left to play
 (Wrath's replacement, Betrayal's gift)."""
 
@@ -155,22 +156,25 @@ def impossible_placements() -> dict[str, list[str]]:
     return found
 
 
-_TAKEN: Final = tuple(sorted(NOW_EFFECTS - {"betrayal"}))
-_RETURNED: Final = tuple(sorted(NOW_EFFECTS - {"wrath"}))
+_TAKEN: Final = tuple(sorted(NOW_EFFECTS - {Effect.BETRAYAL}))
+_RETURNED: Final = tuple(sorted(NOW_EFFECTS - {Effect.WRATH}))
 SCENES: Final = frozenset(
-    [f"scene:law:{d}:{h}" for d in ("higher", "lower") for h in ("both-sides", "cannot-follow")]
+    [f"scene:law:{d}:{h}" for d in (ChoiceWord.HIGHER, ChoiceWord.LOWER)
+     for h in ("both-sides", "cannot-follow")]
     + [f"scene:betrayal-{verb}:{e}" for verb in ("takes", "gives") for e in _TAKEN]
     + [f"scene:wrath-returns:{e}" for e in _RETURNED]
-    + [f"scene:jealousy-moves:{e}" for e in ("law", "fear", "luck")]
+    + [f"scene:jealousy-moves:{e}" for e in (Effect.LAW, Effect.FEAR, Effect.LUCK)]
     + [f"scene:luck-nothing-to-discard:{h}" for h in ("empty-hand", "only-fear")]
-    + [f"scene:round-end:{c}" for c in ("pride", "luck", "pride-and-luck")]
+    + [f"scene:round-end:{c}" for c in (Effect.PRIDE, Effect.LUCK, "pride-and-luck")]
     + ["scene:round-end:tie-one-card", "scene:round-end:luck-zero-over-one"]
 )
 """The hands that make a rule matter (see the module's docstring)."""
 
 
 HAND_KINDS: Final = ("only-fear", "one-card", "empty")
-HAND_EFFECTS: Final = ("betrayal", "dream", "luck", "secret", "the-absolute", "wrath")
+HAND_EFFECTS: Final = (
+    Effect.BETRAYAL, Effect.DREAM, Effect.LUCK, Effect.SECRET, "the-absolute", Effect.WRATH
+)
 """The effects that take a card from a hand, put one into it or show one from it: Betrayal's
 player (the hand it takes into and gives from), Dream's target (who places from it), Luck's
 player (who discards from it), the hand Secret shows from, both hands of The Absolute's
@@ -194,7 +198,7 @@ SITUATIONS: Final = frozenset(
     + [f"situation:under-law:{kind}" for kind in UNDER_LAW]
     + [f"situation:ends-{what}:{effect}" for what in ("round", "game") for effect in EFFECTS]
     + [f"situation:pride-luck-round-end:{what}" for what in LUCK_WITH_PRIDE]
-    + [f"situation:tie-one-card:{what}" for what in ("partners", "opponents", "fear")]
+    + [f"situation:tie-one-card:{what}" for what in ("partners", "opponents", Effect.FEAR)]
     + [f"situation:luck-zero:{what}" for what in ("over-one-card", "over-several")]
     + [f"situation:{where}:{effect}" for where in ("first", "last", "one-left")
        for effect in NOW_EFFECTS]
@@ -220,10 +224,10 @@ def _placed(before: OmensState, move: Sequence[OmensAction]) -> Iterator[Placeme
     for action in move:
         choice = action.choice
         if action.verb is Verb.PLAY:
-            dream = _CATALOGUE[action.card].effect == "dream"
+            dream = _CATALOGUE[action.card].effect == Effect.DREAM
             before_seat = action.to if action.to >= 0 and not dream else action.seat
             yield Placement(action.card, before_seat, action.seat)
-        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == "take":
+        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == ChoiceWord.TAKE:
             taken = next((p for p in before.in_play if p.card == int(choice[1])), None)
             person = taken.before if taken is not None else action.seat
             yield Placement(int(choice[2]), person, action.seat)
@@ -274,7 +278,7 @@ def _exchange_target(move: Sequence[OmensAction]) -> tuple[int, int] | None:
     """(player, target) when the move starts an Absolute's exchange."""
     for action in move:
         choice = action.choice
-        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == "with":
+        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == ChoiceWord.WITH:
             return action.seat, int(choice[1])
     return None
 
@@ -285,7 +289,7 @@ def _law_scenes(before: OmensState, move: Sequence[OmensAction]) -> set[str]:
     if law is None:
         return set()
     value, direction = law
-    side = "higher" if direction > 0 else "lower"
+    side = law_word(direction)
     found = set()
     for action in move:
         if action.verb is not Verb.PLAY or action.card not in before.hands[action.seat]:
@@ -305,16 +309,16 @@ def _choice_scenes(move: Sequence[OmensAction]) -> set[str]:
         if action.verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
             continue
         keyword = choice[0]
-        if keyword == "take":
+        if keyword == ChoiceWord.TAKE:
             for verb, card in (("takes", int(choice[1])), ("gives", int(choice[2]))):
                 name = effect_name(card)
                 if name in _TAKEN:
                     found.add(f"scene:betrayal-{verb}:{name}")
-        elif keyword == "return":
+        elif keyword == ChoiceWord.RETURN:
             name = effect_name(int(choice[1]))
             if name in _RETURNED:
                 found.add(f"scene:wrath-returns:{name}")
-        elif keyword == "swap" and int(choice[1]) in (_LAW, _FEAR, _LUCK):
+        elif keyword == ChoiceWord.SWAP and int(choice[1]) in (_LAW, _FEAR, _LUCK):
             found.add(f"scene:jealousy-moves:{effect_name(int(choice[1]))}")
     return found
 
@@ -443,23 +447,24 @@ def _hand_situations(before: OmensState, move: Sequence[OmensAction]) -> set[str
         if verb is Verb.GIVES:
             touch(ABSOLUTE, hands[seat])
         elif verb is Verb.DISCARDS:
-            touch("luck", hands[seat])
-        elif verb is Verb.PLAY and action.to >= 0 and _CATALOGUE[action.card].effect == "dream":
-            touch("dream", hands[action.to])
+            touch(Effect.LUCK, hands[seat])
+        elif (verb is Verb.PLAY and action.to >= 0
+              and _CATALOGUE[action.card].effect == Effect.DREAM):
+            touch(Effect.DREAM, hands[action.to])
         if verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
             continue
         keyword = choice[0]
-        if keyword == "take":
-            touch("betrayal", own)
-        elif keyword == "ask":
-            touch("secret", hands[int(choice[1])])
-        elif keyword == "show":
-            touch("secret", own)
-        elif keyword == "return":
+        if keyword == ChoiceWord.TAKE:
+            touch(Effect.BETRAYAL, own)
+        elif keyword == ChoiceWord.ASK:
+            touch(Effect.SECRET, hands[int(choice[1])])
+        elif keyword == ChoiceWord.SHOW:
+            touch(Effect.SECRET, own)
+        elif keyword == ChoiceWord.RETURN:
             returned = int(choice[1])
             where = next((p.before for p in before.in_play if p.card == returned), None)
             if where is not None:
-                touch("wrath", hands[where])
+                touch(Effect.WRATH, hands[where])
     return found
 
 
@@ -476,12 +481,13 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
             elif pending == DREAM:
                 events.add("dream-placed")
         if action.verb is Verb.PLAY and before.law is not None:
-            kind = {REPLAY: "wrath-replay", DREAM: "dream-placement"}.get(str(pending), "turn")
+            kinds = {str(REPLAY): "wrath-replay", str(DREAM): "dream-placement"}
+            kind = kinds.get(str(pending), "turn")
             events.add(f"under:{kind}")
         if action.verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
             continue
         keyword = choice[0]
-        if keyword == "take":
+        if keyword == ChoiceWord.TAKE:
             taken, given = int(choice[1]), int(choice[2])
             if taken == _LAW:
                 events.add("given-back" if given == _LAW else "taken")
@@ -489,9 +495,9 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
                 events.add("given")
             if before.law is not None and taken != before.law[0]:
                 events.add("under:betrayal-gift")
-        elif keyword == "return" and int(choice[1]) == _LAW:
+        elif keyword == ChoiceWord.RETURN and int(choice[1]) == _LAW:
             events.add("returned")
-        elif keyword == "swap" and int(choice[1]) == _LAW:
+        elif keyword == ChoiceWord.SWAP and int(choice[1]) == _LAW:
             events.add("moved")
     left = _left(before, after)
     return {f"situation:under-law:{e.removeprefix('under:')}" if e.startswith("under:")
@@ -514,7 +520,7 @@ def _law_seen(before: OmensState, move: Sequence[OmensAction], watch: frozenset[
         if action.verb is Verb.PLAY and action.card in before.hands[action.seat]:
             hand = before.hands[action.seat]
         elif action.verb in (Verb.PLAY, Verb.RESOLVE) and action.choice and \
-                action.choice[0] == "take":
+                action.choice[0] == ChoiceWord.TAKE:
             hand = (*before.hands[action.seat], int(action.choice[1]))
         else:
             continue
@@ -553,7 +559,7 @@ def _end_situations(move: Sequence[OmensAction], after: OmensState, rules: set[s
         found.add(f"situation:ends-round:{effect}")
         if game_over:
             found.add(f"situation:ends-game:{effect}")
-    if bout.pride and "luck" in effects:
+    if bout.pride and Effect.LUCK in effects:
         if _LUCK not in summary.discarded:
             luck = "not-discarded"
         elif "round.end.luck_zero" in rules:

@@ -45,12 +45,24 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.core.game import SIMULTANEOUS
+from omen_solver.core.options import preset
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.rule_ids import RULES
-from omen_solver.omens.rules import make_rules, option_specs
+from omen_solver.omens.rules import (
+    AbsoluteExchange,
+    AbsoluteTiming,
+    BetrayalGiveBack,
+    DreamTargetTurn,
+    OmensRules,
+    SadnessLoneCard,
+    ZeroCards,
+    make_rules,
+    option_specs,
+)
 from omen_solver.omens.state import OmensState
+from omen_solver.omens.vocabulary import ChoiceWord, Effect
 from omen_solver.vectors.coverage import Coverage, Dimension, LineTracer, executable_lines
 from omen_solver.vectors.holds import holds_info
 from omen_solver.vectors.omens_features import (
@@ -155,8 +167,8 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
     )
     absolute = frozenset(
         f"absolute:{timing}:{exchange}:{relation}"
-        for timing in ("now", "end")
-        for exchange in ("secret", "open")
+        for timing in AbsoluteTiming
+        for exchange in AbsoluteExchange
         for relation in RELATIONS
     )
     impossible = impossible_placements()
@@ -277,12 +289,13 @@ def possible_situations(settings: Mapping[str, str]
                                   for kind in ("one-card", "only-fear"))),
     ]
     empty = frozenset(f"situation:hand-empty:{effect}" for effect in HAND_EFFECTS)
-    if settings["dream_target_turn"] == "plays_again":
-        asked = frozenset(f"situation:hand-empty:{e}" for e in ("the-absolute", "dream", "secret"))
+    if settings["dream_target_turn"] == DreamTargetTurn.PLAYS_AGAIN:
+        asked = frozenset(f"situation:hand-empty:{e}"
+                          for e in ("the-absolute", Effect.DREAM, Effect.SECRET))
         ruled_out.append((_GIVES_FROM_HAND, asked))
     else:
         ruled_out.append((_NO_EMPTY_HAND, empty))
-    if settings["betrayal_give_back"] == "forbidden":
+    if settings["betrayal_give_back"] == BetrayalGiveBack.FORBIDDEN:
         ruled_out.append((_NO_GIVE_BACK, frozenset(f"situation:law-given-back:{left}"
                                                    for left in LEFT)))
     impossible = frozenset().union(*(features for _, features in ruled_out))
@@ -292,7 +305,7 @@ def possible_situations(settings: Mapping[str, str]
 
 def _possible_scenes(suite: Suite) -> tuple[frozenset[str], tuple[tuple[str, int, str], ...]]:
     """The scenes a line of play can have under the suite's settings, and those it cannot."""
-    if suite.settings["dream_target_turn"] == "plays_again":
+    if suite.settings["dream_target_turn"] == DreamTargetTurn.PLAYS_AGAIN:
         return SCENES, ()
     why = ("a bout starts with 2 cards or more in every hand (a hand of 1 ends the round, a "
            "hand of 0 needs dream_target_turn = plays_again), and every player places one card "
@@ -873,7 +886,7 @@ def _placement_packs(suite: Suite, coverage: Coverage) -> Iterator[_Candidate]:
             if seat < 4:
                 assigned[seat + 1] = second
             else:
-                extra[1 if first == "wrath" else 4] = second
+                extra[1 if first == Effect.WRATH else 4] = second
         else:
             assigned[seat] = second
             assigned[seat - 1] = first
@@ -915,17 +928,17 @@ def _scene_candidates(suite: Suite) -> Iterator[_Candidate]:
                                                    (1, 2, 3, 4)}, 2)),
                              tuple(first), wanted, budget=budget, purpose=purpose)
 
-    law = [f"scene:law:{d}:{h}" for d in ("higher", "lower")
+    law = [f"scene:law:{d}:{h}" for d in (ChoiceWord.HIGHER, ChoiceWord.LOWER)
            for h in ("both-sides", "cannot-follow")]
     yield from bout({1: (15, 3), 2: (10, 20), 3: (4, 5), 4: (18, 19)}, (15,), law,
                     "Law led, then hands on both sides of it, below it and above it")
-    for effect in sorted(NOW_EFFECTS - {"betrayal"}):
+    for effect in sorted(NOW_EFFECTS - {Effect.BETRAYAL}):
         card = _CARD_OF[effect]
         yield from bout({1: (card,), 2: (29,)}, (card, 29), [f"scene:betrayal-takes:{effect}"],
                         f"Betrayal after {effect}")
         yield from bout({1: (1, 2), 2: (29, card)}, (1, 29), [f"scene:betrayal-gives:{effect}"],
                         f"Betrayal with {effect} in hand")
-    for effect in sorted(NOW_EFFECTS - {"wrath"}):
+    for effect in sorted(NOW_EFFECTS - {Effect.WRATH}):
         card = _CARD_OF[effect]
         yield from bout({1: (card,), 2: (28,)}, (card, 28), [f"scene:wrath-returns:{effect}"],
                         f"Wrath after {effect}")
@@ -937,7 +950,8 @@ def _scene_candidates(suite: Suite) -> Iterator[_Candidate]:
                     ["scene:luck-nothing-to-discard:only-fear"],
                     "Luck played by a player left with Fear, then Winter")
     yield from bout({1: (22,), 2: (13,), 3: (27,)}, (22, 13, 27),
-                    [f"scene:round-end:{c}" for c in ("pride", "luck", "pride-and-luck")],
+                    [f"scene:round-end:{c}" for c in (Effect.PRIDE, Effect.LUCK,
+                                                      "pride-and-luck")],
                     "Pride, Luck and Winter in the bout that ends the round")
     yield from bout({1: (13, 5), 2: (27, 4), 3: (6, 7), 4: (3, 10)}, (13, 27),
                     ["scene:round-end:luck-zero-over-one", "scene:round-end:tie-one-card"],
@@ -997,7 +1011,7 @@ def _relation(seat_a: int, seat_b: int) -> str:
 
 def _absolute_candidates(suite: Suite) -> Iterator[_Candidate]:
     """The Absolute played by seat 1 under each timing and exchange setting."""
-    for timing, exchange in itertools.product(("now", "end"), ("secret", "open")):
+    for timing, exchange in itertools.product(AbsoluteTiming, AbsoluteExchange):
         overrides = {"absolute_timing": timing, "absolute_exchange": exchange}
         for players in (4, 5, 6):
             hands: dict[int, list[int]] = {seat: [] for seat in range(1, players + 1)}
@@ -1030,9 +1044,9 @@ def _spread_candidates(suite: Suite, players: int, size: int, count: int
 def _option_candidates(suite: Suite) -> Iterator[_Candidate]:
     """Deals under the options that let players run out of cards (Dream's target plays again,
     0 cards win), where the rules about empty hands and lone cards apply."""
-    overrides = ({"dream_target_turn": "plays_again"},
-                 {"dream_target_turn": "plays_again", "zero_cards": "any"},
-                 {"dream_target_turn": "plays_again", "sadness_lone_card": "discarded_no_winner"})
+    again = DreamTargetTurn.PLAYS_AGAIN
+    overrides = (preset(OmensRules, again), preset(OmensRules, again, ZeroCards.ANY),
+                 preset(OmensRules, again, SadnessLoneCard.DISCARDED_NO_WINNER))
     for rules in overrides:
         for players in (4, 5):
             hands: dict[int, list[int]] = {seat: [] for seat in range(1, players + 1)}

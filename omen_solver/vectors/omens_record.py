@@ -24,6 +24,7 @@ from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
+from omen_solver.omens.vocabulary import ChoiceWord
 
 __all__ = [
     "OmensSetup",
@@ -192,11 +193,11 @@ def cards_of_move(text: str) -> Iterator[int]:
         yield action.card
         choice = action.choice
         keyword = choice[0] if choice else None
-        if keyword in ("return", "swap"):
+        if keyword in (ChoiceWord.RETURN, ChoiceWord.SWAP):
             yield int(choice[1])
-        elif keyword == "take":
+        elif keyword == ChoiceWord.TAKE:
             yield from (int(choice[1]), int(choice[2]))
-        elif keyword == "show":
+        elif keyword == ChoiceWord.SHOW:
             yield int(choice[2])
 
 

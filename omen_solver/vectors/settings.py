@@ -15,12 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from omen_solver.core.game import RuleSet, game_named
 from omen_solver.core.options import OptionSpec, describe
 from omen_solver.errors import OptionError
-from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
-from omen_solver.omen.rules import make_rules as make_omen_rules
-from omen_solver.omens.rules import PRESETS, OmensRules
-from omen_solver.omens.rules import make_rules as make_omens_rules
 
 __all__ = [
     "SWITCHABLE",
@@ -36,30 +33,34 @@ __all__ = [
 ]
 
 SWITCHABLE: Final = "switchable"
-_PRESET_KEY: Final = {"omens": "preset", "omen": "profile"}
+
+
+def _rule_set(game: str) -> RuleSet:
+    """The game's rule set, as its descriptor declares it."""
+    make = game_named(game).rule_set
+    assert make is not None, game
+    return make()
 
 
 def specs(game: str) -> tuple[OptionSpec, ...]:
     """The rule options of a game, in declaration order."""
-    return describe(OmensRules if game == "omens" else OmenRules)
+    return describe(_rule_set(game).options)
 
 
 def preset_names(game: str) -> tuple[str, ...]:
     """The presets (Omens) or profiles (Omen) of a game."""
-    return tuple(PRESETS) if game == "omens" else tuple(PROFILES)
+    return tuple(_rule_set(game).presets)
 
 
 def base_name(game: str) -> str:
     """The preset settings are written against when no other is named."""
-    return "rulebook" if game == "omens" else DEFAULT_PROFILE
+    return _rule_set(game).default_preset
 
 
 def preset_settings(game: str, name: str, overrides: Mapping[str, Any] | None = None,
                     where: str = "rules") -> dict[str, str]:
     """Every setting of a preset (Omen: a profile) with ``overrides`` on top."""
-    if game == "omens":
-        return make_omens_rules(name, overrides, where=where).as_dict()
-    return make_omen_rules(name, overrides, where=where).as_dict()
+    return _rule_set(game).make(name, overrides, where=where).as_dict()
 
 
 def options_json(game: str, settings: Mapping[str, str], preset: str | None = None
@@ -70,7 +71,7 @@ def options_json(game: str, settings: Mapping[str, str], preset: str | None = No
     name = preset or base_name(game)
     base = preset_settings(game, name)
     overrides = {key: value for key, value in settings.items() if base[key] != value}
-    return {_PRESET_KEY[game]: name, "overrides": dict(sorted(overrides.items())),
+    return {_rule_set(game).preset_key: name, "overrides": dict(sorted(overrides.items())),
             "settings": dict(settings)}
 
 
@@ -95,7 +96,8 @@ class EngineRules:
             return SWITCHABLE
         if self.preset is not None:
             extra = ", ".join(f"{k} = {v}" for k, v in sorted((self.overrides or {}).items()))
-            return f"{_PRESET_KEY[self.game]} {self.preset}" + (f" with {extra}" if extra else "")
+            key = _rule_set(self.game).preset_key
+            return f"{key} {self.preset}" + (f" with {extra}" if extra else "")
         return "its own settings"
 
     def setup_options(self, vector: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -111,7 +113,7 @@ def parse_declared(game: str, value: Any, where: str) -> EngineRules:
     """What a ``hello`` answer says about one game's settings (OptionError names ``where``)."""
     if value is None or value == SWITCHABLE:
         return EngineRules(game, None)
-    key = _PRESET_KEY[game]
+    key = _rule_set(game).preset_key
     if isinstance(value, str):
         value = {key: value}
     if not isinstance(value, dict):

@@ -35,7 +35,7 @@ from omen_solver.errors import VectorFileError
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.proofs.counterexamples import Counterexample
 from omen_solver.omens.proofs.enumeration.walk import BoutDeal, deals
-from omen_solver.omens.rules import OmensRules, make_rules, option_specs
+from omen_solver.omens.rules import DreamTargetTurn, OmensRules, ReturnTo, make_rules, option_specs
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 
@@ -103,7 +103,7 @@ SEARCHES: Mapping[str, Search] = {
     "law_when_last": Search({3: [15]}, _PLAIN),
     "wrath_replay": Search({1: [28]}, _PLAIN),
     "jealousy_own_card": Search(
-        {0: [21], 1: [23]}, _PLAIN, companions=({"dream_target_turn": "plays_again"},)
+        {0: [21], 1: [23]}, _PLAIN, companions=({"dream_target_turn": DreamTargetTurn.PLAYS_AGAIN},)
     ),
     "dream_target_turn": Search({0: [21]}, _PLAIN),
     "now_resolver": Search({0: [21], 1: [15]}, _PLAIN),
@@ -114,7 +114,7 @@ SEARCHES: Mapping[str, Search] = {
         {0: [26], 1: [21]},
         (4, 5, 9, 13, 18, 20, 27),
         scope=Scope.ROUND,
-        companions=({"dream_target_turn": "plays_again"},),
+        companions=({"dream_target_turn": DreamTargetTurn.PLAYS_AGAIN},),
         note="Sadness alone in play needs a bout with a single card in play. Under the default "
         "options every player has exactly one card in front of them when a bout is resolved "
         "(theorem one-card-before-each), so it cannot happen; with dream_target_turn = "
@@ -126,13 +126,14 @@ SEARCHES: Mapping[str, Search] = {
     "luck_timing": Search(
         {0: [21], 1: [13]},
         _PLAIN,
-        companions=({"dream_target_turn": "plays_again"}, {"return_to": "placer"}),
+        companions=({"dream_target_turn": DreamTargetTurn.PLAYS_AGAIN},
+                    {"return_to": ReturnTo.PLACER}),
     ),
     "zero_cards": Search(
         {0: [21]},
         (4, 5, 9, 13, 18, 20, 26),
         scope=Scope.ROUND,
-        companions=({"dream_target_turn": "plays_again"},),
+        companions=({"dream_target_turn": DreamTargetTurn.PLAYS_AGAIN},),
     ),
     "pride_next_round": Search({0: [22]}, _PLAIN, scope=Scope.ROUND),
     "reshuffle_absolutes": Search({0: [30]}, _PLAIN, scope=Scope.GAME, box=(34, 35)),

@@ -135,8 +135,11 @@ class Api:
 
     @staticmethod
     def position_data(body: dict[str, Any], game: str) -> dict[str, Any]:
-        """The position of a request: ``toml`` (the file's text) or ``position`` (tables).
-        Parses TOML: call it in a worker thread."""
+        """The position of a request: ``toml`` (the file's text), ``text`` (its one-line text,
+        docs/position-text.md) or ``position`` (tables). Parses text: call it in a worker
+        thread."""
+        if "text" in body:
+            return library.read_position_line(body["text"], game)
         if "toml" in body:
             return library.read_position_text(body["toml"], game)
         if "position" in body:
@@ -146,7 +149,8 @@ class Api:
                     f"'position': expected the position's tables, not {shown(data)}")
             check_tables(data, "'position'")
             return data
-        raise RequestError("give the position as 'toml' (its text) or 'position'")
+        raise RequestError("give the position as 'toml' (its file's text), 'text' (its "
+                           "one-line text) or 'position'")
 
     def board(self, body: dict[str, Any]) -> library.Board:
         return library.load_board(self.position_data(body, "omens"),
@@ -202,6 +206,19 @@ class Api:
             return {"toml": text, "board": library.board_view(board)}
 
         return _json(await run_in_threadpool(check))
+
+    async def position_text(self, request: Request) -> Response:
+        """A position (and moves played on it) as its one-line text and its file."""
+        game = request.path_params["game"]
+        if game not in ("omens", "omen"):
+            raise RequestError(f"no game {shown(game)}: 'omens' or 'omen'")
+        body = await self.body(request)
+
+        def texts() -> dict[str, str]:
+            state = self.board(body).state if game == "omens" else self._omen(body)[0]
+            return library.position_texts(state)
+
+        return _json(await run_in_threadpool(texts))
 
     async def omens_deal(self, request: Request) -> Response:
         body = await self.body(request)
@@ -483,6 +500,7 @@ def create_app(
         Route("/api/omens/export", api.omens_export, methods=["POST"]),
         Route("/api/omens/position", api.omens_position, methods=["POST"]),
         Route("/api/omens/deal", api.omens_deal, methods=["POST"]),
+        Route("/api/{game}/text", api.position_text, methods=["POST"]),
         Route("/api/omens/solve", api.omens_solve, methods=["POST"]),
         Route("/api/omens/lines", api.omens_lines, methods=["POST"]),
         Route("/api/jobs/{id}", api.job_status, methods=["GET"]),

@@ -10,8 +10,6 @@ each legal action its canonical text, a label, and the clicks that choose it on 
 from __future__ import annotations
 
 import json
-import math
-import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,14 +18,16 @@ from typing import Any, Final
 
 from omen_solver.core.files import parse_toml, read_text
 from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
+from omen_solver.core.values import toml_text
 from omen_solver.errors import OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
-from omen_solver.omens.position import OmensPosition, parse_position
+from omen_solver.omens.position import OmensPosition, parse_position, position_toml
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
 from omen_solver.omens.state import BoutSummary, OmensState
 from omen_solver.omens.table import Scope
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, PendingKind, law_word
 
 __all__ = [
     "POSITION_NAME",
@@ -39,6 +39,8 @@ __all__ = [
     "load_board",
     "options_json",
     "position_from_data",
+    "position_texts",
+    "read_position_line",
     "read_position_text",
     "rules_json",
 ]
@@ -77,6 +79,35 @@ def read_position_text(text: object, game: str) -> dict[str, Any]:
         )
     _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
     return data
+
+
+def read_position_line(text: object, game: str) -> dict[str, Any]:
+    """A position's one-line text from a request (``docs/position-text.md``): the tables of a
+    position of ``game``."""
+    from omen_solver.core.game import game_named
+    from omen_solver.core.positions import position_text
+
+    if not isinstance(text, str):
+        raise RequestError(f"'text': expected a position's one-line text, not {shown(text)}")
+    found = position_text(text)
+    if found is None or found.split()[0] != game:
+        raise PositionError(f"{POSITION_NAME}: not the text of {game!r} position: it starts "
+                            f"with {game!r} (docs/position-text.md)")
+    read = game_named(game).text_data
+    assert read is not None
+    data = read(found, POSITION_NAME)
+    _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
+    return data
+
+
+def position_texts(state: Any) -> dict[str, str]:
+    """A state's one-line text and its position file (``POST /api/GAME/text``), as its
+    game's codec writes them."""
+    from omen_solver.core.game import game_of
+
+    write = game_of(state).write_file
+    assert write is not None
+    return {"text": state.to_text(), "toml": write(state)}
 
 
 def position_from_data(data: object) -> OmensPosition:
@@ -170,20 +201,20 @@ def _choice_clicks(state: OmensState, seat: int, choice: tuple[Any, ...]) -> lis
     if not choice:
         return []
     word = str(choice[0])
-    if word in ("lower", "higher"):
+    if word in (ChoiceWord.LOWER, ChoiceWord.HIGHER):
         return [f"word:{word}"]
-    if word in ("return", "swap"):
+    if word in (ChoiceWord.RETURN, ChoiceWord.SWAP):
         return [f"play:{choice[1]}"]
-    if word == "take":
+    if word == ChoiceWord.TAKE:
         # The card given is chosen in hand; the card just taken is not shown there yet.
         given = int(choice[2])
         last = f"word:give back {given}" if given == choice[1] else _hand(seat, given)
         return [f"play:{choice[1]}", last]
-    if word == "ask":
+    if word == ChoiceWord.ASK:
         return [f"seat:{int(choice[1]) + 1}", "word:ask"]
-    if word == "show":
+    if word == ChoiceWord.SHOW:
         return [f"seat:{int(choice[1]) + 1}", "word:show", _hand(seat, int(choice[2]))]
-    if word == "with":
+    if word == ChoiceWord.WITH:
         return [f"seat:{int(choice[1]) + 1}"]
     raise ValueError(f"unknown choice {word!r}")  # pragma: no cover - the notation has no other
 
@@ -200,8 +231,8 @@ def action_clicks(state: OmensState, action: OmensAction) -> list[str]:
     if verb is Verb.RESOLVE:
         return [f"play:{action.card}", *_choice_clicks(state, action.seat, action.choice)]
     clicks = [_hand(action.seat, action.card)]
-    placement = bool(state.pending) and state.pending[-1][0] == "dream"
-    if state.table.effect[action.card] == "dream" and not placement:
+    placement = bool(state.pending) and state.pending[-1][0] == PendingKind.DREAM
+    if state.table.effect[action.card] == Effect.DREAM and not placement:
         clicks.append(f"seat:{(action.to if action.to >= 0 else action.seat) + 1}")
     return clicks + _choice_clicks(state, action.seat, action.choice)
 
@@ -234,19 +265,19 @@ def action_label(state: OmensState, action: OmensAction) -> str:
     if not choice:
         return head
     word = str(choice[0])
-    if word in ("lower", "higher"):
+    if word in (ChoiceWord.LOWER, ChoiceWord.HIGHER):
         return f"{head}: later cards {word} than {action.card}"
-    if word == "return":
+    if word == ChoiceWord.RETURN:
         return f"{head}: sends {name(int(choice[1]))} back to its player's hand"
-    if word == "take":
+    if word == ChoiceWord.TAKE:
         return f"{head}: takes {name(int(choice[1]))} and gives {name(int(choice[2]))}"
-    if word == "swap":
+    if word == ChoiceWord.SWAP:
         return f"{head}: swaps with {name(int(choice[1]))}"
-    if word == "ask":
+    if word == ChoiceWord.ASK:
         return f"{head}: seat {int(choice[1]) + 1} must show a card"
-    if word == "show":
+    if word == ChoiceWord.SHOW:
         return f"{head}: shows {name(int(choice[2]))} to seat {int(choice[1]) + 1}"
-    if word == "with":
+    if word == ChoiceWord.WITH:
         return f"{head}: exchanges a card with seat {int(choice[1]) + 1}"
     return head  # pragma: no cover
 
@@ -270,24 +301,24 @@ def _pending_text(state: OmensState) -> str | None:
     kind, seat, a, b = state.pending[-1]
     who = f"seat {seat + 1}"
     del b
-    if kind == "dream":
+    if kind == PendingKind.DREAM:
         return f"{who}, Dream's target, places a card in front of seat {a + 1}"
-    if kind == "replay":
+    if kind == PendingKind.REPLAY:
         return f"{who} plays another card (Wrath sent {name(a)} back)"
-    if kind == "resolve":
+    if kind == PendingKind.RESOLVE:
         return f"{who} resolves {name(a)}, which lies in front of them"
-    if kind == "show":
+    if kind == PendingKind.SHOW:
         return f"{who} shows a card to seat {a + 1} (Secret)"
-    if kind == "exchange":
+    if kind == PendingKind.EXCHANGE:
         return (f"seats {seat + 1} and {a + 1} each choose a card to give, face down "
                 "(The Absolute)")
-    if kind == "give":
+    if kind == PendingKind.GIVE:
         return f"{who} gives a card to seat {a + 1} (The Absolute, open exchange)"
-    if kind == "give_back":
+    if kind == PendingKind.GIVE_BACK:
         return f"{who} gives a card back to seat {a + 1} (The Absolute, open exchange)"
-    if kind == "luck":
+    if kind == PendingKind.LUCK:
         return f"{who} discards a card from hand (Luck)"
-    if kind == "end_absolute":
+    if kind == PendingKind.END_ABSOLUTE:
         return f"{who} chooses whom to exchange a card with (The Absolute)"
     return kind
 
@@ -346,7 +377,7 @@ def board_view(board: Board) -> dict[str, Any]:
     ]
     law = None
     if state.law is not None:
-        law = {"card": state.law[0], "direction": "higher" if state.law[1] > 0 else "lower"}
+        law = {"card": state.law[0], "direction": law_word(state.law[1])}
     history = []
     for index, played in enumerate(board.history):
         entry: dict[str, Any] = {
@@ -458,49 +489,17 @@ def options_json() -> dict[str, Any]:
 
 # -- writing TOML --------------------------------------------------------------------------------
 
-_BARE_KEY: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 
-
-def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else json.dumps(name, ensure_ascii=False)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"cannot write {type(value).__name__} in TOML")
-
-
-def _is_table(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def dump_toml(data: Mapping[str, Any], prefix: str = "") -> str:
-    """TOML text for parsed TOML tables (what :func:`tomllib.loads` reads back the same)."""
-    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not _is_table(v)]
-    for name, table in data.items():
-        if _is_table(table):
-            full = f"{prefix}{_key(name)}"
-            body = dump_toml(table, prefix=f"{full}.")
-            lines += ["", f"[{full}]", body] if body else ["", f"[{full}]"]
-    return "\n".join(lines).strip("\n") + ("\n" if not prefix else "")
+def dump_toml(data: Mapping[str, Any]) -> str:
+    """TOML text for parsed TOML tables (what :func:`tomllib.loads` reads back the same): the
+    library's one TOML writer (:func:`omen_solver.core.values.toml_text`)."""
+    return toml_text(data)
 
 
 def export_toml(board: Board) -> str:
     """The board as a position file: the position's tables with every move played on it in
-    ``bout.moves`` (``omen-solver omens play FILE`` replays them)."""
+    ``bout.moves`` (``omen-solver omens play FILE`` replays them), written by the position
+    writer (:func:`omen_solver.omens.position.position_toml`)."""
     data = json.loads(json.dumps(board.data))
     bout = data.setdefault("bout", {})
     if "leader" not in bout:
@@ -510,11 +509,7 @@ def export_toml(board: Board) -> str:
         bout["moves"] = moves
     else:
         bout.pop("moves", None)
-    ordered = {k: v for k, v in data.items() if k not in ("bout", "puzzle")}
-    ordered["bout"] = bout
-    if "puzzle" in data:
-        ordered["puzzle"] = data["puzzle"]
-    text = dump_toml(ordered)
+    text = position_toml(data)
     tomllib.loads(text)  # what is written reads back
     return text
 

@@ -123,7 +123,7 @@ def test_openspiel_habits() -> None:
 def test_people_see_seats_from_1() -> None:
     state = omen_solver.omens.load(WORKED)
     assert state.current_player() == 4  # the protocol's index, as in OpenSpiel
-    assert repr(state).endswith("| to act: seat 5>")
+    assert "teams=1,4/2,5/3,6 lead=1" in repr(state)  # docs/position-text.md
     assert "seat 5" in str(state)
 
 

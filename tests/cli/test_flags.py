@@ -134,6 +134,7 @@ SAMPLES: dict[str, list[str]] = {
     "profile": ["--profile", "omega"],
     "format": ["--format", "dot"],
     "write": ["--write", "{tmp}/written.toml"],
+    "position": ["--position", "omens 7,15/3,9/12,13/5,14 teams=1,3/2,4 lead=1"],
     "threads": ["--threads", "1"],
     "deal_seconds": ["--deal-seconds", "1000"],
     "match": ["--match", "nothing-matches"],

@@ -3,7 +3,7 @@ project ships (docs/robustness.md, "Every shipped position").
 
 The positions: every bundled puzzle (``puzzles/``), every example position of the docs
 (``docs/examples/``), every distinct vector start (``vectors/``: the vectors' and the perft
-suites' positions, written as position files by ``state.to_text()``). The surfaces: the
+suites' positions, written as position files by their game's codec). The surfaces: the
 command line (``solve``, ``omens play``/``legal`` or ``omen play``/``legal``, ``perft``,
 ``omen endgame``, ``omen ask``), the Python API (``omen_solver.load`` and ``solve``, and for
 Omen ``solve_endgame`` with the file's turn limit) and the web API as the board's page calls
@@ -63,7 +63,7 @@ class Shipped:
     name: str
     game: str
     text: str
-    """The position file's text (a vector start: its state's ``to_text()``)."""
+    """The position file's text (a vector start: its state's file, :func:`_position_file`)."""
     path: Path | None
     """The file, for shipped files (a vector start has none)."""
 
@@ -105,8 +105,18 @@ def _vector_starts() -> list[Shipped]:
                 continue
             seen.add(start.key())
             found.append(Shipped(f"{path.relative_to(ROOT)}#{ident}", data["game"],
-                                 start.to_text(), None))
+                                 _position_file(start), None))
     return found
+
+
+def _position_file(state: Any) -> str:
+    """A state's position file, as its game's codec writes it (docs/omens-positions.md,
+    docs/omen.md)."""
+    from omen_solver.core.game import game_of
+
+    write = game_of(state).write_file
+    assert write is not None
+    return write(state)
 
 
 FILES = _files()

@@ -10,12 +10,13 @@ whatever they import)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import networkx as nx
 
-__all__ = ["cycles", "import_graph"]
+__all__ = ["cycles", "import_graph", "layer_of", "layers_drawn"]
 
 
 def _modules(root: Path, package: str) -> dict[str, Path]:
@@ -80,3 +81,37 @@ def cycles(graph: nx.DiGraph) -> list[list[str]]:
             ring = [edge[0] for edge in nx.find_cycle(graph.subgraph(group))]
             found.append([" -> ".join([*ring, ring[0]]), *sorted(group)])
     return sorted(found, key=len, reverse=True)
+
+
+def layers_drawn(page: str) -> list[tuple[str, ...]]:
+    """The layers of the diagram under ``## Layers`` of an architecture page, top first: each
+    block between rules of ``─`` names its folders (``core/``: every module in it) and modules
+    (``game.py``; ``__init__.py``: a package itself) in its first column, before its
+    description, as paths inside the package."""
+    section = page.split("## Layers", 1)[1]
+    diagram = section.split("```text", 1)[1].split("```", 1)[0]
+    blocks: list[list[str]] = [[]]
+    for line in diagram.splitlines():
+        if line.strip().startswith("─"):
+            blocks.append([])
+        elif line.strip() and not line.startswith(" " * 4):
+            names = re.split(r"\s{3,}", line.strip())[0]
+            blocks[-1].extend(re.split(r"[\s,]+", names))
+    return [tuple(block) for block in blocks if block]
+
+
+def layer_of(module: str, layers: Sequence[tuple[str, ...]], package: str) -> int | None:
+    """The index of the layer of ``module`` (0 the top): the one naming it most specifically
+    (the module's own file, else the deepest folder holding it); ``None`` if none names it."""
+    if module != package and not module.startswith(package + "."):
+        return None
+    inside = module.removeprefix(package).lstrip(".").replace(".", "/")
+    files = {f"{inside}.py", f"{inside}/__init__.py"} if inside else {"__init__.py"}
+    best: tuple[int, int] | None = None
+    for index, names in enumerate(layers):
+        for name in names:
+            named = name in files if not name.endswith("/") else any(
+                file.startswith(name) for file in files)
+            if named and (best is None or len(name) > best[1]):
+                best = (index, len(name))
+    return None if best is None else best[0]

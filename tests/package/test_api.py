@@ -54,6 +54,7 @@ def test_a_state_reached_by_play_loads_back_from_its_text(start: Path | str, see
     root = _new(start, seed) if isinstance(start, str) else omen_solver.load(start)
     state = _played(root, steps, seed)
     text = state.to_text()
+    assert "\n" not in text and text.split()[0] == state.game_name
     again = omen_solver.load(text)
     assert type(again) is type(state)
     assert again.key() == state.key()
@@ -63,14 +64,23 @@ def test_a_state_reached_by_play_loads_back_from_its_text(start: Path | str, see
     game = omen_solver.omens if isinstance(state, omen_solver.omens.state.OmensState) else (
         omen_solver.omen)
     assert game.load(text).key() == state.key()
+    classes = {"OmensState": omen_solver.omens.state.OmensState,
+               "OmenState": omen_solver.omen.state.OmenState}
+    assert eval(repr(state), classes).key() == state.key()  # a repr pastes back
+    assert omen_solver.load(repr(state)).key() == state.key()
 
 
 def test_a_damaged_state_text_names_the_key() -> None:
     text = omen_solver.load(STARTS[0]).to_text()
-    with pytest.raises(PositionError, match="key 'leader': missing"):
-        omen_solver.load(text.replace("leader = 0\n", ""))
-    with pytest.raises(PositionError, match="unknown type 'Nothing'"):
-        omen_solver.load(text.replace('type = "Placement"', 'type = "Nothing"', 1))
+    with pytest.raises(PositionError, match="key 'lead': missing"):
+        omen_solver.load(text.replace(" lead=1", ""))
+    with pytest.raises(PositionError, match="key 'lead': expected a whole number from 1 to 6"):
+        omen_solver.load(text.replace(" lead=1", " lead=9"))
+    with pytest.raises(PositionError, match="'nothing' is not a key of a position's text"):
+        omen_solver.load(text + " nothing=1")
+    war = omen_solver.load(STARTS[2]).child("war 1").to_text()
+    with pytest.raises(PositionError, match=r"key 'stack': .*unknown type 'Nothing'"):
+        omen_solver.load(war.replace("stack=[", "stack=[Nothing(),", 1))
 
 
 @pytest.mark.parametrize("path", STARTS, ids=lambda p: p.name)

@@ -14,6 +14,7 @@ from omen_solver.core.enumeration import perft, resolve_stop
 from omen_solver.core.game import Game, game_named, game_of, games, register
 from omen_solver.core.positions import load_state
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS
+from omen_solver.vectors.views import VECTORS
 
 ROOT = Path(__file__).resolve().parents[2]
 OMENS_FILE = ROOT / "docs/examples/omens/worked-example.toml"
@@ -23,9 +24,34 @@ OMEN_FILE = ROOT / "puzzles/omen/war-order.toml"
 def test_both_games_are_registered_in_order_with_everything_generic_code_reads() -> None:
     assert [game.name for game in games()] == ["omens", "omen"]
     for game in games():
-        assert game.load and game.kernel and game.explain and game.parse and game.vectors
+        assert game.load and game.kernel and game.explain and game.parse
+        assert VECTORS.of(game).start
         assert game.return_bounds == (Fraction(0), Fraction(1))
         assert game.stop_points and game.stop_predicate
+
+
+def test_the_rule_sets_and_new_games_are_the_descriptors() -> None:
+    """The rules a game names (docs/omens-options.md: presets rulebook and gamepark;
+    docs/omen-profiles.md: one profile per rulebook) and its new games come from its
+    descriptor, as the command line and the vectors read them."""
+    from omen_solver.cli.overrides import rule_set
+    from omen_solver.omen.rules import DEFAULT_PROFILE, PROFILES, OmenRules
+    from omen_solver.omens.rules import PRESETS, OmensRules
+    from omen_solver.vectors.settings import base_name, preset_names
+
+    omens, omen = game_named("omens"), game_named("omen")
+    assert omens.rule_set and omen.rule_set and omens.new_game and omen.new_game
+    assert (omens.rule_set().options, omen.rule_set().options) == (OmensRules, OmenRules)
+    assert tuple(omens.rule_set().presets) == tuple(PRESETS) == preset_names("omens")
+    assert tuple(omen.rule_set().presets) == tuple(PROFILES) == preset_names("omen")
+    assert (base_name("omens"), base_name("omen")) == ("rulebook", DEFAULT_PROFILE)
+    assert rule_set("omens") == omens.rule_set() and rule_set("chess") is None
+    assert (omens.rule_set().preset_key, omen.rule_set().preset_key) == ("preset", "profile")
+    assert omens.rule_set().make("gamepark").fear_pass_on == PRESETS["gamepark"]["fear_pass_on"]
+    assert omen.rule_set().preset_refusal and not omens.rule_set().preset_refusal
+    assert omens.new_game(5, seed=3) == omen_solver.omens.new_game(5, seed=3)
+    assert omens.new_game(5, seed=3).num_players() == 5
+    assert omen.new_game(seed=1) == omen_solver.omen.new_game(seed=1)
 
 
 def test_the_omens_descriptor_allows_the_players_a_table_allows() -> None:

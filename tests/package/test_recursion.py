@@ -28,10 +28,14 @@ BOUNDED_MODULES = {
 BOUNDED = {
     "omen_solver.cli.__init__._add_epilog": "the command tree: two or three levels",
     "omen_solver.cli.__init__._mark_leaves": "the command tree: two or three levels",
-    "omen_solver.core.values._decode": "a position's tables: TOML and JSON are read with a "
-    "depth limit (core/files.py)",
-    "omen_solver.core.values._inline": "the nesting of a state's own values (a few levels)",
-    "omen_solver.core.values.encode": "the nesting of a state's own values (a few levels)",
+    "omen_solver.core.values._body": "a position file's tables (two or three levels)",
+    "omen_solver.core.values._inline": "the nesting of a position file's values (a few levels)",
+    "omen_solver.core.values.write_value": "the nesting of a state's own values (a few levels)",
+    "omen_solver.core.values._ValueReader.braces": "as _value",
+    "omen_solver.core.values._ValueReader._value": "a value text, read at most MAX_DEPTH (64) "
+    "levels deep",
+    "omen_solver.core.values._ValueReader.value": "as _value",
+    "omen_solver.omen.position._without": "a key's path in a position file (two keys)",
     "omen_solver.omens.state.OmensState.actions": "one state's legal actions (a few calls)",
     "omen_solver.omens.state.OmensState.joint_actions": "one state's legal actions",
     "omen_solver.omens.state.OmensState.legal_actions": "one state's legal actions",
@@ -50,8 +54,6 @@ BOUNDED = {
     "omen_solver.vectors.omen_mine._Lockstep._run": "its depth argument (a few turns)",
     "omen_solver.vectors.omens_mine._Walker._visit": "one round of Omens and a node budget",
     "omen_solver.vectors.witness._Lockstep.run": "one round of Omens, each state pair once",
-    "omen_solver.web.library._value": "a request's JSON, read at most 64 levels deep",
-    "omen_solver.web.library.dump_toml": "a request's JSON, read at most 64 levels deep",
 }
 
 

@@ -15,43 +15,39 @@ from omen_solver.omens.kernel.spec import Spec
 from omen_solver.omens.resolve import BoutOutcome
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement
+from omen_solver.omens.vocabulary import (
+    CHOICE_ARGS,
+    PENDING_FIELDS,
+    Arg,
+    ChoiceWord,
+    PendingKind,
+    Slot,
+    Stage,
+)
 
 __all__ = ["from_action", "from_engine", "to_action", "to_engine"]
 
-_PENDING = {
-    "dream": m.P_DREAM,
-    "replay": m.P_REPLAY,
-    "resolve": m.P_RESOLVE,
-    "show": m.P_SHOW,
-    "exchange": m.P_EXCHANGE,
-    "give": m.P_GIVE,
-    "give_back": m.P_GIVE_BACK,
-    "luck": m.P_LUCK,
-    "end_absolute": m.P_END_ABS,
+_PENDING: dict[str, int] = {kind: code for code, kind in enumerate(PendingKind)}
+"""Each kind of obligation and its kernel code (the declaration's order)."""
+_PENDING_NAME = dict(enumerate(PendingKind))
+_CARD_SLOTS = {
+    _PENDING[kind]: tuple(slot for slot, what in enumerate(fields, start=2) if what is Slot.CARD)
+    for kind, fields in PENDING_FIELDS.items()
 }
-_PENDING_NAME = {code: name for name, code in _PENDING.items()}
-_CARD_SLOTS = {m.P_REPLAY: (2,), m.P_RESOLVE: (2,), m.P_GIVE_BACK: (3,), m.P_END_ABS: (2,)}
 """Which fields of an obligation hold a card (the others hold seats or 0)."""
-_STAGES = {
-    "luck_before": m.S_LUCK_BEFORE,
-    "return": m.S_RETURN,
-    "luck_after": m.S_LUCK_AFTER,
-    "exchanges": m.S_EXCHANGES,
-    "check": m.S_CHECK,
+_STAGES: dict[str, int] = {stage: code for code, stage in enumerate(Stage)}
+_STAGE_NAME = dict(enumerate(Stage))
+_CHOICE_WORD = dict(enumerate(ChoiceWord, start=1))
+"""Each choice word by its kernel code (0 is no choice)."""
+_CHOICE_CODE: dict[str, int] = {word: code for code, word in _CHOICE_WORD.items()}
+_CHOICE_NUMBERS = {
+    code: [kind for kind in CHOICE_ARGS[word] if isinstance(kind, Arg)]
+    for code, word in _CHOICE_WORD.items()
 }
-_STAGE_NAME = {code: name for name, code in _STAGES.items()}
-_CHOICE_WORD = {
-    m.CK_ASK: "ask",
-    m.CK_HIGHER: "higher",
-    m.CK_LOWER: "lower",
-    m.CK_RETURN: "return",
-    m.CK_SHOW: "show",
-    m.CK_SWAP: "swap",
-    m.CK_TAKE: "take",
-    m.CK_WITH: "with",
+_CHOICE_CARDS = {
+    code: tuple(slot for slot, kind in enumerate(kinds, start=1) if kind is Arg.CARD)
+    for code, kinds in _CHOICE_NUMBERS.items()
 }
-_CHOICE_CODE = {word: code for code, word in _CHOICE_WORD.items()}
-_CHOICE_CARDS = {m.CK_RETURN: (1,), m.CK_SHOW: (2,), m.CK_SWAP: (1,), m.CK_TAKE: (1, 2)}
 """Which numbers of a choice are cards (the others are seats)."""
 
 
@@ -160,8 +156,7 @@ def to_action(spec: Spec, move: int) -> OmensAction:
         numbers = [c1, c2]
         for slot in _CHOICE_CARDS.get(ck, ()):
             numbers[slot - 1] = spec.values[numbers[slot - 1]]
-        arity = {m.CK_HIGHER: 0, m.CK_LOWER: 0, m.CK_SHOW: 2, m.CK_TAKE: 2}.get(ck, 1)
-        choice = (_CHOICE_WORD[ck], *numbers[:arity])
+        choice = (_CHOICE_WORD[ck], *numbers[:len(_CHOICE_NUMBERS[ck])])
     return OmensAction(Verb(verb), seat, spec.values[card], to, choice)
 
 

@@ -22,6 +22,7 @@ from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import SearchParams, Value
 from omen_solver.omens.kernel.view import KernelSearchLike
+from omen_solver.omens.rules import PrideNextRound
 from omen_solver.omens.table import Scope, Table
 
 __all__ = ["GameChain", "round_table", "rounds_needed"]
@@ -95,7 +96,7 @@ class GameChain:
         spec = self.machine.spec
         players = spec.players
         rows: Payoff = [[0] * players]
-        leaders_vary = self.table.rules.pride_next_round != "no"
+        leaders_vary = self.table.rules.pride_next_round != PrideNextRound.NO
         for winner in range(players):
             team = spec.team_of[winner]
             after = tuple(n + (i == team) for i, n in enumerate(score))

@@ -14,37 +14,46 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from omen_solver.core.options import Setting
 from omen_solver.errors import KernelUnsupported
 from omen_solver.omens.cards import COLOURS
+from omen_solver.omens.rules import (
+    AbsoluteExchange,
+    AbsoluteTiming,
+    BetrayalGiveBack,
+    CardOwner,
+    DreamTargetTurn,
+    ExtremeIncludesSelf,
+    FearPassOn,
+    JealousyOwnCard,
+    LawAfterJealousy,
+    LawBinds,
+    LawWhenLast,
+    LuckChooser,
+    LuckTiming,
+    NowResolver,
+    OmensRules,
+    PrideNextRound,
+    ReturnTo,
+    SadnessLoneCard,
+    WrathReplay,
+    ZeroCards,
+    option_specs,
+)
 from omen_solver.omens.table import Scope, Table
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["EFFECT_CODES", "MAX_CARDS", "KernelUnsupported", "Spec", "compile_table"]
 
 MAX_CARDS: Final = 64
 """Hands are 64-bit sets in the compiled kernel."""
 
-# Effect codes (the catalogue's keywords).
+# Effect codes: the declaration's order (omens/vocabulary.py Effect).
 E_NONE, E_EXTREME, E_ALL, E_SELF_IF, E_FEAR, E_LUCK, E_MIRROR, E_SADNESS, E_PRIDE = range(9)
 E_LAW, E_DREAM, E_JEALOUSY, E_SECRET, E_WRATH, E_BETRAYAL, E_ABSOLUTE = range(9, 16)
 
-EFFECT_CODES: Final[Mapping[str, int]] = {
-    "none": E_NONE,
-    "discard_extreme": E_EXTREME,
-    "discard_all": E_ALL,
-    "discard_self_if": E_SELF_IF,
-    "fear": E_FEAR,
-    "luck": E_LUCK,
-    "mirror": E_MIRROR,
-    "sadness": E_SADNESS,
-    "pride": E_PRIDE,
-    "law": E_LAW,
-    "dream": E_DREAM,
-    "jealousy": E_JEALOUSY,
-    "secret": E_SECRET,
-    "wrath": E_WRATH,
-    "betrayal": E_BETRAYAL,
-    "absolute": E_ABSOLUTE,
-}
+EFFECT_CODES: Final[Mapping[str, int]] = {effect: code for code, effect in enumerate(Effect)}
+"""Each effect keyword's code (tests/package/test_vocabulary.py: the same as the C kernel's)."""
 
 # discard_self_if conditions.
 C_OTHER_OF_COLOUR, C_NO_OTHER_OF_COLOUR, C_LOWEST, C_EFFECT_IN_PLAY = range(4)
@@ -58,30 +67,46 @@ _CONDITIONS: Final = {
 SCOPE_BOUT, SCOPE_ROUND, SCOPE_GAME = range(3)
 _SCOPES: Final = {Scope.BOUT: SCOPE_BOUT, Scope.ROUND: SCOPE_ROUND, Scope.GAME: SCOPE_GAME}
 
-# Each option the kernel plays, and the settings it knows, in code order (0, 1, ...).
 OPTION_SETTINGS: Final[Mapping[str, tuple[str, ...]]] = {
-    "absolute_timing": ("now", "end"),
-    "absolute_exchange": ("secret", "open"),
-    "law_binds": ("every_placement", "turns_only"),
-    "law_after_jealousy": ("stays", "ends"),
-    "law_when_last": ("choose", "skip"),
-    "wrath_replay": ("forbidden", "allowed"),
-    "jealousy_own_card": ("allowed", "forbidden"),
-    "dream_target_turn": ("placement_is_turn", "plays_again"),
-    "now_resolver": ("position", "placer"),
-    "betrayal_give_back": ("allowed", "forbidden"),
-    "card_owner": ("position", "placer"),
-    "return_to": ("position", "placer"),
-    "sadness_lone_card": ("wins", "discarded_no_winner"),
-    "fear_pass_on": ("no", "yes"),
-    "luck_chooser": ("owner", "random"),
-    "luck_timing": ("before_return", "after_return"),
-    "zero_cards": ("luck_only", "any"),
-    "pride_next_round": ("no", "yes", "unless_luck", "unless_luck_discarded"),
-    "reshuffle_absolutes": ("used_only", "all"),
-    "extreme_includes_self": ("yes", "no"),
+    spec.name: tuple(spec.settings) for spec in option_specs()
 }
-"""The settings of every Omens rule option, in the order of their kernel codes."""
+"""The settings of every Omens rule option, by option (the declaration's, omens/rules.py): the
+kernel plays every setting of every option."""
+
+PRIDE_CODES: Final[Mapping[PrideNextRound, int]] = {
+    PrideNextRound.NO: 0,
+    PrideNextRound.YES: 1,
+    PrideNextRound.UNLESS_LUCK: 2,
+    PrideNextRound.UNLESS_LUCK_DISCARDED: 3,
+}
+"""``pride_next_round`` as the kernels read it (``machine.next_round_leader``)."""
+
+OPTION_FLAGS: Final[Mapping[str, Setting]] = {
+    "absolute_end": AbsoluteTiming.END,
+    "exchange_open": AbsoluteExchange.OPEN,
+    "law_turns_only": LawBinds.TURNS_ONLY,
+    "law_ends_on_jealousy": LawAfterJealousy.ENDS,
+    "law_skip_when_last": LawWhenLast.SKIP,
+    "wrath_replay_allowed": WrathReplay.ALLOWED,
+    "jealousy_own_forbidden": JealousyOwnCard.FORBIDDEN,
+    "dream_plays_again": DreamTargetTurn.PLAYS_AGAIN,
+    "resolver_placer": NowResolver.PLACER,
+    "give_back_forbidden": BetrayalGiveBack.FORBIDDEN,
+    "owner_placer": CardOwner.PLACER,
+    "return_placer": ReturnTo.PLACER,
+    "sadness_no_winner": SadnessLoneCard.DISCARDED_NO_WINNER,
+    "fear_pass_on": FearPassOn.YES,
+    "luck_random": LuckChooser.RANDOM,
+    "luck_after_return": LuckTiming.AFTER_RETURN,
+    "zero_any": ZeroCards.ANY,
+    "pride_next_round": PrideNextRound.YES,
+    "extreme_excludes_self": ExtremeIncludesSelf.NO,
+}
+"""The options as the kernels read them, in the order the compiled kernel takes them
+(``_ckernel.c``: ``spec_from_py``, ``opt[0]`` to ``opt[18]``): each a flag set by one
+setting, but ``pride_next_round``, a code (:data:`PRIDE_CODES`). Every option of the
+declaration but ``reshuffle_absolutes`` (played by the engine's deals, which the kernel does not
+make) is here (tests/package/test_vocabulary.py)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,14 +167,7 @@ class Spec:
 
     def as_tuple(self) -> tuple[object, ...]:
         """The spec as the compiled kernel reads it (``_ckernel.c``: ``spec_from_py``)."""
-        options = (
-            self.absolute_end, self.exchange_open, self.law_turns_only,
-            self.law_ends_on_jealousy, self.law_skip_when_last, self.wrath_replay_allowed,
-            self.jealousy_own_forbidden, self.dream_plays_again, self.resolver_placer,
-            self.give_back_forbidden, self.owner_placer, self.return_placer,
-            self.sadness_no_winner, self.fear_pass_on, self.luck_random, self.luck_after_return,
-            self.zero_any, self.pride_next_round, self.extreme_excludes_self,
-        )
+        options = tuple(getattr(self, name) for name in OPTION_FLAGS)
         return (
             self.players, self.n, self.scope, self.effect,
             tuple(max(c, 0) for c in self.param_colour), tuple(map(int, self.param_highest)),
@@ -185,6 +203,8 @@ class Spec:
 
 
 def _option_codes(table: Table) -> dict[str, int]:
+    """Each option's setting as its index among the declared settings; an option set from
+    another declaration is refused, never guessed."""
     codes: dict[str, int] = {}
     for name, settings in OPTION_SETTINGS.items():
         setting = getattr(table.rules, name, None)
@@ -198,6 +218,14 @@ def _option_codes(table: Table) -> dict[str, int]:
         if field not in OPTION_SETTINGS:
             raise KernelUnsupported(f"the search kernel does not know rule option {field!r}")
     return codes
+
+
+def _flags(rules: OmensRules) -> dict[str, bool | int]:
+    """The options as the kernels read them (:data:`OPTION_FLAGS`)."""
+    flags: dict[str, bool | int] = {name: rules.setting(setting)
+                                    for name, setting in OPTION_FLAGS.items()}
+    flags["pride_next_round"] = PRIDE_CODES[rules.pride_next_round]
+    return flags
 
 
 def compile_table(table: Table, teams: tuple[tuple[int, ...], ...]) -> Spec:
@@ -264,23 +292,5 @@ def compile_table(table: Table, teams: tuple[tuple[int, ...], ...]) -> Spec:
         team_of=tuple(team_of),
         scope=_SCOPES[table.scope],
         options=codes,
-        absolute_end=codes["absolute_timing"] == 1,
-        exchange_open=codes["absolute_exchange"] == 1,
-        law_turns_only=codes["law_binds"] == 1,
-        law_ends_on_jealousy=codes["law_after_jealousy"] == 1,
-        law_skip_when_last=codes["law_when_last"] == 1,
-        wrath_replay_allowed=codes["wrath_replay"] == 1,
-        jealousy_own_forbidden=codes["jealousy_own_card"] == 1,
-        dream_plays_again=codes["dream_target_turn"] == 1,
-        resolver_placer=codes["now_resolver"] == 1,
-        give_back_forbidden=codes["betrayal_give_back"] == 1,
-        owner_placer=codes["card_owner"] == 1,
-        return_placer=codes["return_to"] == 1,
-        sadness_no_winner=codes["sadness_lone_card"] == 1,
-        fear_pass_on=codes["fear_pass_on"] == 1,
-        luck_random=codes["luck_chooser"] == 1,
-        luck_after_return=codes["luck_timing"] == 1,
-        zero_any=codes["zero_cards"] == 1,
-        pride_next_round=codes["pride_next_round"],
-        extreme_excludes_self=codes["extreme_includes_self"] == 1,
+        **_flags(table.rules),  # type: ignore[arg-type]
     )

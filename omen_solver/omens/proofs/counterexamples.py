@@ -10,14 +10,13 @@ description where a broken rule departs from them.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from omen_solver.errors import OmenSolverError
-from omen_solver.omens.position import parse_position
+from omen_solver.omens.position import parse_position, position_toml
 
 __all__ = ["DEFAULT_TEAMS", "Counterexample", "top_up"]
 
@@ -58,42 +57,24 @@ class Counterexample:
                 "\nThis bout's shape does not play out from the start of a bout with plain "
                 "moves; the file gives the hands and the notes give the cards in play."
             )
-        lines = [
-            f"# {title}",
-            "# Replay: omen-solver omens play THIS_FILE",
-            'game = "omens"',
-            f"title = {_string(title)}",
-            f"description = {_string(description)}",
-            f"players = {self.players}",
-            f"teams = {json.dumps(teams)}",
-        ]
+        data: dict[str, Any] = {"game": "omens", "title": title, "description": description,
+                                "players": self.players, "teams": teams}
         if self.rounds_won is not None:
-            lines += [
-                'scope = "game"',
-                f"rounds_won = {json.dumps(self.rounds_won)}",
-                f"box = {json.dumps(sorted(self.box))}",
-            ]
-        lines.append("")
+            data.update(scope="game", rounds_won=self.rounds_won, box=sorted(self.box))
         if self.rules:
-            lines.append("[rules]")
-            lines += [f"{name} = {_string(value)}" for name, value in sorted(self.rules.items())]
-            lines.append("")
-        lines.append("[hands]")
-        lines += [
-            f"{seat + 1} = {json.dumps(sorted(hand))}" for seat, hand in enumerate(self.hands)
-        ]
-        lines += ["", "[bout]", f"leader = {self.leader + 1}"]
-        if self.moves:
-            lines.append("moves = [")
-            lines += [f"    {_string(move)}," for move in self.moves]
-            lines.append("]")
-        return "\n".join(lines) + "\n"
+            data["rules"] = dict(sorted(self.rules.items()))
+        data["hands"] = {str(seat + 1): sorted(hand) for seat, hand in enumerate(self.hands)}
+        data["bout"] = {"leader": self.leader + 1, **({"moves": self.moves} if self.moves
+                                                      else {})}
+        return position_toml(data, [title, "Replay: omen-solver omens play THIS_FILE"],
+                             spread=["bout.moves"])
 
     def legal_prefix(self) -> tuple[int, str | None]:
         """How many of the moves the engine accepts in a row, and why it refuses the next."""
         moves, self.moves = self.moves, []
         try:
-            position = parse_position(tomllib.loads(self.to_toml("check", "check")), "<example>")
+            text = self.to_toml("replayed", "replayed")
+            position = parse_position(tomllib.loads(text), "<example>")
         except OmenSolverError as error:
             return 0, str(error)
         finally:
@@ -106,11 +87,6 @@ class Counterexample:
                 return number, str(error)
             state = state.apply_move(move)
         return len(moves), None
-
-
-def _string(text: str) -> str:
-    """A TOML basic string (JSON escapes are valid TOML escapes)."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def top_up(start: list[list[int]], values: Sequence[int]) -> None:

@@ -24,8 +24,10 @@ from typing import Any
 
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.resolve import BoutOutcome
+from omen_solver.omens.rules import DreamTargetTurn
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement, Scope
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, PendingKind
 
 __all__ = ["Observed", "Resolutions", "observe_bout"]
 
@@ -193,13 +195,13 @@ class _Observer:
         if not choices:
             return
         self.current["resolver"] = _seat(resolver)
-        if effect == "law":
+        if effect == Effect.LAW:
             self.current["law_choice"] = True
-        elif effect in ("wrath", "betrayal", "jealousy"):
+        elif effect in (Effect.WRATH, Effect.BETRAYAL, Effect.JEALOUSY):
             self.current["options"] = _cards({c[1] for c in choices})
-        elif effect == "absolute":
+        elif effect == Effect.ABSOLUTE:
             self.current["partners"] = _seats({c[1] for c in choices})
-        elif effect == "secret":
+        elif effect == Effect.SECRET:
             self.current["resolver"] = 0
 
     def effect_choice(self, state: OmensState, action: OmensAction, card: int) -> None:
@@ -207,15 +209,15 @@ class _Observer:
         if not choice:
             return
         keyword = choice[0]
-        if keyword in ("higher", "lower"):
-            self.choose("up", keyword == "higher")
-        elif keyword in ("return", "take", "swap"):
+        if keyword in (ChoiceWord.HIGHER, ChoiceWord.LOWER):
+            self.choose("up", keyword == ChoiceWord.HIGHER)
+        elif keyword in (ChoiceWord.RETURN, ChoiceWord.TAKE, ChoiceWord.SWAP):
             taken = int(choice[1])
             self.choose("x", _card(taken))
-            if keyword != "swap":
+            if keyword != ChoiceWord.SWAP:
                 where = next(p.before for p in state.in_play if p.card == taken)
                 self.current["victim"] = _seat(where)  # type: ignore[index]
-        elif keyword == "with":
+        elif keyword == ChoiceWord.WITH:
             self.choose("partner", _seat(int(choice[1])))
         del card
 
@@ -229,42 +231,42 @@ class _Observer:
             return
         top = state.pending[-1] if state.pending else None
         kind = None if top is None else top[0]
-        if kind in (None, "dream", "replay"):
+        if kind in (None, PendingKind.DREAM, PendingKind.REPLAY):
             self.close(state)
             legal = state.actions()
-            label = {None: "turn", "dream": "dream", "replay": "replay"}[kind]
+            label = _STEP_KIND[kind]
             self.open(state, label, action.seat, legal)
             card = action.card
             self.choose("card", _card(card))
-            if self.effect[card] == "dream" and kind != "dream":
+            if self.effect[card] == Effect.DREAM and kind != PendingKind.DREAM:
                 self.current["dream_targets"] = _seats(  # type: ignore[index]
                     {a.to for a in legal if a.card == card and a.to >= 0}
                 )
                 self.choose("target", _seat(action.to))
             before = action.to if action.to >= 0 else action.seat
             self.current["lies"] = _seat(before)  # type: ignore[index]
-            if card in self.now and self.effect[card] != "dream":
+            if card in self.now and self.effect[card] != Effect.DREAM:
                 self.effect_options(card, action.seat, legal)
                 self.effect_choice(state, action, card)
-                if action.choice[:1] == ("take",):
+                if action.choice[:1] == (ChoiceWord.TAKE,):
                     self.gift(state, action, legal)
-        elif kind == "resolve":
+        elif kind == PendingKind.RESOLVE:
             assert top is not None
             legal = state.actions()
             card = top[2]
             self.effect_options(card, top[1], legal)
             self.effect_choice(state, action, card)
-            if action.choice[:1] == ("take",):
+            if action.choice[:1] == (ChoiceWord.TAKE,):
                 self.gift(state, action, legal)
-        elif kind == "exchange":
+        elif kind == PendingKind.EXCHANGE:
             assert top is not None
             player, target = top[1], top[2]
             gifts = {a.seat: a.card for a in move}
             self.choose("give", _card(gifts[player]))
             self.choose("get", _card(gifts[target]))
-        elif kind == "give":
+        elif kind == PendingKind.GIVE:
             self.choose("give", _card(action.card))
-        elif kind == "give_back":
+        elif kind == PendingKind.GIVE_BACK:
             self.choose("get", _card(action.card))
 
     def gift(self, state: OmensState, action: OmensAction, legal: Sequence[OmensAction]) -> None:
@@ -273,7 +275,7 @@ class _Observer:
         resolver = action.seat
         taken, given = int(action.choice[1]), int(action.choice[2])
         hands = [set(hand) for hand in state.hands]
-        placed_now = not (state.pending and state.pending[-1][0] == "resolve")
+        placed_now = not (state.pending and state.pending[-1][0] == PendingKind.RESOLVE)
         if placed_now:
             hands[action.seat].discard(action.card)
         hands[resolver].add(taken)
@@ -288,7 +290,8 @@ class _Observer:
         if law == 1 << taken:
             law, up = 0, False
         counts = step["turn"] or (
-            step["dream"] and self.table.rules.dream_target_turn == "placement_is_turn"
+            step["dream"]
+            and self.table.rules.dream_target_turn == DreamTargetTurn.PLACEMENT_IS_TURN
         )
         played = _played(state) | (_seat(action.seat) if placed_now and counts else 0)
         step.update(
@@ -299,7 +302,7 @@ class _Observer:
             front_after=_front(front),
             played_after=played,
         )
-        gifts = {int(a.choice[2]) for a in legal if a.choice[:2] == ("take", taken)}
+        gifts = {int(a.choice[2]) for a in legal if a.choice[:2] == (ChoiceWord.TAKE, taken)}
         self.record.steps.append(
             {
                 "active": True,
@@ -325,21 +328,21 @@ class _Observer:
         end = self.record.end
         if top is None:
             return
-        if top[0] == "luck":
+        if top[0] == PendingKind.LUCK:
             end["luck_options"] = _cards(a.card for (a,) in state.moves())
             end["luck_pick"] = _card(action.card)
             self.record.choices[(-1, "luck")] = _card(action.card)
-        elif top[0] == "end_absolute":
+        elif top[0] == PendingKind.END_ABSOLUTE:
             end.setdefault("exchange_owners", []).append(_seat(top[1]))
             self.exchange_slot = self.absolute_order.index(top[2])
             self.record.choices[(-2 - self.exchange_slot, "partner")] = _seat(int(action.choice[1]))
-        elif top[0] == "exchange":
+        elif top[0] == PendingKind.EXCHANGE:
             gifts = {a.seat: a.card for a in move}
             self.record.choices[(-2 - self.exchange_slot, "give")] = _card(gifts[top[1]])
             self.record.choices[(-2 - self.exchange_slot, "get")] = _card(gifts[top[2]])
-        elif top[0] == "give":
+        elif top[0] == PendingKind.GIVE:
             self.record.choices[(-2 - self.exchange_slot, "give")] = _card(action.card)
-        elif top[0] == "give_back":
+        elif top[0] == PendingKind.GIVE_BACK:
             self.record.choices[(-2 - self.exchange_slot, "get")] = _card(action.card)
 
     exchange_slot = 0
@@ -365,7 +368,7 @@ def observe_bout(start: OmensState, moves: Sequence[Move]) -> tuple[Observed, Om
         if resolutions.calls and resolution is None:
             resolution = resolutions.calls[0]
             observer.absolute_order = tuple(
-                p.card for p in resolution.front if observer.effect[p.card] == "absolute"
+                p.card for p in resolution.front if observer.effect[p.card] == Effect.ABSOLUTE
             )
             observer.close_with(
                 resolution.front, resolution.hands, resolution.law, resolution.played
@@ -415,6 +418,13 @@ def _finish(
             )
         if state.table.scope is Scope.GAME:  # only a whole game can end with a round
             end["game_over"] = state.is_terminal() and summary.round_winner is not None
+
+
+_STEP_KIND: dict[str | None, str] = {
+    None: "turn", PendingKind.DREAM: "dream", PendingKind.REPLAY: "replay",
+}
+"""The model's kind of placement (a field of each step) for each decision the engine waits
+for: a normal turn, Dream's placement, Wrath's replacement."""
 
 
 STEP_FIELDS: tuple[str, ...] = (

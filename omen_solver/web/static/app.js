@@ -6,6 +6,7 @@ import {
 } from "./board.js";
 import { Editor } from "./editor.js";
 import { OmenBoard } from "./omen.js";
+import { PositionLine, readText } from "./positionline.js";
 import { Puzzles } from "./puzzles.js";
 import { SolverPanel } from "./solver.js";
 import { MoveTree } from "./tree.js";
@@ -79,6 +80,7 @@ class Board {
     this.chooser = new Chooser(null, (text) => this.play(text));
     this.generation = 0;
     this.solver = new SolverPanel(this);
+    this.line = new PositionLine("omens", "position", (toml) => this.setPosition(toml), showError);
     $("first").onclick = () => this.go(this.tree.first());
     $("back").onclick = () => this.go(this.tree.back());
     $("forward").onclick = () => this.go(this.tree.forward());
@@ -109,12 +111,15 @@ class Board {
   }
 
   // A new position (and its move tree): the board keeps the old one if the new is refused.
+  // True once the new one is shown.
   async setPosition(toml, tree = new MoveTree()) {
     const previous = [this.toml, this.tree, this.views];
     this.toml = toml;
     this.tree = tree;
     this.views = new Map();
-    if (!(await this.show())) [this.toml, this.tree, this.views] = previous;
+    if (await this.show()) return true;
+    [this.toml, this.tree, this.views] = previous;
+    return false;
   }
 
   // Draw the current node of the tree.
@@ -135,6 +140,7 @@ class Board {
     showError(null);
     this.draw();
     this.updateLink();
+    this.line.show({ toml: this.toml, moves });
     this.solver.positionChanged();
     return true;
   }
@@ -434,7 +440,17 @@ async function start() {
   }
   const hash = location.hash.slice(1);
   const [kind, code] = [hash.split("=")[0], hash.slice(hash.indexOf("=") + 1)];
-  if (kind === "omens" && code) {
+  if ((kind === "omens-text" || kind === "omen-text") && code) {
+    await board.setPosition(WORKED_EXAMPLE);
+    const game = kind.split("-")[0];
+    try {
+      const { toml } = await readText(game, decodeURIComponent(code));
+      if (game === "omens") await board.setPosition(toml);
+      else { showTab("omen"); await omen.open(null, toml); }
+    } catch (error) {
+      showError(`this link's position text cannot be read: ${error.message}`);
+    }
+  } else if (kind === "omens" && code) {
     try {
       const payload = await decodeLink(code);
       await board.setPosition(payload.t, MoveTree.fromJSON(payload.v || [], payload.m || []));

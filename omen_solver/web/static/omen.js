@@ -2,6 +2,7 @@
 // explained trace, and the endgame solver's answer.
 import { get, post } from "./api.js";
 import { el, renderSteps } from "./board.js";
+import { PositionLine } from "./positionline.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,13 +54,22 @@ export class OmenBoard {
       openDialog("Import an Omen position (TOML)", "", (text) => this.set(text, [])));
     $("omen-undo").onclick = () => this.set(this.toml, this.moves.slice(0, -1));
     $("omen-solve").onclick = () => this.solve();
+    this.line = new PositionLine("omen", "omen-text", (toml) => this.set(toml, []), (error) => {
+      $("omen-status").textContent = error.message;
+    });
   }
 
-  async open(name) {
+  // Open the Omen tab on the example ``name``, on the position file ``toml``, or (neither) on
+  // the position shown before, the first example the first time.
+  async open(name, toml) {
     if (!this.examples) {
       this.examples = await get("/api/puzzles?game=omen");
       $("omen-examples").replaceChildren(...this.examples.map((e) => el("option", { value: e.name, text: e.title })));
-      if (!name && this.examples.length) await this.loadExample(this.examples[0].name);
+      if (!name && !toml && this.examples.length) await this.loadExample(this.examples[0].name);
+    }
+    if (toml) {
+      await this.set(toml, []);
+      return;
     }
     if (name) {
       $("omen-examples").value = name;
@@ -81,8 +91,11 @@ export class OmenBoard {
       $("omen-status").textContent = "";
       $("omen-answer").textContent = "Ask the solver for the best play from here.";
       this.draw();
+      this.line.show({ toml, moves });
+      return true;
     } catch (error) {
       $("omen-status").textContent = error.message;
+      return false;
     }
   }
 

@@ -22,8 +22,16 @@ from omen_solver.omens.proofs.enumeration.walk import (
     deals,
     rebuild,
 )
+from omen_solver.omens.rules import (
+    AbsoluteTiming,
+    BetrayalGiveBack,
+    LawAfterJealousy,
+    LawBinds,
+    WrathReplay,
+)
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Placement
+from omen_solver.omens.vocabulary import ChoiceWord, Effect, PendingKind, law_word
 
 __all__ = [
     "ConservationMonitor",
@@ -88,7 +96,7 @@ def _follow(cards: Sequence[int], law: int, direction: int) -> list[int]:
 
 def _describe(memo: _Law) -> str:
     if memo.card and memo.direction:
-        return f"Law lies in play: {'higher' if memo.direction > 0 else 'lower'} than {memo.card}"
+        return f"Law lies in play: {law_word(memo.direction)} than {memo.card}"
     if memo.card:
         return "Law lies in play with no direction chosen"
     return "Law has left play" if memo.left else "Law is not in play"
@@ -104,7 +112,7 @@ class LawMonitor(Monitor):
     place (and give with Betrayal) must be exactly these. ``mode`` says where to look: after
     Law left play (``left``) or while it lies in play (``in_play``)."""
 
-    def __init__(self, mode: str, *, binds: str = "every_placement") -> None:
+    def __init__(self, mode: str, *, binds: LawBinds = LawBinds.EVERY_PLACEMENT) -> None:
         super().__init__()
         if mode not in ("left", "in_play"):
             raise ValueError(f"LawMonitor: mode {mode!r} is neither 'left' nor 'in_play'")
@@ -113,7 +121,7 @@ class LawMonitor(Monitor):
         self.law_cards: frozenset[int] = frozenset()
 
     def start(self, state: OmensState) -> Hashable:
-        self.law_cards = frozenset(state.table.catalogue.with_effect("law"))
+        self.law_cards = frozenset(state.table.catalogue.with_effect(Effect.LAW))
         self.rules = state.table.rules
         return _Law(state.bouts_played, 0, 0, False)
 
@@ -136,12 +144,13 @@ class LawMonitor(Monitor):
         elif card and not memo.card:
             direction, left = 0, False
         for action in move:
-            if action.card in self.law_cards and action.choice[:1] in (("higher",), ("lower",)):
-                direction = 1 if action.choice[0] == "higher" else -1
+            if action.card in self.law_cards and action.choice[:1] in (
+                    (ChoiceWord.HIGHER,), (ChoiceWord.LOWER,)):
+                direction = 1 if action.choice[0] == ChoiceWord.HIGHER else -1
             if (
-                action.choice[:1] == ("swap",)
+                action.choice[:1] == (ChoiceWord.SWAP,)
                 and action.choice[1] in self.law_cards
-                and self.rules.law_after_jealousy == "ends"
+                and self.rules.law_after_jealousy == LawAfterJealousy.ENDS
             ):
                 direction = 0
         return _Law(memo.bout, card, direction if card else 0, left), None
@@ -165,7 +174,7 @@ class LawMonitor(Monitor):
     def _binds(self, memo: _Law, turn: bool) -> bool:
         if not (memo.card and memo.direction):
             return False
-        return turn or self.binds == "every_placement"
+        return turn or self.binds is LawBinds.EVERY_PLACEMENT
 
     def _placements(
         self, state: OmensState, memo: _Law, seat: int, legal: Sequence[Any]
@@ -176,7 +185,7 @@ class LawMonitor(Monitor):
         kind = state.pending[-1][0] if state.pending else "turn"
         hand = list(state.hands[seat])
         candidates = hand
-        if kind == "replay" and self.rules.wrath_replay == "forbidden":
+        if kind == PendingKind.REPLAY and self.rules.wrath_replay == WrathReplay.FORBIDDEN:
             returned = state.pending[-1][2]
             candidates = [c for c in hand if c != returned] or hand
         expected = candidates
@@ -195,7 +204,7 @@ class LawMonitor(Monitor):
         ends its constraint, so the gift is free then."""
         offered: dict[tuple[int, int], set[int]] = {}
         for action in legal:
-            if action.choice[:1] == ("take",):
+            if action.choice[:1] == (ChoiceWord.TAKE,):
                 offered.setdefault((action.card, int(action.choice[1])), set()).add(
                     int(action.choice[2])
                 )
@@ -206,7 +215,7 @@ class LawMonitor(Monitor):
             if self.mode == "in_play" and (takes_law or not self._watching(memo)):
                 continue
             hand = [c for c in state.hands[seat] if c != betrayal] + [taken]
-            if self.rules.betrayal_give_back == "forbidden":
+            if self.rules.betrayal_give_back == BetrayalGiveBack.FORBIDDEN:
                 hand.remove(taken)
             expected = hand
             if not takes_law and self._binds(memo, turn=False):
@@ -298,7 +307,7 @@ class ResolutionMonitor(Monitor):
         gone = set(summary.discarded)
         kept = [p for p in front if p.card not in gone]
         self.tally["bouts checked"] += 1
-        if self.returns and after.table.rules.absolute_timing == "now":
+        if self.returns and after.table.rules.absolute_timing == AbsoluteTiming.NOW:
             for p in kept:
                 holders = [s for s, hand in enumerate(after.hands) if p.card in hand]
                 if holders != [p.before]:

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from omen_solver.omens.cards import COLOURS, Catalogue
 from omen_solver.omens.proofs.model.ops import CARD_BITS
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["Deck", "bits", "cards_of", "mask_of"]
 
@@ -89,7 +90,7 @@ class Deck:
     @cached_property
     def absolute_values(self) -> tuple[int, ...]:
         """The values of the Absolutes, ascending."""
-        return tuple(self.catalogue.with_effect("absolute"))
+        return tuple(self.catalogue.with_effect(Effect.ABSOLUTE))
 
     @cached_property
     def colours(self) -> dict[str, int]:
@@ -104,7 +105,7 @@ class Deck:
     @cached_property
     def end_effects(self) -> tuple[EndEffect, ...]:
         """Every card whose end-of-bout effect discards cards, in value order."""
-        kinds = ("discard_extreme", "discard_all", "discard_self_if")
+        kinds = (Effect.DISCARD_EXTREME, Effect.DISCARD_ALL, Effect.DISCARD_SELF_IF)
         return tuple(
             EndEffect(1 << v, card.effect, dict(card.params))
             for v, card in sorted(self.catalogue.items())

@@ -45,6 +45,26 @@ from omen_solver.omens.proofs.model.records import (
     Step,
     Term,
 )
+from omen_solver.omens.rules import (
+    AbsoluteTiming,
+    BetrayalGiveBack,
+    CardOwner,
+    DreamTargetTurn,
+    ExtremeIncludesSelf,
+    FearPassOn,
+    JealousyOwnCard,
+    LawAfterJealousy,
+    LawBinds,
+    LawWhenLast,
+    LuckTiming,
+    NowResolver,
+    PrideNextRound,
+    ReturnTo,
+    SadnessLoneCard,
+    WrathReplay,
+    ZeroCards,
+)
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["BoutMachine", "play_bout"]
 
@@ -58,15 +78,15 @@ class BoutMachine:
     ) -> None:
         self.o = o
         self.deck = deck
-        self.opt = options.is_
+        self.opt = options.setting
         self.bk = options.broken
         self.inputs = inputs
         self.choose = choices
         self.legal: list[Term] = []
         self.zero_card = o.card(0)
         self.zero_seat = o.seats(0)
-        self.dream_card = deck.effect("dream")
-        self.absolutes = deck.effect("absolute")
+        self.dream_card = deck.effect(Effect.DREAM)
+        self.absolutes = deck.effect(Effect.ABSOLUTE)
 
     # -- small vocabulary ------------------------------------------------------------------
 
@@ -139,7 +159,7 @@ class BoutMachine:
                 facts += [m & other == 0 for other in masks[i + 1 :]]
         facts += [h & in_play == 0 for h in s.hands]
         facts.append(o.union(s.placed, zero) == in_play)
-        law = o.card(deck.effect("law"))
+        law = o.card(deck.effect(Effect.LAW))
         facts.append(o.Or(s.law == 0, o.And(s.law == law, s.law & in_play != 0)))
         facts.append(o.Or(s.law != 0, o.Not(s.up)))
         pending = [s.dreaming, s.replaying, s.giving]
@@ -211,12 +231,12 @@ class BoutMachine:
         # Betrayal's gift may be the card just taken (option betrayal_give_back)
         others = hand & ~s.next_card
         candidates = o.If(
-            o.And(s.replaying, opt("wrath_replay", "forbidden"), others != 0), others, hand
+            o.And(s.replaying, opt(WrathReplay.FORBIDDEN), others != 0), others, hand
         )
         candidates = o.If(
-            o.And(s.giving, opt("betrayal_give_back", "forbidden")), others, candidates
+            o.And(s.giving, opt(BetrayalGiveBack.FORBIDDEN)), others, candidates
         )
-        binds = o.Or(turn, opt("law_binds", "every_placement"))
+        binds = o.Or(turn, opt(LawBinds.EVERY_PLACEMENT))
         if_only_turns = o.And(o.Not(turn), self.bk(Broken.LAW_BINDS_TURNS_ONLY))
         binds = o.And(binds, o.Not(if_only_turns))
         allowed = self.law_filter(s.law, s.up, candidates, binds)
@@ -237,7 +257,7 @@ class BoutMachine:
             o.If(card & (1 << a) != 0, s.clock, t)
             for a, t in zip(self.deck.absolute_values, s.stamps, strict=True)
         )
-        counts = o.Or(turn, o.And(s.dreaming, opt("dream_target_turn", "placement_is_turn")))
+        counts = o.Or(turn, o.And(s.dreaming, opt(DreamTargetTurn.PLACEMENT_IS_TURN)))
         played = s.played | o.If(o.And(active, counts), placer, self.zero_seat)
         s = replace(s, front=front, placed=placed, stamps=stamps, clock=s.clock + 1)
         return self.resolve(
@@ -281,12 +301,12 @@ class BoutMachine:
         timely = deck.now & ~self.dream_card & ~self.absolutes
         now = card & (
             o.card(timely)
-            | o.If(opt("absolute_timing", "now"), o.card(self.absolutes), self.zero_card)
+            | o.If(opt(AbsoluteTiming.NOW), o.card(self.absolutes), self.zero_card)
         )
         resolves = o.And(active, now != 0)
         # Dream's placement and Betrayal's gift: "They then resolve the card's effect"
         # (option now_resolver); on a turn or a replacement the placer is also the position
-        by_receiver = opt("now_resolver", "position")
+        by_receiver = opt(NowResolver.POSITION)
         if_giver = o.And(s.giving, self.bk(Broken.GIFT_RESOLVED_BY_GIVER))
         resolver = o.If(o.And(by_receiver, o.Not(if_giver)), to, placer)
         no_effect = o.And(s.replaying, self.bk(Broken.REPLACEMENT_NO_EFFECT))
@@ -301,7 +321,7 @@ class BoutMachine:
 
         # Law: "you choose which"; option law_when_last
         law_choice = o.And(
-            resolves, has("law"), o.Not(o.And(nobody_left, opt("law_when_last", "skip")))
+            resolves, has(Effect.LAW), o.Not(o.And(nobody_left, opt(LawWhenLast.SKIP)))
         )
         up = self.choose.flag(k, "up")
         self.rule(o.Or(law_choice, o.Not(up)), "law")
@@ -309,18 +329,18 @@ class BoutMachine:
         elsewhere = in_play & ~mine & ~card
         # Betrayal: "take a card that another player has already played ... Then play a card
         # from your hand": with give-back forbidden an empty hand has nothing to give
-        can_give = o.Or(opt("betrayal_give_back", "allowed"), held != 0)
+        can_give = o.Or(opt(BetrayalGiveBack.ALLOWED), held != 0)
         # Jealousy: "another card already in play" (option jealousy_own_card)
         own = o.If(
-            opt("jealousy_own_card", "allowed"), o.card(deck.all), ~self.hand_of(s.front, lies)
+            opt(JealousyOwnCard.ALLOWED), o.card(deck.all), ~self.hand_of(s.front, lies)
         )
         options = o.If(
-            has("wrath"),
+            has(Effect.WRATH),
             elsewhere,
             o.If(
-                has("betrayal"),
+                has(Effect.BETRAYAL),
                 o.If(can_give, elsewhere, self.zero_card),
-                o.If(has("jealousy"), in_play & ~card & own, self.zero_card),
+                o.If(has(Effect.JEALOUSY), in_play & ~card & own, self.zero_card),
             ),
         )
         options = o.If(resolves, options, self.zero_card)
@@ -335,9 +355,9 @@ class BoutMachine:
         # Law's constraint from now on
         law = o.If(law_choice, card, s.law)
         new_up = o.If(law_choice, up, s.up)
-        is_wrath = o.And(moves, has("wrath"))
-        is_betrayal = o.And(moves, has("betrayal"))
-        is_jealousy = o.And(moves, has("jealousy"))
+        is_wrath = o.And(moves, has(Effect.WRATH))
+        is_betrayal = o.And(moves, has(Effect.BETRAYAL))
+        is_jealousy = o.And(moves, has(Effect.JEALOUSY))
         victim = self.where(s.front, x)
         # Wrath and Betrayal: "If the card ... is Law, its constraint no longer applies"
         leaves = o.Or(is_wrath, is_betrayal)
@@ -347,9 +367,10 @@ class BoutMachine:
         )
         law = o.If(o.And(leaves, x == law, o.Not(keeps_law)), self.zero_card, law)
         # Jealousy moving Law (option law_after_jealousy)
-        ends = o.Or(opt("law_after_jealousy", "ends"), self.bk(Broken.JEALOUSY_ALWAYS_ENDS_LAW))
+        ends = o.Or(opt(LawAfterJealousy.ENDS), self.bk(Broken.JEALOUSY_ALWAYS_ENDS_LAW))
         law = o.If(o.And(is_jealousy, x == law, ends), self.zero_card, law)
-        redo = o.And(is_jealousy, x & deck.effect("law") != 0, self.bk(Broken.JEALOUSY_REAPPLIES))
+        redo = o.And(is_jealousy, x & deck.effect(Effect.LAW) != 0,
+                     self.bk(Broken.JEALOUSY_REAPPLIES))
         law = o.If(redo, x, law)
         new_up = o.And(law != 0, o.If(redo, o.Not(new_up), new_up))
         front, placed, hands = self.move_cards(
@@ -425,7 +446,7 @@ class BoutMachine:
         after it, the partners it may choose, the partner, the card given and the card got."""
         o = self.o
         partners = self.inputs.table & self.holders(hands) & ~resolver
-        is_absolute = card & self.deck.effect("absolute") != 0
+        is_absolute = card & self.deck.effect(Effect.ABSOLUTE) != 0
         partners = o.If(o.And(resolves, is_absolute, held != 0), partners, self.zero_seat)
         swaps = partners != 0
         partner = self.choose.seat(k, "partner")
@@ -496,7 +517,7 @@ class BoutMachine:
     def owners(self, s: State) -> tuple[Term, ...]:
         """Whose card each card in play is for winning, Luck and Pride (option
         ``card_owner``): per seat, the cards it owns."""
-        by_position = self.opt("card_owner", "position")
+        by_position = self.opt(CardOwner.POSITION)
         return tuple(self.o.If(by_position, f, p) for f, p in zip(s.front, s.placed, strict=True))
 
     def in_play_order(self, s: State, in_play: Term) -> list[Term]:
@@ -529,14 +550,15 @@ class BoutMachine:
         lowest, and Sadness is ignored; "Sadness": the second-highest; Sadness alone in play:
         option ``sadness_lone_card``."""
         o, deck = self.o, self.deck
-        mirror = o.And(in_play & deck.effect("mirror") != 0, o.Not(self.bk(Broken.MIRROR_IGNORED)))
+        mirror = o.And(in_play & deck.effect(Effect.MIRROR) != 0,
+                       o.Not(self.bk(Broken.MIRROR_IGNORED)))
         sadness = o.And(
-            in_play & deck.effect("sadness") != 0, o.Not(self.bk(Broken.SADNESS_IGNORED))
+            in_play & deck.effect(Effect.SADNESS) != 0, o.Not(self.bk(Broken.SADNESS_IGNORED))
         )
         top = o.highest(in_play)
         second = o.highest(in_play & ~top)
         alone = o.single(in_play)
-        lone = o.If(self.opt("sadness_lone_card", "wins"), top, self.zero_card)
+        lone = o.If(self.opt(SadnessLoneCard.WINS), top, self.zero_card)
         return o.If(mirror, o.lowest(in_play), o.If(sadness, o.If(alone, lone, second), top))
 
     def effect_picks(self, in_play: Term, win: Term) -> tuple[Term, ...]:
@@ -546,20 +568,20 @@ class BoutMachine:
         play), before Fear's protection."""
         o, deck = self.o, self.deck
         picks = []
-        itself = self.opt("extreme_includes_self", "yes")
-        pass_on = o.And(self.opt("fear_pass_on", "yes"), o.Not(self.bk(Broken.PASS_ON_IGNORED)))
-        fear = deck.effect("fear")
+        itself = self.opt(ExtremeIncludesSelf.YES)
+        pass_on = o.And(self.opt(FearPassOn.YES), o.Not(self.bk(Broken.PASS_ON_IGNORED)))
+        fear = deck.effect(Effect.FEAR)
         lowest = o.lowest(in_play)
         for source in deck.end_effects:
             c = o.card(source.card)
             here = in_play & c != 0
             params = source.params
-            if source.effect == "discard_extreme":
+            if source.effect == Effect.DISCARD_EXTREME:
                 pool = in_play & self.colour(params["colour"])
                 pool = o.If(itself, pool, pool & ~c)
                 pool = o.If(pass_on, pool & ~fear, pool)
                 pick = o.highest(pool) if params["which"] == "highest" else o.lowest(pool)
-            elif source.effect == "discard_all":
+            elif source.effect == Effect.DISCARD_ALL:
                 pick = in_play & self.colour(params["colour"])
             else:
                 pick = o.If(self.condition(params, c, in_play, lowest), c, self.zero_card)
@@ -630,7 +652,7 @@ class BoutMachine:
         )
         winner = o.If(if_placer, by_placer, winner)
         picks, hits, gone_win, discarded = self.discards(in_play, win)
-        luck = deck.effect("luck")
+        luck = deck.effect(Effect.LUCK)
         luck_gone = discarded & luck
         if_luck_placer = self.bk(Broken.LUCK_BY_PLACER)
         luck_seat = o.If(
@@ -641,7 +663,7 @@ class BoutMachine:
             ),
             owner_of(luck_gone),
         )
-        pride_card = in_play & deck.effect("pride")
+        pride_card = in_play & deck.effect(Effect.PRIDE)
         pride = pride_card != 0
         after_win = o.If(winner != 0, winner, self.inputs.leader)
         next_leader = o.If(
@@ -649,7 +671,7 @@ class BoutMachine:
         )
         # cards back to hand (option return_to) and Luck's discard (option luck_timing)
         mid = s.hands
-        by_position = o.And(opt("return_to", "position"), o.Not(self.bk(Broken.RETURN_TO_PLACER)))
+        by_position = o.And(opt(ReturnTo.POSITION), o.Not(self.bk(Broken.RETURN_TO_PLACER)))
         back = tuple(
             o.If(by_position, f, p) & ~discarded for f, p in zip(front, placed, strict=True)
         )
@@ -662,10 +684,10 @@ class BoutMachine:
             for b, f, p in zip(back, front, placed, strict=True)
         )
         returned = tuple(h | b for h, b in zip(mid, back, strict=True))
-        before = opt("luck_timing", "before_return")
+        before = opt(LuckTiming.BEFORE_RETURN)
         luck_hand = o.If(before, self.hand_of(mid, luck_seat), self.hand_of(returned, luck_seat))
         luck_options = o.If(
-            luck_seat != 0, luck_hand & ~o.card(deck.effect("fear")), self.zero_card
+            luck_seat != 0, luck_hand & ~o.card(deck.effect(Effect.FEAR)), self.zero_card
         )
         pick = self.choose.card(-1, "luck")
         self.rule(o.If(luck_options != 0, o.pick(pick, luck_options), pick == 0), "luck")
@@ -714,10 +736,11 @@ class BoutMachine:
         picks = self.effect_picks(in_play, win)
         hits = o.union(picks, self.zero_card)
         swept = o.union(
-            (p for e, p in zip(deck.end_effects, picks, strict=True) if e.effect == "discard_all"),
+            (p for e, p in zip(deck.end_effects, picks, strict=True)
+             if e.effect == Effect.DISCARD_ALL),
             self.zero_card,
         )
-        fear = deck.effect("fear")
+        fear = deck.effect(Effect.FEAR)
         # Fear: "This card can never be discarded, except if it wins the bout. Ignore any
         # effect that asks you to discard Fear"
         shield = o.If(self.bk(Broken.FEAR_UNPROTECTED), self.zero_card, o.card(fear) & ~win)
@@ -745,7 +768,7 @@ class BoutMachine:
         ``exact=False``: any hands they can leave (:meth:`keeps_hands`), and no records."""
         o, opt = self.o, self.opt
         records = []
-        at_end = opt("absolute_timing", "end")
+        at_end = opt(AbsoluteTiming.END)
         exchanged = hands
         if exact:
             for j, card in enumerate(self.in_play_order(s, in_play)):
@@ -776,7 +799,7 @@ class BoutMachine:
             )
             & table
         )
-        zero_wins = o.And(opt("zero_cards", "any"), empty != 0)
+        zero_wins = o.And(opt(ZeroCards.ANY), empty != 0)
         singles = [o.single(h) for h in hands]
         top = o.highest(
             o.union(
@@ -800,9 +823,9 @@ class BoutMachine:
         keep_pride = o.And(
             pride,
             o.Or(
-                opt("pride_next_round", "yes"),
-                o.And(opt("pride_next_round", "unless_luck"), pick == 0),
-                o.And(opt("pride_next_round", "unless_luck_discarded"), luck_seat == 0),
+                opt(PrideNextRound.YES),
+                o.And(opt(PrideNextRound.UNLESS_LUCK), pick == 0),
+                o.And(opt(PrideNextRound.UNLESS_LUCK_DISCARDED), luck_seat == 0),
                 self.bk(Broken.PRIDE_OVER_ROUND),
             ),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from omen_solver.core.options import Setting, option_of
 from omen_solver.omens.proofs.model.broken import Broken
 
 __all__ = [
@@ -68,6 +69,10 @@ class Options:
 
     def is_(self, name: str, setting: str) -> Term:
         raise NotImplementedError
+
+    def setting(self, member: Setting) -> Term:
+        """Whether the option ``member`` is a setting of is set to it."""
+        return self.is_(option_of(member).name, member)
 
     def broken(self, rule: Broken) -> Term:
         raise NotImplementedError

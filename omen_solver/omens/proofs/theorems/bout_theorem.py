@@ -38,6 +38,7 @@ from omen_solver.omens.proofs.theorems.theorem import (
 from omen_solver.omens.rules import OmensRules, make_rules
 from omen_solver.omens.state import OmensState, Phase
 from omen_solver.omens.table import Scope, Table
+from omen_solver.omens.vocabulary import Effect
 
 __all__ = ["BoutTheorem", "replay_choices"]
 
@@ -201,7 +202,7 @@ def _game_facts(m: StepModel, players: int) -> list[Any]:
         mask = sum(1 << seat for seat in team)
         facts += [m.inputs.mates[seat] == mask for seat in team]
     s = m.states[0]
-    absolutes = m.cards("absolute")
+    absolutes = m.cards(Effect.ABSOLUTE)
     facts += [
         (hand | placed) & absolutes == 0 for hand, placed in zip(s.hands, s.placed, strict=True)
     ]
@@ -211,8 +212,8 @@ def _game_facts(m: StepModel, players: int) -> list[Any]:
 def _plain_end(m: StepModel) -> list[Any]:
     o, s = m.o, m.states[0]
     # Dream, and Secret (which moves no card), are the only immediate cards of a plain bout
-    now = m.deck.now & ~m.deck.effect("dream") & ~m.deck.effect("secret")
-    dream, secret = m.cards("dream"), m.cards("secret")
+    now = m.deck.now & ~m.deck.effect(Effect.DREAM) & ~m.deck.effect(Effect.SECRET)
+    dream, secret = m.cards(Effect.DREAM), m.cards(Effect.SECRET)
     facts = [
         m.inputs.leader == 1,
         z3.Not(s.dreaming),
@@ -220,7 +221,7 @@ def _plain_end(m: StepModel) -> list[Any]:
         z3.Not(s.giving),
         s.law == 0,
         m.in_play(s) & now == 0,
-        m.in_play(s) & m.cards("absolute") == 0,
+        m.in_play(s) & m.cards(Effect.ABSOLUTE) == 0,
     ]
     for i in m.seats:
         seated = m.inputs.table & (1 << i) != 0
@@ -256,7 +257,7 @@ def _end_example(
     mid = [cards_of(_value(model, s.hands[i])) for i in range(players)]
     hands = [sorted([*mid[i], placed[i]]) for i in range(players)]
     rules = m.options.read(model)
-    secrets = set(m.deck.catalogue.with_effect("secret"))
+    secrets = set(m.deck.catalogue.with_effect(Effect.SECRET))
     moves, done = [], set()
     for i in range(players):
         if i in done:
