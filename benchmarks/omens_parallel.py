@@ -85,15 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", default="2",
                         help="comma-separated thread counts to run beside one thread")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each thread count")
-    parser.add_argument("--playouts", type=int, help="Tuning.playouts (default: the solve's "
-                        "by the deal's size, kernel/solve.py: default_tuning)")
+    parser.add_argument("--playouts", type=int, default=0,
+                        help="Tuning.playouts: random playouts seeding each bout start")
     parser.add_argument("--nodes", type=int, default=200_000_000)
     parser.add_argument("--max-memory", type=int, default=2 * 2**30)
     args = parser.parse_args(argv)
 
     from omen_solver.omens.deals import deal_position, random_deal
     from omen_solver.omens.kernel import compiled
-    from omen_solver.omens.kernel.solve import default_tuning
+    from omen_solver.omens.kernel.params import Tuning
     from omen_solver.omens.rules import make_rules
     from omen_solver.omens.table import Table
 
@@ -104,9 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     table = Table(4, make_rules("rulebook"))
     state = deal_position(table, random_deal(table, SEED + args.deal, cards=4))
     leader = state.current_player()
-    tuning = default_tuning(state)
-    if args.playouts is not None:
-        tuning = replace(tuning, playouts=args.playouts)
+    tuning = replace(Tuning(), playouts=args.playouts)
     leads = {" ".join(str(action) for action in move): move for move in state.moves()}
     print(f"4 players, 4 cards a hand, deal {args.deal}; {len(leads)} leads; "
           f"{tuning.playouts} playouts a bout start; "

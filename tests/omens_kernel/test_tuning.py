@@ -180,14 +180,3 @@ def test_a_setting_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="playouts"):
         Tuning(playouts=16)
 
-
-def test_bout_starts_are_seeded_by_playouts_from_four_cards_a_hand() -> None:
-    """The default settings by the position's size (kernel/solve.py: default_tuning): from 4
-    cards in a hand on, bout starts are seeded by playouts; smaller positions (the puzzles,
-    3-card deals) keep the settings they were rated with."""
-    from omen_solver.omens.kernel.solve import PLAYOUTS_BY_SIZE, default_tuning
-
-    table = Table(4, make_rules("rulebook"))
-    for cards, playouts in ((3, 0), (4, PLAYOUTS_BY_SIZE), (5, PLAYOUTS_BY_SIZE)):
-        state = deal_position(table, random_deal(table, 20261130, cards=cards))
-        assert default_tuning(state) == replace(Tuning(), playouts=playouts)

@@ -39,11 +39,8 @@ from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
 
 __all__ = [
-    "PLAYOUTS_BY_SIZE",
-    "PLAYOUT_CARDS",
     "PURE_PYTHON_VARIABLE",
     "backend_name",
-    "default_tuning",
     "dfpn_value",
     "make_dfpn",
     "make_search",
@@ -105,23 +102,6 @@ def dfpn_value(
         if settled is not None:
             return settled, nodes, states
     return None, nodes, states
-
-
-PLAYOUT_CARDS: Final = 4
-"""A position whose largest hand holds at least this many cards is searched by default with
-:data:`PLAYOUTS_BY_SIZE` playouts seeding each bout start (:func:`default_tuning`)."""
-
-PLAYOUTS_BY_SIZE: Final = 8
-
-
-def default_tuning(state: OmensState) -> Tuning:
-    """The searches' settings by the position's size: :class:`.params.Tuning`'s defaults, and
-    from :data:`PLAYOUT_CARDS` cards in a hand on, bout starts seeded by
-    :data:`PLAYOUTS_BY_SIZE` playouts (``Tuning.playouts``). On smaller positions the playouts
-    cost more time than the nodes they save; on larger ones they save more
-    (``docs/benchmarks.md``). The answers are the same either way."""
-    largest = max((len(hand) for hand in state.hands), default=0)
-    return Tuning(playouts=PLAYOUTS_BY_SIZE) if largest >= PLAYOUT_CARDS else Tuning()
 
 
 ALGORITHMS: Final = ("portfolio", "alphabeta", "dfpn")
@@ -388,8 +368,8 @@ def solve_with_kernel(
     any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
     bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
     instead, the entries each table keeps at most; ``tuning``: how the searches order and
-    seed their nodes (:class:`.params.Tuning`; if None, :func:`default_tuning` by the
-    position's size; the answers are the same); ``keep``: a list the solve's
+    seed their nodes (:class:`.params.Tuning`, the defaults if None; the answers are the
+    same); ``keep``: a list the solve's
     :class:`Factory` objects are appended to, whose searches and tables a benchmark reads
     afterwards."""
     table = state.table
@@ -420,7 +400,7 @@ def solve_with_kernel(
         def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
             """Searches for the seats of ``side`` (the asked team's by default)."""
             params = SearchParams(constant_sum=constant_sum, progress=progress, payoff=payoff,
-                                  tuning=tuning or default_tuning(state))
+                                  tuning=tuning or Tuning())
             made = Factory(machine, side, params, algorithm, plan, pool, table_limit, searches)
             factories.append(made)
             if keep is not None:
