@@ -138,13 +138,15 @@ def test_serve_reads_a_memory_size_in_units() -> None:
 
 
 @pytest.mark.parametrize("argv", [["omens", "cards"], ["prove", "--list"],
-                                  ["puzzles", "check", str(ROOT / "puzzles" / "omen")]])
+                                  ["puzzles", "check", "puzzles/omen/endgame-occupation.toml",
+                                   "puzzles/omens/harmony.toml", "puzzles/omen/stalled.toml"]])
 def test_piped_output_wraps_instead_of_cutting(capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch,
                                                argv: list[str]) -> None:
     """Captured output is not a terminal: at 80 columns (a pipe's width) no word is cut (no
     ellipsis), the lines fit, and each card's whole effect text is there."""
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.chdir(ROOT)
     status, out, _ = _run(capsys, *argv)
     assert status == 0
     assert "…" not in out

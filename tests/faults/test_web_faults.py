@@ -213,6 +213,25 @@ def test_w1_a_deal_is_a_position_the_board_accepts(client: TestClient) -> None:
     assert client.post("/api/omens/position", json={"position": position}).status_code == 200
 
 
+def test_c1_a_deal_s_fields_of_any_json_type_are_400(client: TestClient) -> None:
+    """A list or a table where the deal's phase is named answered 500 (a dictionary was asked
+    for a key that cannot be one)."""
+    for field in ("phase", "players", "seed", "preset", "rules", "scope"):
+        for value in ([], {}, [1, "a"], {"a": 1}, None, True, 1.5):
+            if (field, value) in (("rules", {}), ("scope", None)):
+                continue  # no options overridden; no scope given
+            reply = client.post("/api/omens/deal", json={field: value})
+            assert reply.status_code == 400, (field, value, reply.text)
+            assert f"'{field}'" in reply.json()["error"] or field in reply.json()["error"]
+
+
+def test_c1_a_hint_for_a_position_with_no_stated_answer_is_400(client: TestClient) -> None:
+    """A position that is not a puzzle (no stated best action) answered 500."""
+    reply = client.post("/api/puzzles/hint", json={"toml": WORKED})
+    assert reply.status_code == 400, reply.text
+    assert "states no answer" in reply.json()["error"]
+
+
 def test_k2_a_bad_number_of_seconds_is_400(client: TestClient) -> None:
     for seconds in (-1, 0, "5", True, None):
         body: dict[str, Any] = {"toml": WORKED}
