@@ -44,8 +44,10 @@ setup(
         Extension(
             "omen_solver.omens.kernel._ckernel",
             sources=["omen_solver/omens/kernel/_ckernel.c"],
-            depends=["omen_solver/omens/kernel/_ckernel_machine.h"],
-            extra_compile_args=["-O2", "-pthread"],
+            depends=["omen_solver/omens/kernel/_ckernel_machine.h",
+                     "omen_solver/omens/kernel/_ckernel_mcts.h"],
+            # no fused multiply-add: the tree search's arithmetic is Python's, bit for bit
+            extra_compile_args=["-O2", "-pthread", "-ffp-contract=off"],
             extra_link_args=["-pthread"],
             optional=True,
         )

@@ -196,7 +196,8 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
-        parsed, extras = self.parse_known_args(args, namespace)
+        words = sys.argv[1:] if args is None else list(args)
+        parsed, extras = self.parse_known_args(position_after_moves(words), namespace)
         if extras:
             leaf: argparse.ArgumentParser = getattr(parsed, "command_parser", self)
             flags = [f for a in leaf._actions for f in a.option_strings if f.startswith("--")]
@@ -205,6 +206,34 @@ class _Parser(argparse.ArgumentParser):
             leaf.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {hint}" if hint
                                                                            else ""))
         return parsed
+
+
+def position_after_moves(words: Sequence[str]) -> list[str]:
+    """The command line with a position written after ``--moves`` taken as the position:
+    ``solve --moves 1:13 FILE`` is ``solve FILE --moves 1:13``. ``--moves`` takes every word up
+    to the next option; its last word is the position when it names a file or is a
+    position's text (``omens ...``), which no move is."""
+    found = list(words)
+    for at, word in enumerate(words):
+        if word != "--moves":
+            continue
+        end = at + 1
+        while end < len(words) and not words[end].startswith("-"):
+            end += 1
+        last = words[end - 1]
+        if end - at > 2 and _names_a_position(last):
+            found = [*words[:at], last, *words[at:end - 1], *words[end:]]
+            break
+    return found
+
+
+def _names_a_position(word: str) -> bool:
+    if word.split(" ", 1)[0] in ("omens", "omen"):
+        return True
+    try:
+        return os.path.isfile(word)
+    except (OSError, ValueError):
+        return False
 
 
 def _with_suggestion(message: str) -> str:

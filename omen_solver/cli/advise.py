@@ -124,7 +124,7 @@ def _advise(args: argparse.Namespace) -> int:
         how = " (the default; --max-seconds S to change)" if args.max_seconds is None else ""
         _console().print(f"{escape(name)}: advising seat {view.seat + 1} within {total:g} s{how}",
                          soft_wrap=True)
-    warning = _warning(view)
+    warning = _warning(view, total, samples)
     if warning:
         Console(stderr=True, highlight=False).print(f"note: {escape(warning)}", soft_wrap=True)
     with _progress(f"advising seat {view.seat + 1}") as report:
@@ -141,22 +141,42 @@ def _advise(args: argparse.Namespace) -> int:
     return 1 if advice.unknown else 0
 
 
-def _warning(view: View) -> str | None:
-    """Why few moves are expected to be settled in a deal's share of the time, and what to
-    try (said before the searches: the solve's own measure, :mod:`omen_solver.omens.kernel.
-    reach`)."""
-    from omen_solver.omens.kernel import compiled
-    from omen_solver.omens.kernel.reach import CARDS_IN_REACH, CARDS_IN_REACH_PURE
+def _warning(view: View, total: float, samples: int) -> str | None:
+    """Why a deal's share of the time is not expected to settle its moves (the solve's own
+    model, :mod:`omen_solver.omens.kernel.reach`, on a deal of this size), and what to try."""
+    from omen_solver.omens.kernel.reach import NOT_EXPECTED, expected
+    from omen_solver.survey.advice import consistent_count
 
-    cards = sum(view.sizes)
-    reach = CARDS_IN_REACH if compiled.AVAILABLE else CARDS_IN_REACH_PURE
-    if cards <= reach:
+    deals = min(samples, max(1, consistent_count(view)))
+    share = Budget(max_seconds=total / deals)
+    probe = _probe(view)
+    reach = expected(probe, share)
+    if reach.chance >= NOT_EXPECTED:
         return None
-    return (f"{cards} cards are in the hands at the start of this bout: a deal's searches are "
-            f"not expected to settle many moves (rounds of up to {reach} cards are solved in "
-            "30 s). Advising anyway, with each move's bounds; to settle more, advise at a later "
-            "position (--moves ...), with fewer cards (--deal SEED --cards 3), fewer samples "
-            "(--samples N) or more time (--max-seconds)")
+    return (f"{reach.cards} cards are in the hands at the start of this bout: a deal's share "
+            f"of the time ({total / deals:.2g} s) is not expected to settle its moves (a chance "
+            f"of {reach.chance:.0%}). Advising anyway: in each deal every move gets what is "
+            "proven and, where nothing is, an estimate, and each action's win probability is "
+            "then an estimate; to settle more, advise at a later position (--moves ...), with "
+            "fewer cards (--deal SEED --cards 3), fewer samples (--samples N) or more time "
+            "(--max-seconds)")
+
+
+def _probe(view: View) -> Any:
+    """A position of the view's size (its hands filled from the unseen cards in order)."""
+    from omen_solver.omens.state import OmensState
+
+    unseen = list(view.unseen())
+    hands = []
+    for seat, size in enumerate(view.sizes):
+        if seat == view.seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known.get(seat, ()))
+        hidden = size - len(known)
+        hands.append(sorted(known + unseen[:hidden]))
+        del unseen[:hidden]
+    return OmensState.start_of_bout(view.table, hands, view.teams, view.leader)
 
 
 def _view(args: argparse.Namespace) -> tuple[str, View]:
@@ -290,27 +310,43 @@ def _show(path: str, advice: Advice) -> None:
               f"rejected) of {advice.assignments:,} ways to place the hidden cards")
     out.print(f"{escape(path)}: seat {advice.seat + 1} to play (team of seats {team}); "
               f"{method}")
-    table = _table(out, "action", "win probability", "95 % interval", "settled", "unknown",
-                   "bounds")
-    for value in sorted(advice.actions, key=lambda a: (-(a.probability or -1), -a.bounds[1])):
+    estimated = advice.estimated
+    columns = ["action", "win probability", "95 % interval", "settled"]
+    columns += ["estimated", "unknown", "bounds"] if estimated else ["unknown", "bounds"]
+    table = _table(out, *columns)
+    for value in advice.ranked:
+        least, most = value.bounds
+        bounds = f"[{least:.3f}, {most:.3f}]" if value.unknown else "-"
+        guess = value.estimate
+        if guess is not None:
+            low, high = value.estimate_interval()
+            table.add_row(escape(value.action), f"{guess:.3f} (estimate)",
+                          f"[{low:.3f}, {high:.3f}]", str(value.known), str(value.estimated),
+                          str(value.unknown - value.estimated), bounds)
+            continue
         low, high = value.interval(advice.exact)
         p = value.probability
-        least, most = value.bounds
-        table.add_row(escape(value.action), "-" if p is None else f"{p:.3f}",
-                      "exact" if advice.exact and not value.unknown else f"[{low:.3f}, {high:.3f}]",
-                      str(value.known), str(value.unknown),
-                      f"[{least:.3f}, {most:.3f}]" if value.unknown else "-")
+        row = [escape(value.action), "-" if p is None else f"{p:.3f}",
+               "exact" if advice.exact and not value.unknown else f"[{low:.3f}, {high:.3f}]",
+               str(value.known)]
+        row += ["0", str(value.unknown), bounds] if estimated else [str(value.unknown), bounds]
+        table.add_row(*row)
     out.print(table)
+    if estimated:
+        out.print("estimate: the mean over the deals of the exact value where the deal's "
+                  "search settled the action and of the evaluation's win rate where it did "
+                  "not (a guess, not a proof); settled: the deals that proved the action's "
+                  "value; estimated: the deals where an estimate stands in for it")
     if advice.unknown:
-        out.print("settled: the deals that proved the action's value; bounds: the win "
-                  "probability over every deal searched, the others anywhere within their "
-                  "proven bounds")
+        out.print("bounds: the win probability over every deal searched, the deals not "
+                  "settled anywhere within their proven bounds")
     if advice.searched < advice.deals:
         out.print(f"{advice.searched} of {advice.deals} deals searched within "
                   f"{advice.total_seconds:g} s; the rest count as unknown (--max-seconds S for "
                   "more)")
     best = advice.best
-    out.print(f"best action: {escape(best.action) if best else '-'}")
+    how = " (by the estimates)" if best is not None and best.estimate is not None else ""
+    out.print(f"best action: {escape(best.action) if best else '-'}{how}")
     if advice.unknown:
-        out.print(f"{advice.unknown} searches ran out of budget: counted as unknown, not as "
-                  "wins or losses")
+        out.print(f"{advice.unknown} searches ran out of budget before a proof: counted as "
+                  "unknown, never as wins or losses (their estimates are guesses)")

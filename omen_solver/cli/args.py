@@ -8,13 +8,15 @@ import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from omen_solver.core.budget import MAX_NODES, Budget
+from omen_solver.core.budget import MAX_NODES, MIB, Budget
 from omen_solver.core.search import Concept, SimultaneousMode
 from omen_solver.errors import OptionError, shown
 
 __all__ = [
     "DEFAULT_WALK_MEMORY_MIB",
     "MAX_DIGITS",
+    "MAX_MEMORY_BYTES",
+    "MIB",
     "add_budget",
     "add_max_memory",
     "add_solve_options",
@@ -26,6 +28,8 @@ __all__ = [
     "check_verbosity",
     "count_between",
     "describe_stop",
+    "mebibytes",
+    "memory_bytes",
     "node_count",
     "position",
     "refuse_given",
@@ -139,22 +143,50 @@ def budget_of(args: argparse.Namespace, fallback: Budget | None = None) -> Budge
 DEFAULT_WALK_MEMORY_MIB = 2048
 """The memory ``perft`` and ``graph`` may hold by default (MiB): past it they stop."""
 
+MEMORY_UNITS = {"": MIB, "K": 2**10, "M": MIB, "G": 2**30, "T": 2**40}
+"""Every ``--max-memory`` reads a size the same way: ``2G``, ``512M``, ``1.5GiB``, ``800MB``
+(binary units), a bare number being MiB (docs/search.md, "Budgets")."""
+
+MAX_MEMORY_BYTES = 1 << 50
+"""The most memory any ``--max-memory`` may give (1,024 TiB: the compiled kernel counts bytes
+in 64 bits, and no machine has more)."""
+
+
+def memory_bytes(text: str) -> int:
+    """A memory size in bytes, written ``2G``, ``512M``, ``1.5GiB`` or ``800`` (MiB)."""
+    stripped = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = stripped[-1:] if stripped[-1:] in MEMORY_UNITS else ""
+    number = stripped[: len(stripped) - len(unit)].strip()
+    try:
+        value = float(number) if (number.isascii() and len(number) <= 30
+                                  and number.replace(".", "", 1).isdigit()) else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not an amount of memory (write e.g. 2G, 512M; a bare number is "
+            "MiB)")
+    size = int(value * MEMORY_UNITS[unit])
+    if size > MAX_MEMORY_BYTES:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: at most {MAX_MEMORY_BYTES >> 40:,} TiB")
+    return size
+
 
 def mebibytes(text: str) -> int:
-    """A memory size in MiB, 1 or more."""
-    value = whole_number(text)
-    if value < 1:
+    """A memory size (:func:`memory_bytes`) in whole MiB, at least 1."""
+    size = memory_bytes(text)
+    if size < MIB:
         raise argparse.ArgumentTypeError(f"{shown(text)}: give at least 1 MiB")
-    return value
+    return size // MIB
 
 
 def add_max_memory(parser: argparse.ArgumentParser, then: str) -> None:
-    """``--max-memory MIB``: the resident memory a walk that keeps what it saw may reach."""
-    parser.add_argument("--max-memory", type=mebibytes, metavar="MIB",
+    """``--max-memory SIZE``: the resident memory a walk that keeps what it saw may reach."""
+    parser.add_argument("--max-memory", type=mebibytes, metavar="SIZE",
                         default=DEFAULT_WALK_MEMORY_MIB,
-                        help=f"stop once the process holds MIB MiB and {then} (default "
-                             f"{DEFAULT_WALK_MEMORY_MIB}; under ulimit -v it also stops short "
-                             "of that limit)")
+                        help=f"stop once the process holds SIZE (e.g. 2G, 512M; a bare number "
+                             f"is MiB) and {then} (default {DEFAULT_WALK_MEMORY_MIB // 1024}G; "
+                             "under ulimit -v it also stops short of that limit)")
 
 
 def add_wait(parser: argparse.ArgumentParser, folder: str) -> None:

@@ -18,7 +18,23 @@ from rich.text import Text
 from omen_solver.core.budget import Progress
 from omen_solver.core.search.moves import MoveAnswer, MovesReport
 
-__all__ = ["LiveMoves", "bounds_text", "live_moves", "moves_table", "value_text"]
+__all__ = [
+    "ESTIMATE_NOTE",
+    "LiveMoves",
+    "bounds_text",
+    "estimate_text",
+    "live_moves",
+    "moves_table",
+    "value_text",
+]
+
+ESTIMATE_NOTE: Final = (
+    "estimate: the asked team's win rate in the evaluation's playouts [its 95 % interval] "
+    "n=playouts, and the line the evaluation expects after the move: a guess that orders the "
+    "moves nothing proved, never a proof (their status stays unknown)"
+)
+LINE_SHOWN: Final = 4
+"""Actions of an expected line shown in the table."""
 
 REFRESH: Final = 0.25
 """Seconds between two redraws of the live table at most."""
@@ -32,21 +48,44 @@ def bounds_text(lower: Fraction | None, upper: Fraction | None) -> str:
     return f"[{'?' if lower is None else lower}, {'?' if upper is None else upper}]"
 
 
+def estimate_text(move: MoveAnswer, long: bool = False) -> str:
+    """``0.41 [0.37, 0.45] n=618`` for a move with an estimate (``long``: ``0.41, 95 %
+    interval [0.37, 0.45], 618 playouts``), else ``-``."""
+    found = move.estimate
+    if found is None or move.settled:
+        return "-"
+    if long:
+        return (f"{found.win_rate:.2f}, 95 % interval [{found.low:.2f}, {found.high:.2f}], "
+                f"{found.playouts:,} playouts")
+    return f"{found.win_rate:.2f} [{found.low:.2f}, {found.high:.2f}] n={found.playouts:,}"
+
+
 def moves_table(moves: Sequence[MoveAnswer], title: str | None = None) -> Table:
     """One row per move: its status for the asked team, its value or bounds, its nodes (a
-    move leading to the same position as an earlier one: "as" that move, searched there)."""
+    move leading to the same position as an earlier one: "as" that move, searched there);
+    where an evaluation ran, the estimate of each move it did not settle and the line it
+    expects (the first actions after the move)."""
     table = Table(title=title, title_justify="left", box=None, pad_edge=False,
                   show_edge=False)
-    for name, justify in (("action", "left"), ("status", "left"), ("value", "left"),
-                          ("bounds", "left"), ("nodes", "right")):
+    estimated = any(move.estimate is not None and not move.settled for move in moves)
+    columns = [("action", "left"), ("status", "left"), ("value", "left"), ("bounds", "left"),
+               ("nodes", "right")]
+    if estimated:
+        columns += [("estimate", "left"), ("expected line", "left")]
+    for name, justify in columns:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     styles = {"won": "green", "lost": "red", "exact": "cyan", "unknown": "yellow"}
     for move in moves:
         status = move.status.value
-        table.add_row(escape(move.action), Text(status, style=styles[status]),
-                      value_text(move.value), bounds_text(move.lower, move.upper),
-                      f"{move.nodes:,}" if move.same_as is None
-                      else f"as {escape(move.same_as)}")
+        row: list[str | Text] = [
+            escape(move.action), Text(status, style=styles[status]), value_text(move.value),
+            bounds_text(move.lower, move.upper),
+            f"{move.nodes:,}" if move.same_as is None else f"as {escape(move.same_as)}"]
+        if estimated:
+            line = move.estimate.line[1:] if move.estimate and not move.settled else ()
+            shown = " ".join(line[:LINE_SHOWN]) + (" ..." if len(line) > LINE_SHOWN else "")
+            row += [estimate_text(move), escape(shown) or "-"]
+        table.add_row(*row)
     return table
 
 

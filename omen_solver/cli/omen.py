@@ -25,6 +25,7 @@ from omen_solver.cli.output import (
     print_json,
     print_rows,
     print_wrapped,
+    progress,
 )
 from omen_solver.core.budget import Budget
 from omen_solver.core.game import CHANCE
@@ -49,8 +50,9 @@ __all__ = ["register"]
 STATS_DEFAULT = "strength-red"
 """How ``omen cards`` reads colour-keyed stats unless told (rule option stat_colours)."""
 
-DEFAULT_SECONDS = 600.0
-"""The time limit of ``endgame`` and ``ask --check`` unless one is given."""
+DEFAULT_SECONDS = 30.0
+"""The time limit of ``endgame`` and ``ask --check`` unless one is given: as ``solve``'s, an
+interactive answer within half a minute (docs/search.md, "Budgets")."""
 
 
 def register(subparsers: Any) -> None:
@@ -156,6 +158,9 @@ def _register_endgame(commands: Any) -> None:
                     "are chance events (expected result) or go against the seat (worst case). "
                     "Defaults come from the file's [search] table.")
     endgame.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
+    endgame.add_argument("--moves", nargs="+", action="extend", default=[], metavar="ACTION",
+                         help="solve the position after these actions, as in 'omen play' "
+                         "(each quoted, or several joined by ';')")
     endgame.add_argument("--seat", type=int, choices=[1, 2],
                          help="the seat asked about (default: the seat to act)")
     endgame.add_argument("--turns", type=_turns, metavar="N|end", default=argparse.SUPPRESS,
@@ -182,7 +187,9 @@ def _register_ask(commands: Any) -> None:
                     "playing units into it? fewest-coins CITY: the fewest coins that takes. "
                     "keep CITY: after the war there, which units to keep so that the opponent "
                     "cannot take the city next turn. Answered with z3 and python-constraint2; "
-                    "--check asks the endgame search the same question on the same position.")
+                    "--check asks the endgame search the same question on the same position. "
+                    "Exit 0: yes; 1: no (the city cannot be won, no choice holds it) or the "
+                    "check disagrees or runs out; 2: bad input.")
     ask.add_argument("file", type=position, help=f"{POSITION_HELP} (Omen)")
     ask.add_argument("question", choices=["win-city", "fewest-coins", "keep"])
     ask.add_argument("city", type=int, choices=[1, 2, 3])
@@ -205,6 +212,9 @@ def _budget(args: argparse.Namespace) -> Budget:
 
 def _endgame(args: argparse.Namespace) -> int:
     state = _load_played(args.file)
+    more = _split(args.moves)
+    state = _play_moves(state, [(f"--moves[{i}] (of {len(more)})", m)
+                                for i, m in enumerate(more, start=1)], [])
     settings = state.search or EndgameSettings()
     turns = args.turns if "turns" in args else settings.turns
     draws = args.draws or settings.draws
@@ -213,14 +223,19 @@ def _endgame(args: argparse.Namespace) -> int:
         reductions = args.reduce
     if args.no_reductions:
         reductions = []
-    result = solve_endgame(state, seat=args.seat, turns=turns, draws=draws,
-                           margin=not args.no_margin, reductions=reductions,
-                           budget=_budget(args))
+    budget = _budget(args)
+    with progress(f"solving {args.file}", budget.max_seconds) as report:
+        result = solve_endgame(state, seat=args.seat, turns=turns, draws=draws,
+                               margin=not args.no_margin, reductions=reductions,
+                               budget=budget, progress=report)
     if args.json:
-        print_json({"file": str(args.file), **result.to_json(),
-                    "budget": budget_json(_budget(args))})
+        played = {"played": more} if more else {}
+        print_json({"file": str(args.file), **played, **result.to_json(),
+                    "budget": budget_json(budget)})
     else:
         print(args.file)
+        if more:
+            print(f"after: {'; '.join(more)}")
         for line in result.extra["details"]:
             print(line)
         if result.solved:
@@ -256,7 +271,7 @@ def _ask(args: argparse.Namespace) -> int:
         if check is not None:
             verdict = {True: "agrees", False: "DISAGREES", None: "unknown"}[check.agrees]
             print(f"cross-check by the search: {verdict} ({check.detail})")
-    return 0 if check is None or check.agrees else 1
+    return 1 if answer.negative or (check is not None and not check.agrees) else 0
 
 
 def _legal(args: argparse.Namespace) -> int:

@@ -2,9 +2,10 @@
 per item that fit the width.
 
 The width is the terminal's, or ``COLUMNS`` when the output is piped (80 without it): rich
-reads both. A table never wraps a row: the columns that name things (a file, a theorem) and the
-short ones (a status, a number) are kept whole and the one column marked ``shrink`` is cut with
-an ellipsis to what is left; commands give the whole text with ``-v`` or ``--json``."""
+reads both. The columns that name things (a file, a theorem) and the short ones (a status, a
+number) are kept whole on the row's first line; the one column marked ``shrink`` takes what is
+left and its text, never cut, goes on under itself on the next lines (a saved or piped output
+keeps every word of the answer)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
@@ -74,7 +75,8 @@ class Column:
     right: bool = False
     """Aligned right (numbers)."""
     shrink: bool = False
-    """Cut with an ellipsis when the row would not fit (at most one column)."""
+    """Narrowed to what is left of the width, its text wrapped onto the next lines under
+    itself when it is longer (at most one column)."""
 
 
 Cell = str | tuple[str, str]
@@ -99,21 +101,23 @@ def print_rows(out: Console, columns: Sequence[Column], items: Sequence[Row],
     spare = out.width - sum(widths) - GAP * (len(columns) - 1)
     for i, column in enumerate(columns):
         if column.shrink and spare < 0:
-            widths[i] = max(widths[i] + spare, min(widths[i], len(column.header), 8))
+            widths[i] = max(widths[i] + spare, min(widths[i], 10))
     lines = ([[(head, "bold") for head in heads]] if header else []) + texts
     for line in lines:
-        shown = Text(no_wrap=True, overflow="ellipsis")
-        for i, (column, (text, style)) in enumerate(zip(columns, line, strict=True)):
-            last = i == len(columns) - 1
-            cell = _fit(text, widths[i]) if column.shrink else text
-            pad = widths[i] - cell_len(cell)
-            if column.right:
-                shown.append(" " * pad)
-            shown.append(cell, style=style)
-            if not last:
-                shown.append(("" if column.right else " " * pad) + " " * GAP)
-        shown.rstrip()
-        out.print(shown, soft_wrap=True)
+        parts = [_wrap(text, widths[i]) if column.shrink else [text]
+                 for i, (column, (text, _)) in enumerate(zip(columns, line, strict=True))]
+        for row in range(max(len(part) for part in parts)):
+            shown = Text(no_wrap=True, overflow="ellipsis")
+            for i, (column, (_, style)) in enumerate(zip(columns, line, strict=True)):
+                cell = parts[i][row] if row < len(parts[i]) else ""
+                pad = widths[i] - cell_len(cell)
+                if column.right:
+                    shown.append(" " * pad)
+                shown.append(cell, style=style)
+                if i < len(columns) - 1:
+                    shown.append(("" if column.right else " " * pad) + " " * GAP)
+            shown.rstrip()
+            out.print(shown, soft_wrap=True)
 
 
 def print_wrapped(out: Console, text: str, indent: str = "", hang: str = "    ") -> None:
@@ -132,11 +136,13 @@ def _text(cell: Cell) -> tuple[str, str]:
     return (cell, "") if isinstance(cell, str) else cell
 
 
-def _fit(text: str, width: int) -> str:
-    """``text`` cut to ``width`` cells, an ellipsis marking the cut."""
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, words kept whole (a word longer than the
+    width stands alone on its line)."""
     if cell_len(text) <= width:
-        return text
-    return set_cell_size(text, max(width - 1, 0)) + "…"
+        return [text]
+    return textwrap.wrap(text, width=max(width, 1), break_long_words=False,
+                         break_on_hyphens=False) or [text]
 
 
 @contextmanager

@@ -385,12 +385,11 @@ def _status(outcome: Outcome) -> str:
 
 
 BROKEN_EXPLAINED = (
-    "Each z3 theorem holds for every card, seat, number of players and rule option at once "
-    "(an enumeration theorem: on every sequence of moves of the space it states). "
-    "'Broken variants refuted': each theorem is also checked under deliberately wrong rules "
-    "(a variant of the rules the theorem is about), where it must fail with a counterexample; "
-    "so a proof is known not to be vacuous, and each counterexample is a position file that "
-    "'omen-solver omens play FILE' replays with the real rules."
+    "Each z3 theorem holds for every card, seat, player count and rule option at once (an "
+    "enumeration theorem: on every move sequence of its space). 'Broken variants refuted': "
+    "each is also checked under deliberately wrong rules, where it must fail: so no proof is "
+    "vacuous, and each counterexample is a position file that 'omen-solver omens play FILE' "
+    "replays with the real rules."
 )
 
 

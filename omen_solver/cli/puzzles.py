@@ -67,12 +67,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     commands = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
     check = commands.add_parser(
         "check", help="solve every puzzle under a folder and compare with its stated answer",
-        description="Solve every *.toml puzzle under DIR (recursively) and fail on any stated "
+        description="Solve every *.toml puzzle under each folder PATH (recursively), and each "
+                    "puzzle file PATH, and fail on any stated "
                     "answer the solver contradicts. Exit 0: all agree; 1: a contradiction or "
                     "an unknown; 2: a file could not be read.",
     )
-    check.add_argument("dir", nargs="?", type=Path,
-                       help="folder of puzzles (default: the puzzles shipped with omen-solver)")
+    check.add_argument("dir", nargs="*", type=Path, metavar="PATH",
+                       help="folders of puzzles, or puzzle files (default: the puzzles shipped "
+                            "with omen-solver)")
     check.add_argument("--json", action="store_true", help="print JSON")
     add_verbosity(check, "the question, the whole answer and the best first actions of each "
                          "puzzle", "only the summary and the puzzles that do not agree")
@@ -93,19 +95,33 @@ class _Row:
     error: str = ""
 
 
+def _puzzle_files(paths: list[Path]) -> list[Path]:
+    """The puzzle files of each path: a file itself, a folder's ``*.toml`` below it."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            files.append(path)
+        elif path.is_dir():
+            found = sorted(path.rglob("*.toml"))
+            if not found:
+                raise PositionError(f"{path}: no puzzle files (*.toml) in this folder or below")
+            files += found
+        else:
+            raise PositionError(f"{path}: no such puzzle file or folder of puzzles")
+    return files
+
+
 def _check(args: argparse.Namespace) -> int:
-    root: Path = shipped("puzzles") if args.dir is None else args.dir
-    if not root.is_dir():
-        raise PositionError(f"{root}: no such folder of puzzles")
-    files = sorted(root.rglob("*.toml"))
-    if not files:
-        raise PositionError(f"{root}: no puzzle files (*.toml) in this folder or below")
+    paths: list[Path] = args.dir or [shipped("puzzles")]
+    files = _puzzle_files(paths)
+    root = paths[0] if len(paths) == 1 and paths[0].is_dir() else None
     rows = [_check_one(path, args) for path in files]
     if args.json:
         print_json([_row_json(row) for row in rows])
     else:
-        where = " (shipped with omen-solver)" if args.dir is None else ""
-        _show_rows(f"{root}{where}", root, rows, args)
+        where = " (shipped with omen-solver)" if not args.dir else ""
+        title = f"under {root}{where}" if root is not None else "from " + ", ".join(map(str, paths))
+        _show_rows(title, root, rows, args)
     for row in rows:
         if row.status == "error":
             print(f"omen-solver: error: {one_line(row.error)}", file=sys.stderr)
@@ -145,11 +161,11 @@ _COLUMNS: Final = (Column("status"), Column("puzzle"), Column("nodes", right=Tru
                    Column("seconds", right=True), Column("answer", shrink=True))
 
 
-def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespace) -> None:
+def _show_rows(title: str, root: Path | None, rows: list[_Row], args: argparse.Namespace) -> None:
     """One line per puzzle (``-q``: only those that do not agree; ``-v``: with the question,
     the whole answer and the best first actions)."""
     out = console()
-    out.print(f"{plural(len(rows), 'puzzle')} under {escape(title)}", soft_wrap=True)
+    out.print(f"{plural(len(rows), 'puzzle')} {escape(title)}", soft_wrap=True)
     shown = [row for row in rows if not args.quiet or row.status != "agrees"]
     if args.verbose:
         for row in shown:
@@ -160,7 +176,7 @@ def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespac
         print_rows(out, _COLUMNS, [_cells(row, root) for row in shown])
         for row in shown:
             if row.status == "CONTRADICTED" and row.solved is not None:
-                out.print(f"[bold red]{escape(str(row.path.relative_to(root)))}[/]:")
+                out.print(f"[bold red]{escape(_shown(row.path, root))}[/]:")
                 for problem in row.solved.problems:
                     out.print(f"  {escape(problem)}")
     counts = {status: sum(r.status == status for r in rows) for status in _STYLES}
@@ -169,9 +185,14 @@ def _show_rows(title: str, root: Path, rows: list[_Row], args: argparse.Namespac
               f"{counts['error']} unreadable", soft_wrap=True)
 
 
-def _cells(row: _Row, root: Path) -> list[Cell]:
+def _shown(path: Path, root: Path | None) -> str:
+    """A puzzle's path, under the folder checked when one was."""
+    return str(path if root is None else path.relative_to(root))
+
+
+def _cells(row: _Row, root: Path | None) -> list[Cell]:
     solved = row.solved
-    return [(row.status, _STYLES[row.status]), str(row.path.relative_to(root)),
+    return [(row.status, _STYLES[row.status]), _shown(row.path, root),
             f"{solved.result.nodes:,}" if solved else "",
             f"{solved.result.seconds:.2f}" if solved else "", _short_answer(row)]
 

@@ -45,6 +45,11 @@ class SolveRequest:
     threads: int | None = None
     max_memory: int | None = None
     """``--max-memory`` in bytes: the Omens kernel's memory budget."""
+    seed: int | None = None
+    """``--seed``: the Omens evaluation's random seed."""
+    estimates: bool | None = None
+    """Whether the moves the exact searches leave open get estimates (``--no-estimates``
+    turns them off); None where the command has no estimates (``puzzles check``)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> SolveRequest:
@@ -64,6 +69,8 @@ class SolveRequest:
             search=given.get("search"),
             threads=given.get("threads"),
             max_memory=given.get("max_memory"),
+            seed=given.get("seed"),
+            estimates=None if "no_estimates" not in given else not given["no_estimates"],
         )
 
     def budget(self, fallback: Budget) -> Budget:

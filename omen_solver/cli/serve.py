@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from omen_solver.cli.args import seconds, whole_number
+from omen_solver.cli.args import MIB, memory_bytes, seconds, whole_number
 from omen_solver.errors import OmenSolverError
 
 MIN_MEMORY_MB = 256
@@ -53,9 +53,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--open", action="store_true", help="open the board in the browser")
     parser.add_argument("--max-seconds", type=_seconds, default=30.0, metavar="S",
                         help="the longest search a request may ask for (default 30)")
-    parser.add_argument("--max-memory", type=_memory, default=2048, metavar="MIB",
-                        help=f"the memory cap of each search process, in MiB (default 2048, at "
-                        f"least {MIN_MEMORY_MB})")
+    parser.add_argument("--max-memory", type=_memory, default=2048, metavar="SIZE",
+                        help=f"the memory cap of each search process, e.g. 2G, 512M; a bare "
+                        f"number is MiB (default 2G, at least {MIN_MEMORY_MB}M)")
     parser.add_argument("--max-searches", type=_searches, default=2, metavar="N",
                         help="searches running at once (default 2, at least 1)")
     parser.add_argument("--puzzles", type=Path, metavar="DIR",
@@ -71,7 +71,7 @@ def _port(text: str) -> int:
 
 
 def _memory(text: str) -> int:
-    value = whole_number(text)
+    value = memory_bytes(text) // MIB  # as every --max-memory: 2G, 512M, a bare number MiB
     if value < MIN_MEMORY_MB:
         raise argparse.ArgumentTypeError(
             f"{text!r}: at least {MIN_MEMORY_MB} MiB (a search process needs that much to "

@@ -25,10 +25,18 @@ from omen_solver.cli.args import (
     POSITION_HELP,
     add_budget,
     add_solve_options,
+    memory_bytes,
     position,
     whole_number,
 )
-from omen_solver.cli.live import LiveMoves, bounds_text, live_moves, moves_table
+from omen_solver.cli.live import (
+    ESTIMATE_NOTE,
+    LiveMoves,
+    bounds_text,
+    estimate_text,
+    live_moves,
+    moves_table,
+)
 from omen_solver.cli.output import console, print_json
 from omen_solver.cli.overrides import (
     Override,
@@ -58,8 +66,11 @@ reports move by move."""
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
+WHAT_IF_KEY = "puzzle.position"
+"""What ``--moves`` changes of a puzzle: its position, played on from (a what-if)."""
+
 QUESTION_KEYS = ("preset", "profile", "rules.", "puzzle.concept", "puzzle.team",
-                 "puzzle.simultaneous")
+                 "puzzle.simultaneous", WHAT_IF_KEY)
 """File keys that make the question: a puzzle's stated answer is not compared with the
 answer of another question (the budget, ``puzzle.max_nodes`` and ``puzzle.max_seconds``,
 changes only how long the search may take)."""
@@ -81,6 +92,8 @@ class Solved:
     overrides: list[Override] = field(default_factory=list)
     """What the command line replaced of the file's settings (or set of a deal's rules)."""
     simultaneous: SimultaneousMode = SimultaneousMode.MIXED
+    estimates: dict[str, Any] | None = None
+    """Omens: whether the moves left open were to get estimates, and their seed."""
 
     @property
     def changed_question(self) -> list[str]:
@@ -106,6 +119,8 @@ class Solved:
             data["played"] = list(self.played)
         if self.warning:
             data["warning"] = self.warning
+        if self.estimates is not None:
+            data["estimates"] = self.estimates
         data.update(self.result.to_json())
         if self.puzzle is not None:
             data["stated"] = self.puzzle.answer
@@ -177,27 +192,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "dfpn (alpha-beta only where the value is a fraction)")
     add_budget(parser, f"default: the puzzle's, else {DEFAULT_SOLVE_SECONDS:g}")
     add_kernel_options(parser)
+    estimates = parser.add_argument_group(
+        "estimates", "Omens: where the exact searches leave a move open, an evaluation (a tree "
+                     "search of playouts that backs up proven values) gives it an estimate "
+                     "with a share of the budget: a win rate with its interval, never a proof")
+    estimates.add_argument("--seed", type=whole_number, metavar="N", default=None,
+                           help="the evaluation's random seed (default 0): the same position, "
+                                "seed, budget and threads give the same estimates (exactly so "
+                                "with --max-nodes)")
+    estimates.add_argument("--no-estimates", action="store_true",
+                           help="the exact searches only, with the whole budget")
     parser.set_defaults(handler=_solve)
 
 
 def _memory(text: str) -> int:
     from omen_solver.errors import ChoiceError
-    from omen_solver.omens.kernel.tables import MemoryPlan, parse_memory
+    from omen_solver.omens.kernel.tables import MemoryPlan
 
-    try:  # a bare number is MiB, as perft's, graph's and serve's --max-memory
-        size = parse_memory(text + "M" if text.strip().isdigit() else text)
+    size = memory_bytes(text)  # as every --max-memory: 2G, 512M, a bare number MiB
+    try:
         MemoryPlan(size)
     except ChoiceError as error:
         raise argparse.ArgumentTypeError(error.problem) from None
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    if size > MAX_MEMORY_BYTES:  # the compiled kernel counts bytes in 64 bits
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_MEMORY_BYTES >> 40:,} TiB")
     return size
-
-
-MAX_MEMORY_BYTES = 1 << 50
-"""The most memory ``--max-memory`` may give the kernel's tables (1,024 TiB)."""
 
 
 def add_kernel_options(parser: argparse.ArgumentParser) -> None:
@@ -207,8 +224,8 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
                              "cores): root moves searched at once, and a move searched alone "
                              "proved on all of them; the same answers with any number")
     parser.add_argument("--max-memory", type=_memory, metavar="SIZE", default=None,
-                        help="memory the Omens kernel's tables keep to, e.g. 2G, 800M, 1500 "
-                             "(MiB) (default 2G); full tables drop what cost least")
+                        help="memory the Omens kernel's tables keep to, e.g. 2G, 512M (a bare "
+                             "number is MiB) (default 2G); full tables drop what cost least")
 
 
 class _Deal:
@@ -361,21 +378,31 @@ def _solve_state(
     with live_moves(f"solving {path}", budget.max_seconds, enabled=shown is None) as own:
         view, progress = shown or own
         try:
+            estimate = request.estimates is True
+            seed = request.seed
+            if seed is not None and not estimate:
+                raise OptionError("--seed: the seed of the estimates, which --no-estimates "
+                                  "turns off")
             result = solve(state, concept=concept, team=seats, budget=budget,
                            simultaneous=mode, progress=progress, engine=request.engine,
                            algorithm=request.search, report=view.report,
                            threads=0 if request.threads is None else request.threads,
-                           max_memory=request.max_memory)
+                           max_memory=request.max_memory, estimate=estimate, seed=seed)
         except OmenSolverError as error:
             # A concept that does not fit the position: name the file it came from, and the
             # flag that set a kernel setting the search refuses.
-            flags = {"threads": "--threads", "max_memory": "--max-memory"}
+            flags = {"threads": "--threads", "max_memory": "--max-memory", "seed": "--seed"}
             text = (f"{flags[error.key]}: {error.problem}" if error.key in flags
                     else str(error))
             raise PositionError(f"{path}: {text}", value=error.value, rule=error.rule,
                                 problem=text) from None
     solved = Solved(path, state, puzzle, result, [], budget, overrides=overrides,
                     simultaneous=mode)
+    from omen_solver.omens.state import OmensState
+
+    if isinstance(state, OmensState) and request.estimates is not None:
+        solved.estimates = {"enabled": estimate, "seed": 0 if seed is None else seed,
+                            "ran": "evaluation" in result.extra}
     if puzzle and result.solved and not solved.changed_question:
         solved.problems = compare(puzzle, state, result)
     return solved
@@ -402,14 +429,14 @@ def _solve(args: argparse.Namespace) -> int:
         path = args.file
         state, puzzle, overrides = _read(path, request)
     if args.moves:
-        if puzzle is not None:
-            raise OmenSolverError(f"--moves: {path} is a puzzle; its question is about its "
-                                  "own position (solve it without --moves)")
         state = _played(state, args.moves)
+        if puzzle is not None:  # a what-if: the puzzle's question, asked after the moves
+            overrides = [*overrides, Override("--moves", WHAT_IF_KEY, list(args.moves), None)]
     if dealt is not None and args.write is not None:
         atomic_write(args.write, dealt.position_text(args.moves))
     budget = _budget(request, puzzle, DEFAULT_SOLVE_SECONDS)
-    warning = _warning(state)
+    _check_question(path, state, puzzle, request)
+    warning = _warning(state, args, request, budget)
     if not args.json:
         out = console()
         out.print(escape(_heading(path, request, budget, puzzle)))
@@ -457,6 +484,23 @@ def _solve(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
+def _check_question(path: Path, state: GameState[Any], puzzle: Puzzle | None,
+                    request: SolveRequest) -> None:
+    """A concept or team that does not fit the position is refused before anything is said
+    of the search (the note on its reach among it)."""
+    from omen_solver.core.search.solver import resolve_concept
+
+    asked_team, asked_concept = request.team, request.concept
+    seats = asked_team if asked_team is not None else (puzzle.team if puzzle else None)
+    if seats is not None:
+        team_index(state, seats, "--team" if asked_team is not None else f"{path}: puzzle.team")
+    concept = asked_concept or (puzzle.concept if puzzle else None)
+    try:
+        resolve_concept(state, concept, seats)
+    except OmenSolverError as error:
+        raise PositionError(f"{path}: {error}") from None
+
+
 def _heading(path: Path, request: SolveRequest, budget: Budget,
              puzzle: Puzzle | None) -> str:
     """The first line: what is solved and within which budget."""
@@ -470,12 +514,16 @@ def _heading(path: Path, request: SolveRequest, budget: Budget,
 
 
 def _check_kernel_options(state: GameState[Any], request: SolveRequest) -> None:
-    """--threads and --max-memory are the Omens kernel's: refused where it does not search."""
+    """--threads, --max-memory, --seed and --no-estimates are the Omens kernel's: refused where
+    it does not search."""
     from omen_solver.omens.state import OmensState
 
     given = [flag for flag, value in (("--threads", request.threads),
-                                      ("--max-memory", request.max_memory))
+                                      ("--max-memory", request.max_memory),
+                                      ("--seed", request.seed))
              if value is not None]
+    if request.estimates is False:
+        given.append("--no-estimates")
     if not given:
         return
     if not isinstance(state, OmensState):
@@ -495,15 +543,22 @@ def _hands(state: GameState[Any]) -> dict[str, list[int]] | None:
     return None
 
 
-def _warning(state: GameState[Any]) -> str | None:
-    """Omens: why the exact value is not expected within the budget, and what to try."""
+def _warning(state: GameState[Any], args: argparse.Namespace, request: SolveRequest,
+             budget: Budget) -> str | None:
+    """Omens on the kernel: why the exact value is not expected within the budget (a measured
+    model, :mod:`omen_solver.omens.kernel.reach`), and what to try that the command line does
+    not already ask for."""
     from omen_solver.omens.state import OmensState
 
-    if isinstance(state, OmensState):
-        from omen_solver.omens.kernel.reach import out_of_reach
+    if not isinstance(state, OmensState) or request.engine == "reference":
+        return None
+    import os
 
-        return out_of_reach(state)
-    return None
+    from omen_solver.omens.kernel.reach import out_of_reach
+
+    threads = request.threads if request.threads is not None else (os.cpu_count() or 1)
+    given = {"deal": args.deal, "cards": args.cards, "moves": args.moves}
+    return out_of_reach(state, budget, threads=threads, given=given)
 
 
 def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:
@@ -532,6 +587,19 @@ def _show_interrupted(last: MovesReport | None, as_json: bool) -> None:
 def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
     if moves:
         console().print(moves_table(moves, "moves, best first for the side to move:"))
+        if any(move.estimate is not None and not move.settled for move in moves):
+            console().print(escape(ESTIMATE_NOTE))
+
+
+def _best_estimate(result: SolveResult) -> MoveAnswer | None:
+    """Of an unknown answer with estimates: the move listed first among those not settled
+    (the moves come best first for the side choosing), unless a proven move is first."""
+    if result.solved or not result.moves:
+        return None
+    first = result.moves[0]
+    if first.settled or first.estimate is None:
+        return None
+    return first
 
 
 def _explained_line(solved: Solved) -> list[tuple[str, list[TraceStep]]]:
@@ -554,6 +622,31 @@ def _show_explained(line: list[tuple[str, list[TraceStep]]]) -> None:
         out.print(f"  {escape(move)}")
         for step in steps:
             out.print(f"      {escape(str(step))}")
+
+
+SEPARATED_BY = ("bout", "turn")
+"""The stopping points that separate a line of play in the text (Omens: bouts; Omen: turns)."""
+
+
+def line_text(state: GameState[Any], line: Sequence[str]) -> str:
+    """A line of play as text, ``·`` between moves and ``|`` where a bout (Omen: a turn)
+    ends."""
+    game = game_of(state)
+    point = next((p for p in SEPARATED_BY if p in game.stop_points), None)
+    if point is None or game.stop_predicate is None or game.parse is None:
+        return " · ".join(line)
+    ended = game.stop_predicate(state, point)
+    parts: list[list[str]] = [[]]
+    for move in line:
+        parts[-1].append(move)
+        try:
+            state = state.child(game.parse(state, move))
+        except (OmenSolverError, ValueError):  # shown as it is; the solver found it legal
+            return " · ".join(line)
+        if ended(state):
+            parts.append([])
+            ended = game.stop_predicate(state, point)
+    return " | ".join(" · ".join(part) for part in parts if part)
 
 
 def _seat_text(seats: list[int]) -> str:
@@ -603,7 +696,8 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
     out.print(f"answer: {escape(describe_answer(result))}")
     if result.solved:
         out.print(f"best actions: {escape(', '.join(result.best_actions) or '(none: no choice)')}")
-        out.print(f"principal variation: {escape(' · '.join(result.principal_variation) or '-')}")
+        line = line_text(solved.state, result.principal_variation)
+        out.print(f"principal variation: {escape(line or '-')}")
     if result.pure_lower is not None or result.pure_upper is not None:
         same = result.pure_lower == result.pure_upper == result.value
         tail = " (revealing a simultaneous choice first changes nothing here)" if same else ""
@@ -615,6 +709,10 @@ def _show_solved(solved: Solved, heading: bool = True) -> None:
         out.print(f"root matrix game: value {matrix.value}; strategy {escape(strategy)}")
     if result.note:
         out.print(f"note: {escape(result.note)}")
+    best = _best_estimate(result)
+    if best is not None:
+        out.print(f"best estimate: {escape(best.action)}, win rate "
+                  f"{escape(estimate_text(best, long=True))} (an estimate, not a proof)")
     if not heading:
         _show_moves(result.moves)
     for line in result.extra.get("details", ()):

@@ -34,7 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from omen_solver.cli.args import count_between, node_count, seconds, whole_number
-from omen_solver.cli.output import print_json
+from omen_solver.cli.output import console, print_json
 from omen_solver.errors import ClusterError, OmenSolverError
 from omen_solver.omens.deals import FIRST, KINDS
 from omen_solver.omens.rules import PRESETS
@@ -247,6 +247,19 @@ def add_dask_options(parser: argparse.ArgumentParser, what: str) -> None:
                              "to end (default: exit 2 at once, naming it)")
 
 
+def _require_extras(args: argparse.Namespace) -> None:
+    """Dask (unless ``--workers 0``) and matplotlib (unless ``--no-plots``) are the survey
+    extra's: missing, the command stops before it starts, naming it."""
+    from omen_solver.core.extras import require
+
+    command = args.command
+    if args.workers != 0:
+        require("distributed", "survey", f"{command} on a Dask cluster",
+                "run in this process with --workers 0")
+    if not args.no_plots:
+        require("matplotlib", "survey", f"{command}'s plots", "write none with --no-plots")
+
+
 def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The runner's keywords from the Dask options (a flag that cannot apply is refused)."""
     if args.connect_timeout is not None and args.scheduler is None:
@@ -255,6 +268,7 @@ def dask_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise OmenSolverError("--workers: the workers of --scheduler are that cluster's own")
     if args.workers == 0 and args.workers_timeout is not None:
         raise OmenSolverError("--workers-timeout: applies to a Dask cluster, not to --workers 0")
+    _require_extras(args)
     return {
         "workers": args.workers, "scheduler": args.scheduler,
         "batch": args.batch or DEFAULT_BATCH,
@@ -439,6 +453,39 @@ def _show(summary: Summary, written: list[Path]) -> None:
               "summary.json)")
 
 
+def show_markdown(text: str) -> None:
+    """A report written as Markdown (``balance.md``) shown as ``survey`` shows its own: each
+    ``## section``'s table as a table titled by it, prose as wrapped lines, images by name."""
+    out = console(soft_wrap=False)
+    title = ""
+    lines = text.splitlines()
+    at = 0
+    while at < len(lines):
+        line = lines[at].strip()
+        at += 1
+        if line.startswith("## "):
+            title = line.removeprefix("## ")
+        elif line.startswith("|"):
+            rows = [line]
+            while at < len(lines) and lines[at].strip().startswith("|"):
+                rows.append(lines[at].strip())
+                at += 1
+            table = Table(*_cells(rows[0]), title=title or None)
+            for row in rows[2:]:
+                table.add_row(*map(escape, _cells(row)))
+            out.print(table)
+            title = ""
+        elif line.startswith("!["):
+            out.print(f"plot: {escape(line[line.index('](') + 2:].rstrip(')'))}")
+        elif line:
+            out.print(escape(line.replace("`", "")))
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a Markdown table's row, without their code quotes."""
+    return [cell.strip().replace("`", "") for cell in row.strip().strip("|").split("|")]
+
+
 # -- balance ------------------------------------------------------------------------------------
 
 
@@ -528,7 +575,7 @@ def _balance(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**summary.to_json(), "run": run_json(args, dask)})
     else:
-        print(balance_markdown(summary), end="")
+        show_markdown(balance_markdown(summary))
     if summary.unfinished():
         print(f"omen-solver: {summary.status()}", file=sys.stderr)
         return EXIT_UNKNOWN

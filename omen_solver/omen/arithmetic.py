@@ -114,6 +114,14 @@ class Answer:
             "notes": self.notes,
         }
 
+    @property
+    def negative(self) -> bool:
+        """The answer is "no": the city cannot be won (win-city, fewest-coins), or no choice
+        of units to keep holds it (keep)."""
+        if self.question is Question.KEEP:
+            return not self.holding
+        return not self.possible
+
     def lines(self) -> list[str]:
         where = f"city {self.city + 1}"
         if self.question is Question.WIN_CITY:
@@ -530,4 +538,5 @@ def _check_keep(state: OmenState, answer: Answer, budget: Budget) -> Check:
         if run.value == 1:
             holds.append(choice)
     agrees = tuple(holds) == answer.holding
-    return Check(agrees, f"search: holding {[list(h) for h in holds]}")
+    shown = " | ".join("; ".join(h) for h in holds) or "none"
+    return Check(agrees, f"search: the choices that hold: {shown}")

@@ -67,10 +67,13 @@ def _parse(state: OmenState, text: str) -> Action:
 def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
             algorithm: str | None, per_move: bool, report: Report | None,
-            threads: int | None = None, max_memory: int | None = None) -> SolveResult:
+            threads: int | None = None, max_memory: int | None = None,
+            estimate: bool = False, seed: int | None = None) -> SolveResult:
     """The endgame search with the position's ``[search]`` settings
     (:mod:`omen_solver.omen.endgame`); it offers no choice of ``algorithm``, and answers the
-    root as one position (``per_move`` and ``report`` are the reference search's)."""
+    root as one position (``per_move`` and ``report`` are the reference search's). It gives
+    no estimates (``estimate`` asks for them where a kernel can: here none is made), so a
+    ``seed`` for them is refused."""
     from omen_solver.errors import ChoiceError
     from omen_solver.omen.endgame import kernel_solve
 
@@ -79,6 +82,9 @@ def _kernel(state: OmenState, concept: Concept, team: int, *, budget: Budget,
             f"algorithm {algorithm!r}: Omen positions have one search, set by the "
             "position's [search] table"
         )
+    if seed is not None:
+        raise ChoiceError(key="seed", value=seed, problem="the seed of the Omens kernel's "
+                          "estimates; Omen's endgame search makes none")
     if threads not in (None, 0, 1) or max_memory is not None:
         raise ChoiceError(key="max_memory" if max_memory is not None else "threads",
                           value=max_memory if max_memory is not None else threads,

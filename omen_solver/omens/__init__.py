@@ -56,10 +56,11 @@ def new_game(
     """A new game for ``players`` (4 to 6) under a preset (docs/omens-options.md) with
     option overrides ``rules``: without ``seed`` the state before the deal (chance nodes deal
     the Absolutes, then the hands; rules file 000, "Setup"), with ``seed`` the state after a
-    deal drawn by that seed. ``scope`` (``bout``, ``round``, ``game``) is how far play goes
-    before the state is terminal."""
-    from omen_solver.core.game import play_chance
+    deal drawn by that seed: the deal of ``omen-solver solve --deal SEED --players N``.
+    ``scope`` (``bout``, ``round``, ``game``) is how far play goes before the state is
+    terminal."""
     from omen_solver.errors import OptionError
+    from omen_solver.omens.deals import deal_position, random_deal
     from omen_solver.omens.rules import make_rules
     from omen_solver.omens.state import OmensState
     from omen_solver.omens.table import Scope, Table
@@ -70,5 +71,6 @@ def new_game(
         known = ", ".join(s.value for s in Scope)
         raise OptionError(f"scope {scope!r}: choose one of {known}") from None
     table = Table(players, make_rules(preset, rules), scope=chosen)
-    start = OmensState.new_game(table)
-    return start if seed is None else play_chance(start, seed)
+    if seed is None:
+        return OmensState.new_game(table)
+    return deal_position(table, random_deal(table, seed))

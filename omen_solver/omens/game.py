@@ -69,17 +69,21 @@ def _parse(state: OmensState, text: str) -> tuple[OmensAction, ...]:
 def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
             algorithm: str | None, per_move: bool, report: Report | None,
-            threads: int | None = None, max_memory: int | None = None) -> SolveResult:
+            threads: int | None = None, max_memory: int | None = None,
+            estimate: bool = False, seed: int | None = None) -> SolveResult:
     """The search kernel's answer; it raises
     :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
     ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS` (by default
-    ``portfolio``)."""
+    ``portfolio``); ``estimate``: the moves left open get estimates (:mod:`.kernel.estimate`,
+    from the random stream of ``seed``)."""
+    from omen_solver.omens.kernel.estimate import EvaluationSettings
     from omen_solver.omens.kernel.solve import solve_with_kernel
 
+    evaluate = EvaluationSettings(seed=seed or 0) if estimate else None
     return solve_with_kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
                              progress=progress, algorithm=algorithm or "portfolio",
                              per_move=per_move, report=report, threads=threads,
-                             max_memory=max_memory)
+                             max_memory=max_memory, evaluate=evaluate)
 
 
 def _rule_set() -> RuleSet:

@@ -131,7 +131,24 @@ def _why(state: OmensState, action: OmensAction) -> Why | None:
         return f"seat {player + 1} is to act, not seat {action.seat + 1}", "bout.turn"
     if action.verb is not Verb.PLAY or action.seat != player:
         return None
-    return _why_not_played(state, action, legal)
+    return _why_not_replayed(state, action, legal) or _why_not_played(state, action, legal)
+
+
+def _why_not_replayed(state: OmensState, action: OmensAction,
+                      legal: Sequence[OmensAction]) -> Why | None:
+    """Wrath's replacement may not be the card Wrath sent back (option ``wrath_replay``)."""
+    from omen_solver.omens.rules import WrathReplay
+
+    pending = state.pending[-1] if state.pending else None
+    if pending is None or pending[0] != PendingKind.REPLAY or action.card != pending[2]:
+        return None
+    if any(a.verb is Verb.PLAY and a.card == action.card for a in legal):
+        return None
+    setting = state.table.rules.wrath_replay
+    name = state.table.name(action.card)
+    return (f"Wrath sent {name} back, and seat {action.seat + 1} must play another card: "
+            f"rule option wrath_replay = {setting} (--rule wrath_replay={WrathReplay.ALLOWED} "
+            "lets it be played again)"), PENDING_RULES[PendingKind.REPLAY]
 
 
 def _why_not_played(state: OmensState, action: OmensAction,

@@ -14,19 +14,24 @@ could). Every consistent deal has the same weight, unless the view states weight
 ``?`` stands for each of the player's legal actions with the same weight.
 
 For every legal action of the seat, its team's value after the action is solved exactly in each
-deal (every hand open): by default one solve of the deal whose root is the seat's decision,
-its moves searched by turns on shared tables (the per-move answers of
+deal (every hand open): by default one solve of the deal whose root is the seat's decision, its
+moves searched by turns on shared tables (the per-move answers of
 :mod:`omen_solver.core.search.moves`), so that within the deal's budget the moves whose proofs
 are small are settled first and the others keep the bounds proven for them; with
-``per_move=False``, the values-only searches of :func:`omen_solver.survey.exact.values_of`
-(the positions after each action in turn, sharing one search). The mean over the deals is the
-action's win probability, over the deals that settled it; the mean of the bounds over every
-deal searched bounds it whatever the unsettled deals are worth. ``total_seconds`` bounds the
-whole advice: each deal gets an equal share of what is left (at most its own budget). With few
-consistent deals every one is enumerated and the answer is exact over deals; otherwise deals are
-sampled uniformly (rejecting the inconsistent ones) and each probability has a 95 % Wilson
-interval (over the effective sample size when weights differ). A search that runs out of budget
-is counted as unknown for that action and deal (with its bounds), never as a win or a loss.
+``per_move=False``, the values-only searches of :func:`omen_solver.survey.exact.values_of` (the
+positions after each action in turn, sharing one search). The mean over the deals is the
+action's win probability, over the deals that settled it; the mean of the bounds over every deal
+searched bounds it whatever the unsettled deals are worth. With ``estimates`` (the default of
+``per_move``), a deal's solve also evaluates the moves it leaves open
+(:mod:`omen_solver.omens.kernel.estimate`), and the win probability is then the mean over the
+deals of the exact value where the deal settled the action and the estimate's win rate where it
+did not: an **estimate**, said as such, with the count of deals settled exactly.
+``total_seconds`` bounds the whole advice: each deal gets an equal share of what is left (at
+most its own budget). With few consistent deals every one is enumerated and the answer is exact
+over deals; otherwise deals are sampled uniformly (rejecting the inconsistent ones) and each
+probability has a 95 % Wilson interval (over the effective sample size when weights differ). A
+search that runs out of budget is counted as unknown for that action and deal (with its bounds),
+never as a win or a loss.
 
 PIMC answers "which action is best if the hands were then shown": it may over-value an action
 that needs to guess differently in deals the seat cannot tell apart (strategy fusion,
@@ -344,20 +349,60 @@ class ActionValue:
     settled)."""
     high_total: float = 0.0
     searched_weight: float = 0.0
+    estimated: int = 0
+    """Deals not settled whose solve gave the action an estimate."""
+    estimate_total: float = 0.0
+    """The weighted sum of the values where settled and the estimates where not."""
+    estimate_weight: float = 0.0
+    estimate_square: float = 0.0
 
-    def add(self, weight: float, value: float | None, lower: float, upper: float) -> None:
-        """One deal's answer: its value when settled, else only its bounds."""
+    def add(self, weight: float, value: float | None, lower: float, upper: float,
+            estimate: float | None = None) -> None:
+        """One deal's answer: its value when settled, else only its bounds (and the
+        estimate's win rate where the deal's solve evaluated the action)."""
         if value is None:
             self.unknown += 1
+            if estimate is not None:
+                self.estimated += 1
+                self._estimated(weight, estimate)
         else:
             self.known += 1
             self.total += weight * value
             self.weight += weight
             self.square += weight * weight
             lower = upper = value
+            self._estimated(weight, value)
         self.low_total += weight * lower
         self.high_total += weight * upper
         self.searched_weight += weight
+
+    def _estimated(self, weight: float, value: float) -> None:
+        self.estimate_total += weight * value
+        self.estimate_weight += weight
+        self.estimate_square += weight * weight
+
+    @property
+    def estimate(self) -> float | None:
+        """The win probability with the estimates of the deals not settled (None where no
+        deal was estimated: then :attr:`probability` is the whole answer)."""
+        if not self.estimated or self.estimate_weight == 0:
+            return None
+        return self.estimate_total / self.estimate_weight
+
+    def estimate_interval(self) -> tuple[float, float]:
+        """The 95 % interval of :attr:`estimate` over the deals (the deals drawn, not the
+        error of each estimate)."""
+        p = self.estimate
+        if p is None:
+            return 0.0, 1.0
+        n = max(1, round(self.estimate_weight ** 2 / self.estimate_square))
+        return wilson(p * n, n)
+
+    @property
+    def score(self) -> float | None:
+        """What orders the actions: the estimate where one was made, else the probability."""
+        estimate = self.estimate
+        return estimate if estimate is not None else self.probability
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -389,10 +434,24 @@ class ActionValue:
         low, high = self.interval(exact)
         p = self.probability
         least, most = self.bounds
-        return {"action": self.action, "win_probability": None if p is None else round(p, 6),
-                "low": round(low, 6), "high": round(high, 6), "deals": self.known,
-                "settled": self.known, "unknown": self.unknown,
-                "bounds": [round(least, 6), round(most, 6)]}
+        data: dict[str, Any] = {
+            "action": self.action, "win_probability": None if p is None else round(p, 6),
+            "low": round(low, 6), "high": round(high, 6), "deals": self.known,
+            "settled": self.known, "unknown": self.unknown,
+            "bounds": [round(least, 6), round(most, 6)]}
+        estimate = self.estimate
+        if estimate is not None:
+            low, high = self.estimate_interval()
+            # the settled deals' values with the estimates of the others: never a proof
+            data["estimate"] = {"kind": "estimate", "win_rate": round(estimate, 4),
+                                "low": round(low, 4), "high": round(high, 4),
+                                "settled": self.known, "estimated": self.estimated}
+        return data
+
+
+def _rank(value: ActionValue) -> tuple[float, float]:
+    p = value.score
+    return (-(p if p is not None else -1.0), -value.bounds[1])
 
 
 @dataclass
@@ -410,9 +469,21 @@ class Advice:
     total_seconds: float | None = None
 
     @property
+    def ranked(self) -> list[ActionValue]:
+        """The actions best first: by win probability (none last), then by the upper bound of
+        the deals not settled, then in the order of the legal actions."""
+        return sorted(self.actions, key=_rank)
+
+    @property
     def best(self) -> ActionValue | None:
-        known = [a for a in self.actions if a.probability is not None]
-        return max(known, key=lambda a: a.probability or 0.0) if known else None
+        """The first of :attr:`ranked` with a win probability (with the estimates of the deals
+        not settled, where there are some): the table's top row."""
+        return next((a for a in self.ranked if a.score is not None), None)
+
+    @property
+    def estimated(self) -> bool:
+        """Whether some action's probability rests on estimates (not only on proofs)."""
+        return any(a.estimated for a in self.actions)
 
     @property
     def unknown(self) -> int:
@@ -429,6 +500,7 @@ class Advice:
             "hidden_assignments": self.assignments,
             "best_action": None if best is None else best.action,
             "actions": [a.to_json(self.exact) for a in self.actions],
+            "estimated": self.estimated,
             "unknown": self.unknown,
             "searched": self.searched,
             "seconds": round(self.seconds, 3),
@@ -445,14 +517,20 @@ def advise(
     budget: Budget | None = None,
     total_seconds: float | None = None,
     per_move: bool = True,
+    estimates: bool | None = None,
     progress: Callable[[int, int, float], None] | None = None,
 ) -> Advice:
     """Every legal action of ``view.seat`` with its win probability over consistent deals.
 
     ``budget`` bounds one deal's searches, ``total_seconds`` (``None``: no limit) all of them:
     each deal gets an equal share of the time left; the deals not reached count as unknown for
-    every action. ``progress(done, deals, seconds)`` is called before the first deal and after
-    each."""
+    every action. ``estimates`` (default: with ``per_move``): each deal's moves left open are
+    evaluated (an estimate beside the proofs). ``progress(done, deals, seconds)`` is called
+    before the first deal and after each."""
+    if estimates is None:
+        estimates = per_move
+    if estimates and not per_move:
+        raise AdviceError("estimates come with the per-move answers (per_move=True)")
     view = with_revealed(view)
     view.check()
     budget = budget or Budget(max_seconds=DEFAULT_DEAL_SECONDS)
@@ -491,12 +569,12 @@ def advise(
             continue
         searched += 1
         if per_move:
-            answers = _per_move(state, view.seat, share)
+            answers = _per_move(state, view.seat, share, estimates, seed + number)
         else:
             answers = _values_only(state, legal, team_index, share)
         for text in legal:
-            value, lower, upper = answers.get(text, (None, 0.0, 1.0))
-            values[text].add(deal.weight, value, lower, upper)
+            value, lower, upper, guess = answers.get(text, (None, 0.0, 1.0, None))
+            values[text].add(deal.weight, value, lower, upper, guess)
         if progress is not None:
             progress(number + 1, len(deals), time.perf_counter() - began)
     return Advice(view.seat, first.teams()[team_index], exact, len(deals), rejected,
@@ -517,16 +595,20 @@ def _share(budget: Budget, total: float | None, spent: float, left: int) -> Budg
     return Budget(budget.max_nodes, seconds)
 
 
-Answer = tuple[float | None, float, float]
-"""A move's value in one deal (``None``: not settled) and its proven bounds."""
+Answer = tuple[float | None, float, float, float | None]
+"""A move's value in one deal (``None``: not settled), its proven bounds, and its estimate's
+win rate where the deal's solve evaluated it (``None``: none)."""
 
 
-def _per_move(state: OmensState, seat: int, budget: Budget) -> dict[str, Answer]:
-    """The seat's moves in one deal by the solver's per-move answers."""
+def _per_move(state: OmensState, seat: int, budget: Budget, estimates: bool = False,
+              seed: int = 0) -> dict[str, Answer]:
+    """The seat's moves in one deal by the solver's per-move answers (with ``estimates``,
+    each move left open with its estimate, drawn from ``seed``)."""
     from omen_solver.core.search import solve
     from omen_solver.survey.exact import concept_for
 
-    result = solve(state, concept=concept_for(state), team=seat + 1, budget=budget)
+    result = solve(state, concept=concept_for(state), team=seat + 1, budget=budget, threads=1,
+                   estimate=estimates, seed=seed if estimates else None)
     answers: dict[str, Answer] = {}
     for move in result.moves:
         lower = 0.0 if move.lower is None else float(move.lower)
@@ -535,7 +617,8 @@ def _per_move(state: OmensState, seat: int, budget: Budget) -> dict[str, Answer]
         if value is None and result.solved and result.value is not None \
                 and move.lower is not None and move.lower >= result.value:
             value = float(result.value)  # it reaches the best value, and none is above it
-        answers[move.action] = (value, lower, upper)
+        guess = None if move.estimate is None or value is not None else move.estimate.win_rate
+        answers[move.action] = (value, lower, upper, guess)
     return answers
 
 
@@ -547,12 +630,12 @@ def _values_only(state: OmensState, legal: Mapping[str, Any], team: int,
     for text, outcome in zip(legal, values_of(children, budget), strict=True):
         if outcome.values is not None:
             value = float(outcome.values[team])
-            answers[text] = (value, value, value)
+            answers[text] = (value, value, value, None)
         elif outcome.bounds:
             low, high = outcome.bounds[team]
-            answers[text] = (None, float(low), float(high))
+            answers[text] = (None, float(low), float(high), None)
         else:
-            answers[text] = (None, 0.0, 1.0)
+            answers[text] = (None, 0.0, 1.0, None)
     return answers
 
 

@@ -26,6 +26,9 @@ COLOUR = "#4c72b0"
 
 
 def _pyplot() -> Any:
+    from omen_solver.core.extras import require
+
+    require("matplotlib", "survey", "the survey's plots")
     import matplotlib
 
     matplotlib.use("Agg")

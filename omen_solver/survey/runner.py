@@ -39,6 +39,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from omen_solver.core.extras import require
 from omen_solver.errors import ClusterError, NoWorkers, SchedulerError
 from omen_solver.survey.analysis import SurveyConfig, analyse_batch
 from omen_solver.survey.store import ResultStore
@@ -171,6 +172,7 @@ def run_tasks(
         for group in batches:
             record(work(config, group))
         return
+    require("distributed", "survey", "a run on a Dask cluster", "run in this process (workers=0)")
     with _client(workers, scheduler, timeout, connect_timeout, workers_timeout) as client:
         _run_on(client, config, work, batches, record, timeout, workers_timeout)
 

@@ -9,7 +9,9 @@
   anything is read, so that no page elsewhere can start, read or cancel a search.
 * **JSON bodies.** A request body must say it is JSON (``Content-Type: application/json``):
   the types a page on another site may send without asking first (text, forms) are refused
-  with 415.
+  with 415, with a body or without (an older browser's form sends neither header above, and
+  an empty form would still start a search with its defaults); a request that names no type
+  and sends no body (the page's beacon) is answered.
 * **Bodies parsed off the event loop, within limits.** :func:`parse_body` runs in a worker
   thread; JSON nested deeper than :data:`MAX_JSON_DEPTH`, numbers of more than
   :data:`MAX_DIGITS` digits, ``NaN`` and the infinities are refused with one line (400), so
@@ -56,6 +58,12 @@ class SameOrigin:
             if refused is not None:
                 await _answer(send, 403, refused)
                 return
+            typed = _headers(scope).get("content-type")
+            if scope["method"] in _BODY_METHODS and typed is not None and not is_json(typed):
+                # A form or text, even empty: what a page elsewhere may send without asking
+                # first, and an older browser may send with neither header above.
+                await _answer(send, 415, _not_json(typed))
+                return
         await self.app(scope, receive, send)
 
 
@@ -97,6 +105,11 @@ def is_json(content_type: str | None) -> bool:
     kind = content_type.split(";", 1)[0].strip().lower()
     return kind == "application/json" or (kind.startswith("application/")
                                           and kind.endswith("+json"))
+
+
+def _not_json(content_type: str | None) -> str:
+    return (f"the request body must be JSON (Content-Type: application/json), not "
+            f"{shown((content_type or 'untyped')[:100])}")
 
 
 def _no_constant(name: str) -> Any:
@@ -148,8 +161,7 @@ def parse_body(raw: bytes, content_type: str | None) -> dict[str, Any]:
     if not raw.strip():
         return {}
     if not is_json(content_type):
-        raise UnsupportedType(f"the request body must be JSON (Content-Type: application/json),"
-                              f" not {shown(content_type or 'untyped')}")
+        raise UnsupportedType(_not_json(content_type))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as problem:

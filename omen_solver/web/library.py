@@ -541,7 +541,7 @@ def deal_tables(body: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise RequestError(f"'seed': a whole number from 0, not {shown(seed)}")
     phase = body.get("phase", "game-start")
-    if phase not in DEAL_KINDS:
+    if not isinstance(phase, str) or phase not in DEAL_KINDS:
         raise RequestError(f"'phase': 'game-start' or 'round-start', not {shown(phase)}")
     preset = body.get("preset", "rulebook")
     overrides = body.get("rules", {})

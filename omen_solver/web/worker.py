@@ -91,6 +91,8 @@ def _concept(state: OmensState, asked: str | None) -> Concept:
 
 
 def _answer(result: SolveResult, low: Fraction, high: Fraction) -> dict[str, Any]:
+    """A solve's answer for the page; ``moves``: every root move with what is proven, and an
+    estimate (never a proof) for each one left open where the evaluation ran."""
     return {
         "status": result.status.value,
         "verdict": verdict(result.status.value, result.value, result.lower, result.upper,
@@ -102,6 +104,8 @@ def _answer(result: SolveResult, low: Fraction, high: Fraction) -> dict[str, Any
         "seconds": round(result.seconds, 3),
         "line": list(result.principal_variation),
         "note": result.note,
+        "moves": [move.to_json() for move in result.moves],
+        **({"evaluation": result.extra["evaluation"]} if "evaluation" in result.extra else {}),
     }
 
 
@@ -111,7 +115,7 @@ def _terminal_answer(state: OmensState, team: tuple[int, ...], low: Fraction,
     value = state.team_returns()[index]
     return {"status": "solved", "verdict": verdict("solved", value, value, value, low, high),
             "value": str(value), "lower": str(value), "upper": str(value), "nodes": 0,
-            "seconds": 0.0, "line": [], "note": None}
+            "seconds": 0.0, "line": [], "note": None, "moves": []}
 
 
 def _board_state(payload: dict[str, Any]) -> OmensState:
@@ -185,19 +189,25 @@ def _move_message(answer: MoveAnswer, turn: int, low: Fraction,
                   high: Fraction) -> dict[str, Any]:
     settled = answer.status is not MoveStatus.UNKNOWN
     verdict_of = {MoveStatus.WON: "won", MoveStatus.LOST: "lost", MoveStatus.EXACT: "value"}
-    return {"type": "move", "move": answer.action, "pass": turn,
-            "status": "solved" if settled else "unknown",
-            "verdict": verdict_of.get(answer.status, "unknown"),
-            "value": _text(answer.value),
-            "lower": _text(answer.lower if answer.lower is not None else low),
-            "upper": _text(answer.upper if answer.upper is not None else high),
-            "nodes": answer.nodes, "same_as": answer.same_as, "line": []}
+    message: dict[str, Any] = {
+        "type": "move", "move": answer.action, "pass": turn,
+        "status": "solved" if settled else "unknown",
+        "verdict": verdict_of.get(answer.status, "unknown"),
+        "value": _text(answer.value),
+        "lower": _text(answer.lower if answer.lower is not None else low),
+        "upper": _text(answer.upper if answer.upper is not None else high),
+        "nodes": answer.nodes, "same_as": answer.same_as, "line": []}
+    if answer.estimate is not None and not settled:
+        # the shared contract of an estimate (docs/estimates.md): never a proof
+        message["estimate"] = answer.estimate.to_json()
+    return message
 
 
 def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,
                      seconds: float, low: Fraction, high: Fraction, send: Send) -> bool:
     """The solver's own per-move answers (``solve(per_move=True)``), streamed after every
-    turn of its search; False where it gives none (a chance root), for the fallback."""
+    turn of its search, with an estimate for each move the exact searches leave open; False
+    where it gives none (a chance root), for the fallback."""
     sent: dict[str, dict[str, Any]] = {}
 
     def report(snapshot: MovesReport) -> None:
@@ -208,7 +218,7 @@ def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,
                 send(message)
 
     result = solve(state, concept=concept, team=team, budget=Budget(max_seconds=seconds),
-                   per_move=True, report=report)
+                   per_move=True, report=report, estimate=True)
     if not result.moves:
         return False
     for answer in result.moves:
@@ -224,6 +234,10 @@ def _per_move_search(state: OmensState, team: tuple[int, ...], concept: Concept,
                        verdict=verdict("solved", result.value, None, None, low, high))
     else:
         summary["reason"] = f"time limit of {seconds:g} s reached"
+        if any(answer.estimate is not None and not answer.settled for answer in result.moves):
+            summary["reason"] += ("; each open action has an estimate: a win rate from "
+                                  "playouts, not a proof")
+            summary["evaluation"] = result.extra.get("evaluation")
     send(summary)
     return True
 
@@ -237,7 +251,8 @@ def job_solve(payload: dict[str, Any], seconds: float, send: Send) -> None:
     if state.is_terminal():
         send({"type": "result", **_terminal_answer(state, team, low, high)})
         return
-    result = solve(state, concept=concept, team=team, budget=Budget(max_seconds=seconds))
+    result = solve(state, concept=concept, team=team, budget=Budget(max_seconds=seconds),
+                   estimate=True)
     send({"type": "result", "team": list(team), "concept": concept.value,
           "best": list(result.best_actions), **_answer(result, low, high)})
 

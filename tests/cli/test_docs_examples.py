@@ -11,12 +11,20 @@ them there).
   ``docs/examples/``, and the docs' commands and snippets use them;
 * no link or path in the docs points at a file a clone does not have.
 
-``omen-solver prove`` over every theorem and ``omen-solver witnesses`` take minutes: those
-commands run in the slow tier (``--runslow``); the default tier runs every other one.
+* every command of a ```sh block prints what the docs say it prints: :data:`PRINTS` holds,
+  for each, the phrases of its comment or of the text around it, as the output shows them
+  (``json:KEY`` for a key of its JSON, ``json:[ITEM]`` for an item of a JSON list), and a
+  command the docs add without saying what it prints fails here.
+
+``omen-solver prove`` over every theorem, ``omen-solver witnesses``, the whole vector suites and
+the deep puzzle generator take minutes: those commands run in the slow tier (``--runslow``;
+``tests/puzzles/test_deep_puzzles.py`` runs the generator bounded by default); the default tier
+runs every other one.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -40,9 +48,114 @@ SLOW_COMMANDS = {
     "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
     "--preset gamepark'",
     "omen-solver vectors check vectors --engine 'omen-solver vectors engine'",
+    "omen-solver puzzles generate out/ --kind deep --players 4",
+    "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1",
+    "omen-solver omen endgame puzzles/omen/endgame-veteran-waits.toml --seat 2 --turns 3 "
+    "--draws worst-case --json",
+    # every shipped puzzle: by default as puzzles/omens and puzzles/omen, each checked once
+    # (tests/puzzles/test_omens_puzzles.py too)
+    "omen-solver puzzles check",
+    "omen-solver puzzles check puzzles/omens --max-seconds 30",
 }
-"""Documented commands that check the whole proof suite, search every rule option or play
-every vector of a suite through the protocol."""
+"""Documented commands that check the whole proof suite, search every rule option, play
+every vector of a suite through the protocol, generate deep puzzles from many deals or search
+three turns of an endgame against every draw."""
+
+_ENDGAME = "omen-solver omen endgame puzzles/omen/endgame-veteran-waits.toml"
+_NODE = "--engine 'node vectors/adapters/example-omens-engine.js'"
+_CHECKED = "agree, 0 contradicted, 0 unknown, 0 unreadable"
+PRINTS: dict[str, tuple[str, ...]] = {
+    # docs/omen-endgames.md and docs/omen.md: "result, VP margin, traced line"
+    _ENDGAME: ("endgame for seat 1: win", "VP margin for seat 1",
+               "the line of play, rule by rule:"),
+    f"{_ENDGAME} --seat 2 --turns 3 --draws worst-case --json": (
+        "json:status", "json:value", "json:best_actions", "json:endgame.draws",
+        "json:endgame.turns", "json:endgame.result", "json:endgame.margin", "json:details"),
+    "omen-solver solve puzzles/omen/endgame-veteran-waits.toml": (  # "the generic command"
+        "question:", "answer: seat 1 wins", "best actions: play veteran 1",
+        "endgame for seat 1: win"),
+    "omen-solver puzzles check puzzles/omen": (_CHECKED,),
+    # docs/omen.md
+    "omen-solver omen legal puzzles/omen/war-colossal.toml": (  # the legal actions
+        "seat 2 to act (war step, turn 27):", "keep 2@1:augur"),
+    "omen-solver omen legal puzzles/omen/war-colossal.toml --json": (  # a JSON list of actions
+        "json:[keep 2@1:augur]",),
+    "omen-solver omen play puzzles/omen/war-order.toml --moves 'war 1' 'keep 1@1:immortal' "
+    "'keep 1@1:immortal' 'destroy 2@2:immortal'": (  # explained play
+        "> seat 1: war 1", "> seat 1: destroy 2@2:immortal", "[war.torn]"),
+    "omen-solver omen play puzzles/omen/stalled.toml --moves 'wealth card; wealth coin' --json": (
+        "json:trace", "json:hands", "json:legal"),
+    "omen-solver solve puzzles/omen/war-order.toml": (  # best play (the endgame search)
+        "answer: seat 1 wins", "best actions: war 1", "endgame for seat 1: win"),
+    "omen-solver omen ask puzzles/omen/endgame-keep-to-hold.toml keep 1 --check": (
+        "keep 1@1:pillager; keep 1@1:veteran", "cross-check by the search: agrees"),  # z3, search
+    "omen-solver perft puzzles/omen/war-colossal.toml --to turn": (  # the action sequences
+        "puzzles/omen/war-colossal.toml (to turn)", "sequences: 2,892"),
+    "omen-solver omen profiles": (  # the profiles and every option
+        "reign-of-war (003)", "fires-in-the-east (004)", "stat_colours"),
+    "omen-solver omen cards docs/examples/omen/my-copy.toml": (  # the cards; your file checked
+        "set effects-demo: 8 cards", "all valid"),
+    "omen-solver omen legal docs/examples/omen/position.toml": (  # with that card file
+        "seat 2 to act (war step, turn 27):", "keep 2@1:hoplite"),
+    # docs/omens.md
+    "omen-solver omens legal docs/examples/omens/position.toml": (  # the player to act's actions
+        "seat 2 to act: 2 legal actions", "2:3", "2:9"),
+    "omen-solver omens play docs/examples/omens/position.toml --moves 2:9 3:12 4:5": (
+        "[card.law.constraint]", "bout won by seat 1"),  # explained resolution
+    "omen-solver omens play docs/examples/omens/position.toml --json": (
+        "json:bout_winner", "json:discarded", "json:hands"),
+    "omen-solver omens options": ("absolute_timing (O1)", "presets: rulebook="),
+    "omen-solver omens cards": ("35 cards from",),
+    "omen-solver omens cards --catalogue docs/examples/omens/my-deck.toml": (
+        "1 card from docs/examples/omens/my-deck.toml", "Lie"),  # validated and listed
+    "omen-solver omens rules": ("setup.absolutes", "[000 Setup]"),  # the rule ids
+    # docs/proofs.md
+    "omen-solver prove": ("proved, 0 refuted, 0 unknown",),
+    "omen-solver prove betrayal-gift jealousy-moves-law": (
+        "2 theorems: 2 proved, 0 refuted, 0 unknown",),
+    "omen-solver prove --json": ("json:[]name", "json:[]title", "json:[]method",
+                                 "json:[]status", "json:[]seconds", "json:[]broken"),
+    "omen-solver prove --list": ("theorem method title", "betrayal-gift"),  # titles
+    "omen-solver prove betrayal-gift --query": (  # the rule lines, the query, the variants
+        "rests on", "def query", "broken variant"),
+    "omen-solver prove --dir proofs --counterexamples out/ --jobs 1": (
+        "proved, 0 refuted, 0 unknown", "Counterexamples: out"),
+    # docs/puzzles.md and puzzles/omens/README.md
+    "omen-solver solve puzzles/omens/law-and-wrath.toml": (  # one puzzle, readable
+        "question:", "answer: seats 1, 3 win", "stated answer: agrees"),
+    "omen-solver solve puzzles/omens/law-and-wrath.toml --json": tuple(
+        f"json:{key}" for key in ("question", "answer", "best_actions", "principal_variation",
+                                  "nodes", "states", "seconds", "stated", "agrees",
+                                  "contradictions")),
+    "omen-solver puzzles check": ("puzzles under", _CHECKED),  # every *.toml under puzzles/
+    "omen-solver puzzles check puzzles/omens --max-seconds 30": (_CHECKED,),
+    "omen-solver puzzles generate out/ --kind deep --players 4": (  # a game start
+        "out/deep-4p-start-seed0-1.toml", "3 puzzles written"),
+    "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1": (
+        "out/deep-6p-later-seed0-1.toml", "1 puzzle written"),
+    "omen-solver puzzles check puzzles/omens": (_CHECKED,),
+    # docs/position-text.md: a position's text in place of its file, read as the file is
+    "omen-solver solve --position 'omens 10,26/11,16/13,20/7 teams=1,3/2,4 lead=4 play=25@4 "
+    "played=4'": ("answer: seats 1, 3 win", "best actions: 1:10"),
+    "omen-solver omens play 'omens 7,15,30/3,9,28/12,13,22/5,14,26 teams=1,3/2,4 lead=1' "
+    "--moves '1:Law lower'": ("[card.law.choose]", "to act: seat 2; legal: 2:3, 2:9"),
+    "omen-solver perft 'omens 7,15/3,9/12,13/5,14 teams=1,3/2,4 lead=1' --depth 3": (
+        "(depth 3)", "sequences: 12"),
+    # docs/vectors.md
+    f"omen-solver vectors check vectors {_NODE}": ("passed, 0 failed",),
+    f"omen-solver vectors perft vectors/omens/rulebook {_NODE} --walk --max-nodes 200": (
+        "agree, 0 differ",),  # the perft suite through the protocol
+    f"omen-solver vectors fuzz {_NODE} --rounds 100": (  # random play against this engine
+        "played 100 of 100 random lines", "0 disagreement(s)"),
+    "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
+    "--preset gamepark'": ("passed, 0 failed",),
+    "omen-solver vectors check vectors --engine 'omen-solver vectors engine'": (
+        "passed, 0 failed",),
+}
+"""What the docs say each command of a ```sh block prints (its comment or the text around it),
+as phrases its output shows (words compared with runs of spaces and line breaks as one space:
+the output wraps to the width); ``json:KEY`` (``json:A.B`` nested) a key of its JSON object,
+``json:[ITEM]`` an item of its JSON list, ``json:[]KEY`` a key of every object of its list."""
 SHIPPED_EXAMPLES = {
     ("omens-positions.md", None): "docs/examples/omens/position.toml",
     ("omens-cards.md", None): "docs/examples/omens/my-deck.toml",
@@ -123,6 +236,9 @@ def documented_commands() -> list[Command]:
 
 
 COMMANDS = documented_commands()
+RUN = [c for n, c in enumerate(COMMANDS)
+       if c.expected or all(c.text != d.text or d.expected for d in COMMANDS[:n])]
+"""The commands run: a command the docs show in several places without its output, once."""
 
 
 @pytest.fixture
@@ -146,8 +262,8 @@ def test_the_docs_document_commands_and_snippets() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [pytest.param(c, marks=pytest.mark.slow) if c.text in SLOW_COMMANDS else c for c in COMMANDS],
-    ids=[f"{c.where}-{c.text[12:60]}" for c in COMMANDS],
+    [pytest.param(c, marks=pytest.mark.slow) if c.text in SLOW_COMMANDS else c for c in RUN],
+    ids=[f"{c.where}-{c.text[12:60]}" for c in RUN],
 )
 def test_every_documented_command_runs(command: Command, clone: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,6 +273,34 @@ def test_every_documented_command_runs(command: Command, clone: Path,
     out, err = capsys.readouterr()
     assert code == 0, f"{command}: exit {code}\n{err}"
     _shown_in_order(command, out)
+    if not command.expected:
+        _prints_what_the_docs_say(command, out)
+
+
+def test_every_command_shown_without_its_output_says_what_it_prints() -> None:
+    """A ```sh command is listed in :data:`PRINTS` (and no other)."""
+    bare = {command.text for command in COMMANDS if not command.expected}
+    assert bare == set(PRINTS)
+    assert all(PRINTS.values())
+
+
+def _prints_what_the_docs_say(command: Command, out: str) -> None:
+    words = " ".join(out.split())
+    for said in PRINTS[command.text]:
+        if not said.startswith("json:"):
+            assert " ".join(said.split()) in words, f"{command}: does not print {said!r}"
+            continue
+        data = json.loads(out)
+        said = said.removeprefix("json:")
+        if said.startswith("[]"):
+            assert isinstance(data, list) and data, f"{command}: not a JSON list"
+            assert all(said[2:] in item for item in data), f"{command}: no {said[2:]!r}"
+        elif said.startswith("["):
+            assert said[1:-1] in data, f"{command}: {said[1:-1]!r} not in its list"
+        else:
+            for key in said.split("."):
+                assert key in data, f"{command}: no {said!r} in its JSON"
+                data = data[key]
 
 
 def _shown_in_order(command: Command, out: str) -> None:

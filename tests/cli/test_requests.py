@@ -22,7 +22,19 @@ def test_solve_asks_what_its_flags_say() -> None:
         "--max-memory", "1G"])
     assert SolveRequest.from_args(args) == SolveRequest(
         preset="gamepark", rules=(("fear_pass_on", "yes"),), team=(1, 3), max_seconds=5.0,
-        threads=2, engine="kernel", max_memory=1 << 30)
+        threads=2, engine="kernel", max_memory=1 << 30, estimates=True)
+
+
+def test_solve_asks_for_estimates_and_their_seed() -> None:
+    """``--seed`` and ``--no-estimates`` (docs/estimates.md); ``puzzles check`` has neither,
+    so its request says nothing of estimates (None)."""
+    args = build_parser().parse_args(["solve", str(HARMONY), "--seed", "7"])
+    assert SolveRequest.from_args(args).seed == 7
+    assert SolveRequest.from_args(args).estimates is True
+    args = build_parser().parse_args(["solve", str(HARMONY), "--no-estimates"])
+    assert SolveRequest.from_args(args).estimates is False
+    args = build_parser().parse_args(["puzzles", "check"])
+    assert SolveRequest.from_args(args).estimates is None
 
 
 def test_puzzles_check_asks_the_budget_only() -> None:

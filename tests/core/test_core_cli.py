@@ -199,7 +199,7 @@ def test_puzzles_check_empty_or_missing_folder(capsys: pytest.CaptureFixture[str
     status, _, err = run(capsys, "puzzles", "check", str(tmp_path))
     assert status == 2 and "no puzzle files" in err
     status, _, err = run(capsys, "puzzles", "check", str(tmp_path / "nowhere"))
-    assert status == 2 and "no such folder" in err
+    assert status == 2 and "no such puzzle file or folder" in err
 
 
 def test_bad_budgets_are_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

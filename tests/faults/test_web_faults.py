@@ -3,8 +3,9 @@ fault and security run, each named by its id; docs/robustness.md, "The web serve
 
 * S1: a page on another site can neither start, read nor cancel a search: requests a browser
   marks as cross-site (``Sec-Fetch-Site``) or from another origin (``Origin``) are refused
-  with 403, bodies must be JSON (415 otherwise); the board's own page is unaffected (its
-  browser tests, ``tests/web/test_browser.py``, and ``tests/web/test_cross_site.py``).
+  with 403, bodies must be JSON (415 otherwise, an empty form too); the board's own page is
+  unaffected (its browser tests, ``tests/web/test_browser.py``, and
+  ``tests/web/test_cross_site.py``).
 * H1: bodies are parsed in a worker thread, within a depth and number limit.
 * H3: a client that leaves stops its search, and its slot is free again.
 * C1: deep JSON, ``null``, ``NaN``, huge integers: 400 with one line, never 500.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import subprocess
 import sys
@@ -101,6 +103,25 @@ def test_s1_a_body_must_be_json(client: TestClient) -> None:
                         headers={"Content-Type": "application/json; charset=utf-8"})
     assert typed.status_code == 200
     # The page's beacon that cancels a search on leaving has no body: answered.
+    assert client.post("/api/jobs/none/cancel").status_code == 404
+
+
+def test_s1_an_empty_form_from_a_browser_that_names_no_origin_starts_nothing(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older browser's form sends neither Origin nor Sec-Fetch-Site; empty, it asked a
+    puzzle's solution and generated a puzzle with the defaults (200, a search run each)."""
+    started: list[str] = []
+    monkeypatch.setattr(client.app.state.api.jobs, "start",  # type: ignore[attr-defined]
+                        lambda kind, *_: started.append(kind))
+    for path in ("/api/puzzles/generate", "/api/puzzles/omens/harmony/solution",
+                 "/api/omens/deal", "/api/jobs/none/cancel"):
+        for kind in ("text/plain", "application/x-www-form-urlencoded",
+                     "multipart/form-data; boundary=x"):
+            reply = client.post(path, content=b"", headers={"Content-Type": kind})
+            assert reply.status_code == 415, (path, kind, reply.text)
+            assert "application/json" in reply.json()["error"]
+    assert started == []
+    # The page's beacon names no type and sends no body: answered.
     assert client.post("/api/jobs/none/cancel").status_code == 404
 
 
@@ -192,6 +213,25 @@ def test_w1_a_deal_is_a_position_the_board_accepts(client: TestClient) -> None:
     assert client.post("/api/omens/position", json={"position": position}).status_code == 200
 
 
+def test_c1_a_deal_s_fields_of_any_json_type_are_400(client: TestClient) -> None:
+    """A list or a table where the deal's phase is named answered 500 (a dictionary was asked
+    for a key that cannot be one)."""
+    for field in ("phase", "players", "seed", "preset", "rules", "scope"):
+        for value in ([], {}, [1, "a"], {"a": 1}, None, True, 1.5):
+            if (field, value) in (("rules", {}), ("scope", None)):
+                continue  # no options overridden; no scope given
+            reply = client.post("/api/omens/deal", json={field: value})
+            assert reply.status_code == 400, (field, value, reply.text)
+            assert f"'{field}'" in reply.json()["error"] or field in reply.json()["error"]
+
+
+def test_c1_a_hint_for_a_position_with_no_stated_answer_is_400(client: TestClient) -> None:
+    """A position that is not a puzzle (no stated best action) answered 500."""
+    reply = client.post("/api/puzzles/hint", json={"toml": WORKED})
+    assert reply.status_code == 400, reply.text
+    assert "states no answer" in reply.json()["error"]
+
+
 def test_k2_a_bad_number_of_seconds_is_400(client: TestClient) -> None:
     for seconds in (-1, 0, "5", True, None):
         body: dict[str, Any] = {"toml": WORKED}
@@ -254,12 +294,46 @@ def _wait(condition: Any, seconds: float = 15.0) -> bool:
     return False
 
 
-def test_h3_a_client_that_leaves_stops_its_search(served: tuple[str, Any]) -> None:
-    """A puzzle generated in 30 s, and the client leaves after a moment: its search is
-    cancelled, and the server's one search slot takes the next search at once."""
+FULL_ROUND = """game = "omens"
+players = 6
+teams = [[1, 2], [3, 4], [5, 6]]
+scope = "round"
+
+[hands]
+1 = [3, 11, 18, 32]
+2 = [9, 23, 28, 33]
+3 = [6, 8, 17, 35]
+4 = [2, 10, 22, 30]
+5 = [5, 12, 19, 34]
+6 = [14, 20, 27, 31]
+
+[bout]
+leader = 3
+"""
+"""A whole round of six players: no search answers it in 30 s."""
+LONG_ENDGAME = re.sub(
+    r"\[search\][^\[]*", "[search]\nturns = 6\n\n",
+    (ROOT / "puzzles/omen/endgame-wealth-for-a-veteran.toml").read_text(encoding="utf-8"))
+"""An Omen endgame searched over six turns: no search answers it in 30 s."""
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    pytest.param("/api/puzzles/generate", {"players": 6, "seed": 11, "seconds": 30},
+                 id="generate"),
+    pytest.param("/api/puzzles/try", {"toml": FULL_ROUND, "move": "3:6", "seconds": 30},
+                 id="puzzle-try"),
+    pytest.param("/api/puzzles/solution", {"toml": FULL_ROUND, "seconds": 30},
+                 id="solution"),
+    pytest.param("/api/omen/endgame", {"toml": LONG_ENDGAME, "seconds": 30},
+                 id="omen-endgame"),
+])
+def test_h3_a_client_that_leaves_stops_its_search(served: tuple[str, Any], path: str,
+                                                  body: dict[str, Any]) -> None:
+    """A search of 30 s (a puzzle generated, a move tried, a solution asked, an Omen endgame),
+    and the client leaves after a moment: its search is cancelled, and the server's one search
+    slot takes the next search at once (each ran its whole budget before)."""
     address, api = served
-    body = json.dumps({"players": 6, "seed": 11, "seconds": 30}).encode()
-    connection = _send(address, "/api/puzzles/generate", body)
+    connection = _send(address, path, json.dumps(body).encode())
     assert _wait(lambda: len(api.jobs.running()) == 1, 10)
     job = api.jobs.running()[0]
     connection.close()

@@ -26,6 +26,7 @@ SMALL = ["war-order.toml", "war-colossal.toml", "endgame-ishtar-gate-draw.toml",
 """Puzzles the naive solver walks in well under a second."""
 
 
+@pytest.mark.slow  # by default docs/omen-endgames.md's `puzzles check puzzles/omen` runs it
 def test_every_omen_puzzle_agrees_with_the_solver(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "check", str(PUZZLES)]) == 0
     out = capsys.readouterr().out

@@ -15,26 +15,33 @@ NOW_EFFECTS = ("law", "dream", "jealousy", "secret", "wrath", "betrayal", "absol
 """The immediate effects (omens-cards.md, timing column)."""
 
 
-def random_rules(rng: random.Random) -> OmensRules:
-    """A preset (rulebook or gamepark) with each option overridden half of the time."""
+PRESETS = ("rulebook", "gamepark")
+
+
+def random_rules(rng: random.Random, preset: str | None = None) -> OmensRules:
+    """A preset (rulebook or gamepark, or the one named) with each option overridden half of
+    the time."""
     overrides = {
         spec.name: rng.choice(list(spec.settings))
         for spec in option_specs()
         if rng.random() < 0.5
     }
-    return make_rules(rng.choice(["rulebook", "gamepark"]), overrides)
+    chosen = rng.choice(PRESETS)
+    return make_rules(preset or chosen, overrides)
 
 
-def random_round(rng: random.Random, players: int, scope: Scope = Scope.ROUND) -> OmensState:
+def random_round(rng: random.Random, players: int, scope: Scope = Scope.ROUND,
+                 preset: str | None = None) -> OmensState:
     """A whole round from a seeded deal (a game start or a later round), random options."""
-    table = Table(players, random_rules(rng), scope=scope)
+    table = Table(players, random_rules(rng, preset), scope=scope)
     deal = random_deal(table, rng.randrange(10**9), rng.choice([FIRST, LATER]))
     return deal_position(table, deal)
 
 
-def random_small(rng: random.Random, players: int, cards: int) -> OmensState:
+def random_small(rng: random.Random, players: int, cards: int,
+                 preset: str | None = None) -> OmensState:
     """A bout start with ``cards`` random cards per hand (any of the 35), random options."""
-    table = Table(players, random_rules(rng))
+    table = Table(players, random_rules(rng, preset))
     deck = list(table.catalogue)
     rng.shuffle(deck)
     hands = [sorted(deck[seat * cards : (seat + 1) * cards]) for seat in range(players)]

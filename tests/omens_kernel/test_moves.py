@@ -96,7 +96,8 @@ def test_a_budget_that_runs_out_reports_every_move_with_true_bounds(
         assert cut.nodes <= 3_000
         assert len(cut.moves) == len(state.moves())
         assert cut.to_json()["moves"] and "node limit of 3000" in (cut.note or "")
-        assert all(move.nodes > 0 for move in cut.moves)
+        # the turns go to the moves whose proofs look cheapest (kernel/turns.py): two a round
+        assert sum(move.nodes > 0 for move in cut.moves) >= 2
         for move in cut.moves:
             truth = solve(_after(state, move.action), team=team, per_move=False).value
             assert truth is not None

@@ -8,7 +8,10 @@ import ast
 import pytest
 
 from tools.mutants import (
+    LOGGING,
+    METHOD_WRITES,
     NOT_RULES,
+    PURE_CALLS,
     READ_EQUIVALENT,
     ROOT,
     SKIP_FUNCTIONS,
@@ -71,6 +74,22 @@ def test_the_lists_of_engine_functions_name_functions_of_the_engine() -> None:
     assert {"_pride_keeps_lead", "_round_winner", "_law_filter", "resolve_bout"} <= rules
     assert rules == defined - NOT_RULES.keys() - SKIP_FUNCTIONS
     assert all(reason for reason in NOT_RULES.values())
+
+
+def test_the_lists_of_calls_name_calls_the_engine_makes() -> None:
+    """The survivors' classification reads the engine's calls through three lists (calls that
+    only explain, calls that change no state, methods and what they change); a name left in
+    them after the engine stopped calling it would silently classify a new function of the same
+    name."""
+    called = set()
+    for target in TARGETS:
+        for node in ast.walk(ast.parse((ROOT / target).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called.add(func.attr if isinstance(func, ast.Attribute)
+                           else getattr(func, "id", ""))
+    for listed in (LOGGING, PURE_CALLS, METHOD_WRITES.keys()):
+        assert not set(listed) - called, sorted(set(listed) - called)
 
 
 def test_every_recorded_reading_names_a_mutant_of_the_engine_as_it_is() -> None:

@@ -27,7 +27,7 @@ from omen_solver.omens.rules import make_rules, option_specs
 from tests.omens_proofs.coverage import COVERAGE
 
 DECK = Deck(default_catalogue())
-DEFAULT_TIER = 4_000
+DEFAULT_TIER = 1_500
 SLOW_TIER = 40_000
 
 

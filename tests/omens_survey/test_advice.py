@@ -192,3 +192,34 @@ def test_advise_replays_a_game_record_from_the_deal(capsys: pytest.CaptureFixtur
     assert "not expected to settle" in captured.err and "--moves" in captured.err
     full = json.loads(captured.out)
     assert "--cards 3" in full["warning"] and len(full["actions"]) >= 5
+
+
+def test_advice_from_a_game_start_is_an_estimate_and_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Full hands at a game start (rules file 000, "Setup": five cards a hand at 4 players): no
+    deal's search settles its moves within a small budget, so each action's win probability is
+    the mean of the estimates (and of the exact values where a deal settled it), said to be an
+    estimate, with the deals settled counted apart; the best action is the best estimate, and
+    the exit status stays 1 (nothing proven)."""
+    from omen_solver.omens.deals import deal_position, random_deal
+
+    table = Table(4, make_rules())
+    state = deal_position(table, random_deal(table, 3))
+    view = Tracker(state).view(state.current_player())
+    advice = advise(view, samples=3, exact_limit=0, seed=1, budget=Budget(max_nodes=20_000))
+    assert advice.estimated and advice.deals == 3
+    for action in advice.actions:
+        assert action.known + action.unknown == 3
+        assert action.estimated == action.unknown > 0
+        estimate = action.estimate
+        assert estimate is not None
+        low, high = action.estimate_interval()
+        assert low <= estimate <= high
+        assert action.to_json(False)["estimate"]["kind"] == "estimate"
+    best = advice.best
+    assert best is not None
+    assert best.score == max(a.score for a in advice.actions if a.score is not None)
+    assert main(["advise", "--deal", "3", "--players", "4", "--samples", "2",
+                 "--exact-limit", "0", "--max-nodes", "20000"]) == 1
+    out = capsys.readouterr().out
+    assert "(estimate)" in out and "estimated" in out and "(by the estimates)" in out

@@ -133,6 +133,9 @@ def test_edit_a_position(page: Any, board_url: str) -> None:
     page.click('#ed-palette [data-card="25"]')
     page.click("#ed-play")
     page.wait_for_selector("#view-board:not([hidden])")
+    # the board shown may still be the one before until the new position is drawn
+    page.wait_for_function(
+        "document.querySelectorAll('[data-seat=\"1\"] .hand .card').length === 2")
     assert page.locator('[data-seat="1"] .hand .card').count() == 2
     # As at a game start, seeded.
     page.click("#tab-editor")

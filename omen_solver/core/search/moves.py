@@ -19,6 +19,13 @@ A move's status is for the **asked team** (whose value the solve reports): ``won
 value is the highest return the game declares (``return_bounds``: 1 for an Omens round),
 ``lost`` when it is the lowest, ``exact`` for any other proven value (a fraction where chance
 or a mixed strategy enters), ``unknown`` otherwise, with the proven bounds.
+
+Where a game's kernel evaluates the moves it could not settle (the Omens kernel's tree search,
+:mod:`omen_solver.omens.kernel.estimate`), an ``unknown`` move also carries an **estimate**
+(:class:`Estimate`): the asked team's win rate in the evaluation's playouts, its interval, the
+playouts and the line the evaluation expects. An estimate is never a proof: the move's status,
+value and bounds stay what the searches proved, and the estimate only orders the moves that
+nothing proven tells apart.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from omen_solver.errors import BudgetExceeded
 
 __all__ = [
     "FIRST_TURN",
+    "Estimate",
     "MoveAnswer",
     "MoveDriver",
     "MoveStatus",
@@ -68,6 +76,26 @@ def _text(value: Fraction | None) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Estimate:
+    """What an evaluation that proves nothing says about a move: the asked team's **win rate**
+    in its playouts (a number in [0, 1], not a proven value), the 95 % interval of that rate,
+    how many playouts it rests on, and the line of play the evaluation expects (canonical
+    action text, the move itself first)."""
+
+    win_rate: float
+    low: float
+    high: float
+    playouts: int
+    line: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The shared contract of a move's estimate (``kind`` says it is not a proof)."""
+        return {"kind": "estimate", "win_rate": round(self.win_rate, 4),
+                "low": round(self.low, 4), "high": round(self.high, 4),
+                "playouts": self.playouts, "line": list(self.line)}
+
+
+@dataclass(frozen=True, slots=True)
 class MoveAnswer:
     """One root move and what is proven about it (values are the asked team's)."""
 
@@ -83,6 +111,8 @@ class MoveAnswer:
     same_as: str | None = None
     """The earlier move that leads to the same position (its answer is this one's, and its
     nodes are counted there: this move is not searched again), or ``None``."""
+    estimate: Estimate | None = None
+    """Where the move is not settled and an evaluation ran: its estimate (never a proof)."""
 
     @property
     def settled(self) -> bool:
@@ -99,6 +129,8 @@ class MoveAnswer:
         }
         if self.same_as is not None:
             data["same_as"] = self.same_as
+        if self.estimate is not None and self.status is MoveStatus.UNKNOWN:
+            data["estimate"] = self.estimate.to_json()
         return data
 
 
@@ -147,15 +179,21 @@ def _finite(value: Bound) -> Fraction | None:
 
 def order_best_first(moves: Sequence[MoveAnswer], maximising: bool) -> list[MoveAnswer]:
     """Moves best first for the side choosing: by what it is proven to guarantee (a
-    maximiser's lower bound, a minimiser's upper bound), then by the other bound, then in legal
-    order (the order of ``moves``). A bound not known sorts after every known one."""
+    maximiser's lower bound, a minimiser's upper bound), then by the other bound, then by the
+    estimate's win rate (highest first for a maximiser; a move without one after those with
+    one), then in legal order (the order of ``moves``). A bound not known sorts after every
+    known one."""
     last = float("inf")
 
-    def key(indexed: tuple[int, MoveAnswer]) -> tuple[float | Fraction, float | Fraction, int]:
+    def key(indexed: tuple[int, MoveAnswer]) -> tuple[float | Fraction, float | Fraction,
+                                                      float, int]:
         index, move = indexed
         low = last if move.lower is None else (-move.lower if maximising else move.lower)
         high = last if move.upper is None else (-move.upper if maximising else move.upper)
-        return (low, high, index) if maximising else (high, low, index)
+        rate = last
+        if move.estimate is not None and not move.settled:
+            rate = -move.estimate.win_rate if maximising else move.estimate.win_rate
+        return (low, high, rate, index) if maximising else (high, low, rate, index)
 
     return [move for _, move in sorted(enumerate(moves), key=key)]
 
@@ -241,6 +279,8 @@ class MoveDriver:
                     move.twin = searched
         self.turn = first_turn
         self.started_nodes = stepper.nodes
+        self.estimates: dict[int, Estimate] = {}
+        """Estimates of moves by index (an evaluation fills it; never a proof)."""
 
     # -- what is known -------------------------------------------------------------------------
 
@@ -290,7 +330,7 @@ class MoveDriver:
                 status = MoveStatus.EXACT
             return MoveAnswer(move.action, status, lower, lower, upper, move.nodes, same_as)
         return MoveAnswer(move.action, MoveStatus.UNKNOWN, None, lower, upper, move.nodes,
-                          same_as)
+                          same_as, self.estimates.get(move.index))
 
     def snapshot(self) -> MovesReport:
         low, high = self.bounds()

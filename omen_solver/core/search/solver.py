@@ -150,6 +150,8 @@ def solve(
     report: Report | None = None,
     threads: int | None = None,
     max_memory: int | None = None,
+    estimate: bool = False,
+    seed: int | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly (every hand open) under a solution concept.
 
@@ -180,14 +182,27 @@ def solve(
     the bytes its tables keep to (default 2 GiB).
     Where the kernel does not answer, a number of threads or a memory budget is refused
     (:class:`ChoiceError`), never ignored (0 threads asks only for the default).
+
+    ``estimate``: where the game's kernel can, the root moves the exact searches leave open
+    also get an **estimate** (``result.moves[i].estimate``: a win rate with an interval from
+    an evaluation that proves nothing; Omens: :mod:`omen_solver.omens.kernel.estimate`), with a
+    share of the budget; ``seed`` fixes the evaluation's random stream (default 0). Estimates
+    never change a status, a value or a bound. ``result.extra["evaluation"]`` says what ran;
+    with the reference search none runs, and a ``seed`` is refused there.
     """
     chosen, team = resolve_concept(state, concept, team)
     budget = budget or Budget()
     choice = _as_engine(engine)
     if algorithm is not None and choice is Engine.REFERENCE:
         raise ChoiceError("algorithm: chooses the kernel's search; the reference search has one")
+    if seed is not None and not estimate:
+        raise ChoiceError(key="seed", value=seed,
+                          problem="the seed of the estimates; ask for them (estimate=True)")
     if choice is not Engine.REFERENCE:
         roots: dict[str, Any] = {"per_move": per_move, "report": report}
+        if estimate:
+            roots["estimate"] = True
+            roots["seed"] = seed
         if threads is not None:
             roots["threads"] = threads
         if max_memory is not None:
@@ -199,7 +214,8 @@ def solve(
         note = fast
     else:
         note = None
-    for name, given in (("threads", threads or None), ("max_memory", max_memory)):
+    for name, given in (("threads", threads or None), ("max_memory", max_memory),
+                        ("seed", seed)):
         if given is not None:
             why = f" ({note})" if note else ""
             raise ChoiceError(key=name, value=given, problem="applies to the game's search "

@@ -2686,6 +2686,9 @@ static PyTypeObject TableType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* Monte Carlo tree search with proven values (kernel/mcts.py), on the machine and searches above. */
+#include "_ckernel_mcts.h"
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(spec, state, player) -> sorted actions"},
     {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
@@ -2699,7 +2702,8 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {
-    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&PoolType) < 0)
+    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&PoolType) < 0
+        || PyType_Ready(&MctsType) < 0)
         return NULL;
     bouts.lock = PyThread_allocate_lock();
     if (!bouts.lock) return PyErr_NoMemory();
@@ -2716,6 +2720,8 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     PyModule_AddObject(m, "Table", (PyObject *)&TableType);
     Py_INCREF(&PoolType);
     PyModule_AddObject(m, "Pool", (PyObject *)&PoolType);
+    Py_INCREF(&MctsType);
+    PyModule_AddObject(m, "Mcts", (PyObject *)&MctsType);
     PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry));
     PyModule_AddIntConstant(m, "MAXFRONT", MAXFRONT);
     PyModule_AddIntConstant(m, "MAXPEND", MAXPEND);

@@ -151,6 +151,7 @@ class RoundDriver(MoveDriver):
                 found = self.value()
                 assert found is not None
                 return found
+            todo = self.choose(todo)
             caps = self._allot(todo)
             work = [(move, cap, self._window(move, value)) for move, cap in zip(
                 todo, caps, strict=True) if cap > 0]
@@ -191,12 +192,26 @@ class RoundDriver(MoveDriver):
                     raise BudgetExceeded(f"node limit of {limit} reached", self.nodes,
                                          self.stepper.elapsed())
                 raise stopped
-            self.turn *= 2
+            self.turned([move for move, _, _ in work])
+
+    # -- which moves have a turn, and how long (a subclass may choose) ----------------------
+
+    def choose(self, todo: list[Any]) -> list[Any]:
+        """The open moves that have a turn this round (here: every one)."""
+        return todo
+
+    def turn_of(self, move: Any) -> int:
+        """The nodes of a move's turn this round (here: the round's, the same for all)."""
+        return self.turn
+
+    def turned(self, moves: list[Any]) -> None:
+        """After a round in which ``moves`` had a turn (here: every turn doubles)."""
+        self.turn *= 2
 
     def _allot(self, todo: list[Any]) -> list[int]:
         """The nodes each open move may spend this round at most (its searches' turns), in
         move order, within the node limit; 0 where nothing is left."""
-        costs = [self.jobs[move.index].cost(self.turn) for move in todo]
+        costs = [self.jobs[move.index].cost(self.turn_of(move)) for move in todo]
         limit = self.budget.max_nodes
         if limit is None:
             return costs
@@ -220,10 +235,11 @@ class RoundDriver(MoveDriver):
             search = job.search
             before = search.nodes
             # the node limit binds: this round's turns may not all be taken in full
-            limited = cap < job.cost(self.turn)
+            turn = self.turn_of(move)
+            limited = cap < job.cost(turn)
             search.cap(before + cap if limited else self.budget.max_nodes)
             try:
-                found = search.step(move.state, alpha, beta, self.turn)
+                found = search.step(move.state, alpha, beta, turn)
             except BudgetExceeded as stop:
                 if limited and search.nodes >= before + cap:
                     return None, search.nodes - before, _CapReached(stop.reason, 0, 0.0)

@@ -10,6 +10,7 @@ report, whose actions the explaining engine then replays and explains.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -25,15 +26,24 @@ from omen_solver.errors import BudgetExceeded, ChoiceError, KernelUnsupported
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch, Prover, settled_by
+from omen_solver.omens.kernel.estimate import (
+    EstimatingDriver,
+    EvaluationPlan,
+    EvaluationSettings,
+    exact_budget,
+    maxn_moves,
+    share_for,
+)
 from omen_solver.omens.kernel.game import GameChain, round_table
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams, Tuning, Value
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
-from omen_solver.omens.kernel.rounds import Job, RoundDriver
+from omen_solver.omens.kernel.rounds import Job
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.spec import compile_table
 from omen_solver.omens.kernel.tables import MemoryPlan, Table, TableSet
+from omen_solver.omens.kernel.turns import ProofOrderDriver
 from omen_solver.omens.kernel.view import KernelSearchLike, KernelTwoSided, KernelView
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope
@@ -170,10 +180,13 @@ class _KernelRoot(TwoSidedRoot):
         per_move: bool = True,
         report: Report | None = None,
         threads: int = 1,
+        plan: EvaluationPlan | None = None,
     ) -> None:
         self._factory = factory
         self.threads = threads
         self.progress = progress
+        self.plan = plan
+        self.started = time.perf_counter()
         super().__init__(
             view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress,
             per_move=per_move, report=report,
@@ -211,13 +224,42 @@ class _KernelRoot(TwoSidedRoot):
         def job(progress: Progress | None) -> Job:
             return factory.job(main, count, progress)
 
-        return RoundDriver(
+        lone = factory.params.tuning.lone_move_shared
+        sizes = factory.private_limits if factory.params.tuning.private_by_round else None
+        parallel = factory.params.tuning.parallel_dfpn
+        if self.plan is not None:
+            assert isinstance(self.root, KernelView)
+            return EstimatingDriver(
+                options, maximising, main, factory.tables_of(main), job, threads=self.threads,
+                budget=self.budget, first_turn=self.first_turn, report=self.report,
+                progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
+                plan=self.plan, maximising_seats=factory.side, root=self.root,
+            )
+        return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=self.budget, first_turn=self.first_turn, report=self.report,
-            progress=self.progress, lone_shared=factory.params.tuning.lone_move_shared,
-            parallel_dfpn=factory.params.tuning.parallel_dfpn,
-            sizes=factory.private_limits if factory.params.tuning.private_by_round else None,
+            progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
         )
+
+    def run(self) -> SolveResult:
+        result = super().run()
+        driver = self.driver
+        if isinstance(driver, EstimatingDriver) and driver.evaluation is not None:
+            result.extra["evaluation"] = driver.evaluation.report()
+        return result
+
+    def _unknown(self, value: Fraction | None, exceeded: BudgetExceeded) -> SolveResult:
+        """The exact searches stopped: what is left of the budget goes to the evaluation,
+        whose estimates join the moves that nothing settled."""
+        driver = self.driver
+        if isinstance(driver, EstimatingDriver):
+            driver.finish()
+            plan = driver.plan
+            shared = (f"{exceeded.reason} (the exact searches' part of the budget: "
+                      f"{plan.share:.0%} of the time went to the estimates)")
+            exceeded = BudgetExceeded(shared, exceeded.nodes,
+                                      time.perf_counter() - self.started)
+        return super()._unknown(value, exceeded)
 
 
 class Factory:
@@ -355,6 +397,7 @@ def solve_with_kernel(
     max_memory: int | None = None,
     tuning: Tuning | None = None,
     keep: list[Factory] | None = None,
+    evaluate: EvaluationSettings | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
     (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
@@ -369,9 +412,9 @@ def solve_with_kernel(
     bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
     instead, the entries each table keeps at most; ``tuning``: how the searches order and
     seed their nodes (:class:`.params.Tuning`, the defaults if None; the answers are the
-    same); ``keep``: a list the solve's
-    :class:`Factory` objects are appended to, whose searches and tables a benchmark reads
-    afterwards."""
+    same); ``keep``: a list the solve's :class:`Factory` objects are appended to, whose
+    searches and tables a benchmark reads afterwards. ``evaluate``: the moves the exact
+    searches leave open get estimates (:mod:`.estimate`), with a share of the budget."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
@@ -408,15 +451,26 @@ def solve_with_kernel(
             return made
 
         view = KernelView(machine, from_engine(spec, state))
+        evaluation: EvaluationPlan | None = None
+        if evaluate is not None and not game and simultaneous is SimultaneousMode.MIXED \
+                and per_move:
+            share = evaluate.share
+            if share is None:
+                share = share_for(_chance(state, budget, threads))
+            evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled(),
+                                           trees=threads)
+            budget = exact_budget(budget, share)
         if concept is Concept.MAXN:
             if game:
                 raise KernelUnsupported("max-n over a whole game runs on the reference solver")
             limit = table_limit if table_limit is not None else plan.limit(1.0, _use_compiled())
             result = _maxn(view, team, budget, progress, factory, limit, pool, maxn_searches)
+            if evaluation is not None and not result.solved:
+                result = _maxn_estimates(result, view, team, maxn_searches, evaluation)
         else:
             result = _KernelRoot(
                 view, concept, team, budget, simultaneous, progress, factory(payoff),
-                per_move=per_move, report=report, threads=threads,
+                per_move=per_move, report=report, threads=threads, plan=evaluation,
             ).run()
         if chain is not None:
             result = _through_later_rounds(result, view, chain, factory)
@@ -505,6 +559,31 @@ def _maxn(
         return search
 
     return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
+
+
+def _chance(state: OmensState, budget: Budget, threads: int) -> float:
+    """The chance that the exact value is found within the budget (:mod:`.reach`)."""
+    from omen_solver.omens.kernel.reach import expected
+
+    return expected(state, budget, threads=threads, pure_python=not _use_compiled()).chance
+
+
+def _maxn_estimates(result: SolveResult, view: KernelView, team: int,
+                    made: Sequence[KernelMaxn | compiled.CompiledMaxn],
+                    plan: EvaluationPlan) -> SolveResult:
+    """A max-n solve that ran out of budget: every root move with its vector where the first
+    tie-break's search finished it, else an estimate (:func:`.estimate.maxn_moves`)."""
+    first = made[0] if made else None
+    began = time.perf_counter()
+    moves, evaluation = maxn_moves(view, team, first, plan)
+    extra = dict(result.extra)
+    note = result.note
+    if evaluation is not None:
+        extra["evaluation"] = evaluation.report()
+        note = (f"{note} (the exact searches' part of the budget: {plan.share:.0%} of the "
+                "time went to the estimates)")
+    return replace(result, moves=moves, extra=extra, note=note,
+                   seconds=result.seconds + time.perf_counter() - began)
 
 
 def _follow(view: KernelView, text: str) -> KernelView:
