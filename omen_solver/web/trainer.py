@@ -218,6 +218,9 @@ def hint(data: Mapping[str, Any], game: str) -> dict[str, Any]:
                 f"the position is worth to seat{'s' if len(team) > 1 else ''} "
                 f"{' and '.join(map(str, team))}. Play the lines through on the board.",
                 "clicks": []}
+    if not best:
+        raise RequestError("this position states no answer to give a hint from (a puzzle's "
+                           "[puzzle.answer] table names its best actions)")
     legal = legal_texts(state)
     first = next((text for text in legal if matches(text, best)), best[0])
     if game == "omen":

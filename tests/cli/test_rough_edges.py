@@ -323,7 +323,8 @@ def test_balance_prints_tables_not_markdown(capsys: pytest.CaptureFixture[str],
 
 def test_omen_endgame_shows_its_progress_on_a_terminal() -> None:
     """On a terminal (rich forced to one by FORCE_COLOR) stderr carries the progress bar of
-    the search; piped, stderr stays empty."""
+    the search; piped, stderr stays empty. The terminal is made wide (COLUMNS) so the line
+    is whole however long the checkout's path is."""
     import os
     import subprocess
     import sys
@@ -333,6 +334,6 @@ def test_omen_endgame_shows_its_progress_on_a_terminal() -> None:
                            env={k: v for k, v in os.environ.items() if k != "FORCE_COLOR"})
     assert plain.returncode == 0 and plain.stderr == ""
     shown = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT,
-                           env={**os.environ, "FORCE_COLOR": "1"})
+                           env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "400"})
     assert shown.returncode == 0
     assert f"solving {OCCUPATION}" in shown.stderr and "nodes/s" in shown.stderr

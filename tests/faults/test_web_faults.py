@@ -225,6 +225,13 @@ def test_c1_a_deal_s_fields_of_any_json_type_are_400(client: TestClient) -> None
             assert f"'{field}'" in reply.json()["error"] or field in reply.json()["error"]
 
 
+def test_c1_a_hint_for_a_position_with_no_stated_answer_is_400(client: TestClient) -> None:
+    """A position that is not a puzzle (no stated best action) answered 500."""
+    reply = client.post("/api/puzzles/hint", json={"toml": WORKED})
+    assert reply.status_code == 400, reply.text
+    assert "states no answer" in reply.json()["error"]
+
+
 def test_k2_a_bad_number_of_seconds_is_400(client: TestClient) -> None:
     for seconds in (-1, 0, "5", True, None):
         body: dict[str, Any] = {"toml": WORKED}

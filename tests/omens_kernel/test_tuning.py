@@ -30,7 +30,7 @@ from tests.omens_kernel.helpers import random_small
 SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4),
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
-            replace(Tuning.off(), both_questions=True), Tuning()]
+            replace(Tuning.off(), both_questions=True), Tuning(playouts=4), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -116,9 +116,11 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2]], ids=repr)
+@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2], Tuning(playouts=4),
+                                    Tuning(playouts=15, distance=0)], ids=repr)
 def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
-    """The same answers, node counts, table entries and stops, setting by setting."""
+    """The same answers, node counts, table entries and stops, setting by setting (the
+    playouts of a bout start's seed are the same random playouts in both kernels)."""
     for machine, maximising, root in _random_positions(22, 15):
         for target in (0, 1):
             seen = []
@@ -131,6 +133,31 @@ def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
                     answer = stopped.reason
                 seen.append((answer, search.nodes, search.states, search.mixed_seen))
             assert seen[0] == seen[1], (root.key(), target)
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_playout_seeds_are_the_same_in_both_kernels() -> None:
+    """A bout start's playouts (``Tuning.playouts``) are the same random playouts in both
+    kernels (seeded by the position): the same answers, node counts and table entries on
+    seeded 3-card deals, where they change the search."""
+    changed = 0
+    for machine, maximising, root in _seeded_deals(2, 3):
+        for target in (0, 1):
+            runs = []
+            for tuning in (Tuning(), Tuning(playouts=4)):
+                seen = []
+                for kind in (DfpnSearch, compiled.CompiledDfpn):
+                    search = kind(machine, maximising, target,
+                                  SearchParams(budget=Budget(max_nodes=15_000), tuning=tuning))
+                    try:
+                        answer: object = search.prove(root)
+                    except BudgetExceeded as stopped:
+                        answer = stopped.reason
+                    seen.append((answer, search.nodes, search.states))
+                assert seen[0] == seen[1], (root.key(), target, tuning)
+                runs.append(seen[0])
+            changed += runs[0] != runs[1]
+    assert changed >= 2
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
@@ -150,3 +177,6 @@ def test_compiled_alpha_beta_visits_the_nodes_of_python_alpha_beta(tuning: Tunin
 def test_a_setting_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="distance"):
         Tuning(distance=8)
+    with pytest.raises(ValueError, match="playouts"):
+        Tuning(playouts=16)
+

@@ -704,6 +704,8 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define TUNE_MOBILITY 1 /* params.py: Tuning.mobility */
 #define TUNE_DISTANCE(t) ((t) >> 1 & 7) /* params.py: Tuning.distance */
 #define TUNE_SQUEEZE 16 /* params.py: Tuning.squeeze */
+#define TUNE_PLAYOUTS(t) ((t) >> 5 & 15) /* params.py: Tuning.playouts */
+#define PLAYOUT_STEPS 400 /* dfpn.py: PLAYOUT_STEPS */
 #define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
 #define NO_MOVE (-1)
@@ -757,6 +759,7 @@ typedef struct Search {
      * (plain structures, kept between proofs), and while they run, their group */
     int workers, nclones;
     struct Search **clones;
+    struct PlayoutMemo *playouts; /* df-pn: the playouts of bout starts already seeded */
     Group *group;
     long long flushed; /* nodes already added to the group's count */
 } Search;
@@ -1708,6 +1711,108 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
  * A state the hint proved is settled here; one it disproved is settled if both ask the same
  * value, else starts as likely proved: proof number 1, disproof number HINT_SCALE times its
  * seed's. */
+/* A playout's random numbers (dfpn.py: _Playouts): xorshift64, seeded by the bout start's
+ * hands and leader, so that the same state gets the same playouts in either kernel. */
+static inline uint64_t playout_next(uint64_t *x) {
+    *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17;
+    return *x >> 11;
+}
+
+static uint64_t playout_seed(const Spec *s, const KS *k) {
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int seat = 0; seat < s->players; seat++) {
+        x = (x ^ k->hands[seat]) * 0xBF58476D1CE4E5B9ULL;
+        x ^= x >> 31;
+    }
+    x = (x ^ (uint64_t)k->leader) * 0x94D049BB133111EBULL;
+    x ^= x >> 29;
+    return x ? x : 1;
+}
+
+/* How many of ``count`` random playouts from ``start`` (every player choosing uniformly
+ * among the legal actions, chance too, to the round's end or PLAYOUT_STEPS actions) end with
+ * the value the search asks (dfpn.py: DfpnSearch._playout_wins). */
+static int playout_wins(Search *S, const KS *start, int count) {
+    const Spec *s = &S->spec;
+    uint64_t x = playout_seed(s, start);
+    int wins = 0;
+    int a[MAXMOVES], b[MAXMOVES];
+    for (int p = 0; p < count; p++) {
+        KS k = *start, next;
+        for (int steps = 0; k.phase != OVER && steps < PLAYOUT_STEPS; steps++) {
+            int player = current_player(s, &k);
+            if (player == SIMULTANEOUS) {
+                const Pending *top = &k.pending[k.npending - 1];
+                int na = legal(s, &k, top->seat, a), nb = legal(s, &k, top->a, b);
+                if (na <= 0 || nb <= 0) break;
+                int i = (int)(playout_next(&x) % (uint64_t)na);
+                int j = (int)(playout_next(&x) % (uint64_t)nb);
+                joint_child(s, &S->memo, &k, a[i], b[j], &next);
+            } else {
+                int n = legal(s, &k, player, a);
+                if (n <= 0) break;
+                child(s, &S->memo, &k, a[playout_next(&x) % (uint64_t)n], &next);
+            }
+            k = next;
+            if (k.error) break;
+        }
+        if (k.phase == OVER && !k.error) {
+            int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
+            wins += value == S->target;
+        }
+    }
+    return wins;
+}
+
+/* The playouts' results by bout start, so that a bout start seeded again (each time its
+ * parent is expanded before it is stored) does not play them again: a result depends on the
+ * state alone (the search's question and count fixed), so the node counts stay those without
+ * it. Direct-mapped, a key of at most PMEMO_WORDS words kept whole and compared. */
+#define PMEMO_SLOTS (1 << 14)
+#define PMEMO_WORDS 16
+typedef struct PlayoutMemo {
+    uint64_t hash[PMEMO_SLOTS];
+    uint8_t len[PMEMO_SLOTS];  /* 0: empty */
+    uint8_t wins[PMEMO_SLOTS];
+    uint64_t words[PMEMO_SLOTS][PMEMO_WORDS];
+} PlayoutMemo;
+
+static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
+                             int count) {
+    if (len > PMEMO_WORDS) return playout_wins(S, k, count);
+    if (!S->playouts) {
+        S->playouts = calloc(1, sizeof(PlayoutMemo));
+        if (!S->playouts) return playout_wins(S, k, count);
+    }
+    PlayoutMemo *m = S->playouts;
+    size_t i = (size_t)(h >> 17) & (PMEMO_SLOTS - 1);
+    if (m->len[i] == len && m->hash[i] == h
+        && memcmp(m->words[i], w, (size_t)len * sizeof(uint64_t)) == 0)
+        return m->wins[i];
+    int wins = playout_wins(S, k, count);
+    m->hash[i] = h;
+    m->len[i] = (uint8_t)len;
+    m->wins[i] = (uint8_t)wins;
+    memcpy(m->words[i], w, (size_t)len * sizeof(uint64_t));
+    return wins;
+}
+
+/* The seed of a node not searched yet (dfpn.py: DfpnSearch._seed_of): dfpn_seed's numbers,
+ * and at a bout start with Tuning.playouts = P, the proof number multiplied by the playouts
+ * the attacker lost plus one and the disproof number by those it won plus one. */
+static void dfpn_seed_of(Search *S, const KS *k, int row, const uint64_t *w, int len, uint64_t h,
+                         int64_t *pn, int64_t *dn) {
+    dfpn_seed(S, k, row, pn, dn);
+    int count = TUNE_PLAYOUTS(S->tuning);
+    if (count && row < 0 && is_bout_start(k)) {
+        int wins = playout_wins_memo(S, k, w, len, h, count);
+        *pn *= count + 1 - wins;
+        *dn *= wins + 1;
+        if (*pn > SEED_MAX) *pn = SEED_MAX;
+        if (*dn > SEED_MAX) *dn = SEED_MAX;
+    }
+}
+
 #define HINT_SCALE 256
 static void dfpn_first_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len,
                                uint64_t h, int64_t *pn, int64_t *dn) {
@@ -1723,14 +1828,14 @@ static void dfpn_first_numbers(Search *S, const KS *kid, int row, const uint64_t
                 return;
             }
             if (p.high.n == 0) {
-                dfpn_seed(S, kid, row, pn, dn);
+                dfpn_seed_of(S, kid, row, w, len, h, pn, dn);
                 *pn = 1;
                 *dn = *dn * HINT_SCALE < SEED_MAX ? *dn * HINT_SCALE : SEED_MAX;
                 return;
             }
         }
     }
-    dfpn_seed(S, kid, row, pn, dn);
+    dfpn_seed_of(S, kid, row, w, len, h, pn, dn);
 }
 
 /* Expand a node into frame f: whether it is an OR node (the attacker chooses), the number of
@@ -1934,7 +2039,7 @@ static void frames_free(Search *S) {
 }
 
 static void clone_free(Search *C) {
-    free(C->memo.keys); free(C->memo.values);
+    free(C->memo.keys); free(C->memo.values); free(C->playouts);
     frames_free(C);
     free(C);
 }
@@ -2071,7 +2176,8 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
-    free(S->memo.keys); free(S->memo.values);
+    free(S->memo.keys); free(S->memo.values); free(S->playouts);
+    S->playouts = NULL;
     frames_free(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
     free(S->clones);

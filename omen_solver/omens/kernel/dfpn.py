@@ -55,6 +55,30 @@ HINT_SCALE: Final = 256
 """How much larger than its seed's the disproof number of a state starts when the other
 question's search disproved it (:meth:`DfpnSearch._first_numbers`)."""
 
+PLAYOUT_STEPS: Final = 400
+"""A playout of a bout start's seed (``Tuning.playouts``) stops after this many actions."""
+
+_MASK64: Final = (1 << 64) - 1
+
+
+def _playout_seed(players: int, state: KState) -> int:
+    """The first random number of a bout start's playouts, from its hands and leader, so that
+    the same state gets the same playouts in either kernel (``_ckernel.c``: playout_seed)."""
+    x = 0x9E3779B97F4A7C15
+    for seat in range(players):
+        x = ((x ^ state.hands[seat]) * 0xBF58476D1CE4E5B9) & _MASK64
+        x ^= x >> 31
+    x = ((x ^ state.leader) * 0x94D049BB133111EB) & _MASK64
+    x ^= x >> 29
+    return x or 1
+
+
+def is_bout_start(state: KState) -> bool:
+    """A bout's start: no card played or in play, nothing pending."""
+    return (state.phase == m.BOUT and not state.played and not state.front
+            and not state.pending)
+
+
 EPSILON_SHARE: Final = 4
 """The 1+epsilon trick with epsilon = 1/4: a child is searched until its number passes the
 second best's by a quarter (in whole numbers), which cuts the re-expansions of plain df-pn."""
@@ -140,6 +164,7 @@ class DfpnSearch(NodeMeter):
         self.table_limit = params.table_limit
         self.mobility = params.tuning.mobility
         self.distance = params.tuning.distance
+        self.playouts = params.tuning.playouts
         self._path: set[Key] = set()
         self.hint: DfpnSearch | None = None
         """The search of the other question (:meth:`use_hint`), or None."""
@@ -256,8 +281,59 @@ class DfpnSearch(NodeMeter):
                 if found[0] == 0 or (found[1] == 0 and same):
                     return (0, INFINITE) if (found[0] == 0) == same else (INFINITE, 0)
                 if found[1] == 0:
-                    return (1, min(self._seed(node)[1] * HINT_SCALE, SEED_MAX))
-        return self._seed(node)
+                    return (1, min(self._seed_of(node)[1] * HINT_SCALE, SEED_MAX))
+        return self._seed_of(node)
+
+    def _seed_of(self, node: Node) -> tuple[int, int]:
+        """:meth:`_seed`, and at a bout start with ``tuning.playouts`` = P, the proof number
+        multiplied by the playouts the attacker lost plus one and the disproof number by those
+        it won plus one (:meth:`_playout_wins`): a seed that tells positions apart, as in Monte
+        Carlo proof-number search."""
+        pn, dn = self._seed(node)
+        state = node[1]
+        if self.playouts and node[2] < 0 and is_bout_start(state):
+            wins = self._playout_wins(state, self.playouts)
+            pn = min(pn * (self.playouts + 1 - wins), SEED_MAX)
+            dn = min(dn * (wins + 1), SEED_MAX)
+        return pn, dn
+
+    def _playout_wins(self, start: KState, count: int) -> int:
+        """How many of ``count`` random playouts from ``start`` (every player, and chance,
+        choosing uniformly among the legal actions, to the round's end or
+        :data:`PLAYOUT_STEPS` actions) end with the value this search asks. The random numbers
+        are xorshift64's from :func:`_playout_seed`, the same as the compiled kernel's."""
+        machine = self.machine
+        x = _playout_seed(machine.spec.players, start)
+
+        def draw(n: int) -> int:
+            nonlocal x
+            x ^= (x << 13) & _MASK64
+            x ^= x >> 7
+            x ^= (x << 17) & _MASK64
+            return (x >> 11) % n
+
+        wins = 0
+        for _ in range(count):
+            state = start
+            for _ in range(PLAYOUT_STEPS):
+                if state.phase == m.OVER:
+                    break
+                if machine.current_player(state) == m.SIMULTANEOUS:
+                    _, player, target, _ = state.pending[-1]
+                    mine, theirs = machine.legal(state, player), machine.legal(state, target)
+                    if not mine or not theirs:
+                        break
+                    first = mine[draw(len(mine))]
+                    state = machine.joint_child(state, (first, theirs[draw(len(theirs))]))
+                else:
+                    moves = machine.legal(state)
+                    if not moves:
+                        break
+                    state = machine.child(state, moves[draw(len(moves))])
+            if state.phase == m.OVER:
+                value = 1 if state.winner >= 0 and self.maximising[state.winner] else 0
+                wins += value == self.target
+        return wins
 
     def _seed(self, node: Node) -> tuple[int, int]:
         """The numbers of a node not searched yet: 1 and 1; with ``tuning.mobility`` its

@@ -47,6 +47,13 @@ class Tuning:
     the cards the nearest player of the side that proves and of the other side must still lose
     to hold 1, as if the bout ended now (0: not at all; at most 7)."""
 
+    playouts: int = 0
+    """df-pn: a bout start not searched yet also plays this many random playouts to the
+    round's end (every player and chance choosing uniformly, seeded by the position so that
+    the figures repeat) and has its proof number multiplied by the playouts its side lost
+    plus one, its disproof number by those it won plus one: a seed that tells positions apart,
+    as in Monte Carlo proof-number search (0: none; at most 15)."""
+
     squeeze: bool = False
     """alpha-beta: among children the distances rank alike, first the one that leaves the next
     player to choose fewest choices if the other side, most if the side choosing (Law's
@@ -96,6 +103,8 @@ class Tuning:
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
+        if not 0 <= self.playouts <= 15:
+            raise ValueError(f"playouts: from 0 to 15, not {self.playouts!r}")
         if not 0 <= self.alpha_beta_shift <= 16:
             raise ValueError(
                 f"alpha_beta_shift: a power of 2 from 0 to 16, not {self.alpha_beta_shift!r}")
@@ -108,7 +117,8 @@ class Tuning:
     def mask(self) -> int:
         """The settings the compiled kernel applies, as bits (``_ckernel.c``: ``TUNE_*``); the
         searches by turns are Python's in both kernels."""
-        return int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
+        return (int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
+                | self.playouts << 5)
 
 
 @dataclass(frozen=True)
