@@ -41,6 +41,7 @@ from omen_solver.cli import main
 from omen_solver.web import guard
 from omen_solver.web.app import create_app
 from omen_solver.web.jobs import Limits
+from tests.web.conftest import _free_port, served_in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "docs/examples/omens/worked-example.toml").read_text(encoding="utf-8")
@@ -250,30 +251,14 @@ def test_k2_a_bad_number_of_seconds_is_400(client: TestClient) -> None:
 # -- a real server: clients that leave (H3, K5), the names it answers (K3) ---------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[str, Any]]:
     """The server in a thread of this process: its address and its API object."""
-    uvicorn = pytest.importorskip("uvicorn")
-    port = _free_port()
+    pytest.importorskip("uvicorn")
     app = create_app(Limits(max_seconds=30.0, default_seconds=10.0, max_jobs=1),
                      allowed_hosts=["127.0.0.1", "localhost"])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"127.0.0.1:{port}", app.state.api
-    server.should_exit = True
-    thread.join(10)
+    with served_in_thread(app) as port:
+        yield f"127.0.0.1:{port}", app.state.api
 
 
 def _send(address: str, path: str, body: bytes, declared: int | None = None) -> socket.socket:

@@ -14,6 +14,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,27 +33,39 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def board_url() -> Iterator[str]:
-    """The board served by uvicorn in a thread of this process."""
-    uvicorn = pytest.importorskip("uvicorn")
-    from omen_solver.web.app import create_app
-    from omen_solver.web.jobs import Limits
+@contextmanager
+def served_in_thread(app: Any, log_level: str = "warning") -> Iterator[int]:
+    """``app`` served by uvicorn on a free local port in a thread of this process (the port
+    is yielded once the server has started); the server stops when the block ends."""
+    import uvicorn
 
     port = _free_port()
-    app = create_app(Limits(max_seconds=20.0, default_seconds=10.0),
-                     allowed_hosts=["127.0.0.1", "localhost"])
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(200):
         if server.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def board_url() -> Iterator[str]:
+    """The board served by uvicorn in a thread of this process."""
+    pytest.importorskip("uvicorn")
+    from omen_solver.web.app import create_app
+    from omen_solver.web.jobs import Limits
+
+    app = create_app(Limits(max_seconds=20.0, default_seconds=10.0),
+                     allowed_hosts=["127.0.0.1", "localhost"])
+    with served_in_thread(app) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import http.server
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,25 +41,15 @@ Promise.allSettled(tries).then((done) => {
 @pytest.fixture(scope="module")
 def served_board() -> Iterator[tuple[str, Any]]:
     """The board in a thread of this process: its address and its API object."""
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from omen_solver.web.app import create_app
     from omen_solver.web.jobs import Limits
-    from tests.web.conftest import _free_port
+    from tests.web.conftest import served_in_thread
 
-    port = _free_port()
     app = create_app(Limits(max_seconds=20.0, default_seconds=10.0),
                      allowed_hosts=["127.0.0.1", "localhost"])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="critical", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/", app.state.api
-    server.should_exit = True
-    thread.join(10)
+    with served_in_thread(app, log_level="critical") as port:
+        yield f"http://127.0.0.1:{port}/", app.state.api
 
 
 @pytest.fixture
