@@ -36,6 +36,7 @@ __all__ = [
     "Source",
     "atomic_file",
     "atomic_write",
+    "json_depth",
     "parse_toml",
     "read_bytes",
     "read_source",
@@ -368,3 +369,24 @@ class FolderLock:
         except OSError:
             text = ""
         return one_line(text) if text else "another process"
+
+
+def json_depth(value: Any, limit: int | None = None) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (a scalar: 0), with a stack
+    of its own. With a ``limit`` nothing below that depth is visited (a hostile value costs no
+    more than its first ``limit`` levels): the answer is then ``limit + 1`` for any deeper value."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if limit is None or depth <= limit:
+            todo.extend((child, depth) for child in children)
+    return deepest

@@ -18,6 +18,7 @@ from typing import Any, Final
 import jsonschema
 
 from omen_solver.core import files
+from omen_solver.core.files import json_depth
 from omen_solver.errors import VectorFileError
 from omen_solver.vectors.schemas import build_schema
 
@@ -160,24 +161,6 @@ def read_json(path: Path) -> Any:
     if depth is None or depth > MAX_DEPTH:
         raise VectorFileError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep")
     return data
-
-
-def json_depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a parsed JSON value (a scalar: 0), without
-    recursion."""
-    deepest = 0
-    todo: list[tuple[Any, int]] = [(value, 0)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
-        todo.extend((child, depth + 1) for child in children)
-    return deepest
 
 
 def validated_files(path: Path) -> Iterator[tuple[Path, Any]]:

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from omen_solver.core.files import json_depth
 from omen_solver.errors import RequestError, shown
 
 __all__ = ["MAX_DIGITS", "MAX_JSON_DEPTH", "SameOrigin", "check_tables", "parse_body",
@@ -134,26 +135,6 @@ def _decimal(text: str) -> float:
     return value
 
 
-def depth_of(value: Any) -> int:
-    """How deeply arrays and objects nest in a parsed JSON value (a scalar: 0), with a stack
-    of its own."""
-    deepest = 0
-    todo: list[tuple[Any, int]] = [(value, 0)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        depth += 1
-        deepest = max(deepest, depth)
-        if depth <= MAX_JSON_DEPTH:
-            todo.extend((child, depth) for child in children)
-    return deepest
-
-
 def parse_body(raw: bytes, content_type: str | None) -> dict[str, Any]:
     """A request body as a JSON object (empty: ``{}``), or :class:`RequestError`: not JSON by
     its type or its text, nested too deeply, numbers too long, ``NaN``. Meant for a worker
@@ -175,7 +156,7 @@ def parse_body(raw: bytes, content_type: str | None) -> dict[str, Any]:
         data = None
         too_deep = True
     else:
-        too_deep = depth_of(data) > MAX_JSON_DEPTH
+        too_deep = json_depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH
     if too_deep:
         raise RequestError(f"the request body nests arrays and objects more than "
                            f"{MAX_JSON_DEPTH} deep")
