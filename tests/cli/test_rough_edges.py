@@ -337,3 +337,21 @@ def test_omen_endgame_shows_its_progress_on_a_terminal() -> None:
                            env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "400"})
     assert shown.returncode == 0
     assert f"solving {OCCUPATION}" in shown.stderr and "nodes/s" in shown.stderr
+
+
+# -- survey --no-plots says no plots were written -------------------------------------------------
+
+
+def test_survey_without_plots_names_no_plots(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """``--no-plots`` writes no PNG/SVG (``survey --help``), so the last line, which lists what
+    was written, does not mention plots (docs/survey.md)."""
+    status, out, _ = _run(capsys, "survey", "--out", str(tmp_path / "s"), "--deals", "1",
+                          "--players", "4", "--cards", "2", "--workers", "0", "--no-plots",
+                          "--no-options", "--no-lines")
+    assert status == 0
+    words = " ".join(out.split())  # the line wraps with a long folder name
+    last = words[words.rindex("Tables "):]
+    assert last.startswith("Tables and card values in ") and "plot" not in last.replace(
+        str(tmp_path), "")
+    assert not list((tmp_path / "s").glob("*.png"))
