@@ -355,3 +355,26 @@ def test_survey_without_plots_names_no_plots(capsys: pytest.CaptureFixture[str],
     assert last.startswith("Tables and card values in ") and "plot" not in last.replace(
         str(tmp_path), "")
     assert not list((tmp_path / "s").glob("*.png"))
+
+
+def test_advise_json_lists_the_actions_in_the_tables_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``advise --json`` lists the actions best first, as the table does, each with its
+    ``rank`` (docs/advice.md, "For every legal action")."""
+    argv = ["advise", "--deal", "3", "--players", "4", "--cards", "3", "--moves", "4:6",
+            "--max-nodes", "2000", "--samples", "8"]
+    _, out, _ = _run(capsys, *argv)
+    lines = out.splitlines()
+    header = next(n for n, line in enumerate(lines) if line.split()[:1] == ["action"])
+    table = []
+    for line in lines[header + 1:]:
+        if not line.startswith(" ") or not line.strip():
+            break
+        if line[1] != " ":  # a row's first line (the cells wrap on the lines below it)
+            table.append(line.split("  ")[0].strip())
+    _, out, _ = _run(capsys, *argv, "--json")
+    actions = json.loads(out)["actions"]
+    assert [row["action"] for row in actions] == table
+    assert [row["rank"] for row in actions] == list(range(1, len(table) + 1))
+    assert len(table) > 2
