@@ -94,7 +94,7 @@ def test_the_check_passes_where_the_extra_is_installed() -> None:
     assert not has("omen_solver_no_such_module")
 
 
-# -- one wording of a missing extra: survey, balance, graph and serve ---------------------------
+# -- one wording of a missing extra (serve: tests/web/test_serve.py) ---------------------------
 
 
 def _blocked(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
@@ -123,21 +123,3 @@ def test_graph_export_and_pictures_name_their_extra_as_require_does(
     assert str(draw.value) == (
         "pictures: needs the 'draw' extra (matplotlib is not installed): pip install "
         "'omen-solver[draw]'; or install Graphviz's `dot` program and the 'dot' extra")
-
-
-def test_serve_names_the_web_extra_as_require_does(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-) -> None:
-    """``serve`` needs the ``web`` extra (docs/web.md): exit 2, the extra named in the words
-    of every other command."""
-    from omen_solver.cli import main
-
-    _blocked(monkeypatch, "starlette")
-    try:
-        status = main(["serve"])
-    except SystemExit as exited:
-        status = int(exited.code or 0)
-    err = capsys.readouterr().err
-    assert status == 2
-    assert ("serve: needs the 'web' extra (starlette is not installed): pip install "
-            "'omen-solver[web]'") in err
