@@ -72,7 +72,8 @@ exact searches then look for the cheap proofs only."""
 FAR: Final = 0.02
 CHEAP_TURN: Final = 6_250
 """The first turn of each move's exact searches (nodes a question) where the exact value is
-not expected within the budget (the evaluation's share :data:`DEFAULT_SHARE` or more): the
+far out of reach (the evaluation's share :data:`FAR_SHARE`; a position that may still be
+solved keeps the exact searches' own first turn, and its node counts): the
 first pass over the moves is then cheap, and the rest of the exact searches' part goes by
 turns that double to the moves whose proof or disproof looks cheapest (:mod:`.turns`), so the
 moves' spending follows their proof and disproof numbers instead of every move getting the
@@ -383,7 +384,7 @@ class EstimatingDriver(ProofOrderDriver):
     def __init__(self, *args: Any, plan: EvaluationPlan, maximising_seats: Sequence[bool],
                  root: KernelView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if plan.share >= DEFAULT_SHARE and self.first_turn > CHEAP_TURN:
+        if plan.share >= FAR_SHARE and self.first_turn > CHEAP_TURN:
             self.first_turn = self.turn = CHEAP_TURN
             self.turns = {move.index: CHEAP_TURN for move in self.moves}
         self.plan = plan
