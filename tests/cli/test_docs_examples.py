@@ -48,6 +48,9 @@ SLOW_COMMANDS = {
     "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
     "--preset gamepark'",
     "omen-solver vectors check vectors --engine 'omen-solver vectors engine'",
+    # the example engine through every vector: by default its examples, and random play
+    # (tests/vectors/test_runner.py, test_fuzz.py; this page's perft and fuzz commands)
+    "omen-solver vectors check vectors --engine 'node vectors/adapters/example-omens-engine.js'",
     "omen-solver puzzles generate out/ --kind deep --players 4",
     "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1",
     "omen-solver omen endgame puzzles/omen/endgame-veteran-waits.toml --seat 2 --turns 3 "

@@ -191,9 +191,11 @@ class OmenGamesSlow(OmenGames):
 OmenGamesSlow.TestCase.settings = settings(OmenGames.TestCase.settings, max_examples=1500)
 TestOmenGamesSlow = pytest.mark.slow(OmenGamesSlow.TestCase)
 
-SEEDED_GAMES = 40
+SEEDED_GAMES = 15
 """Seeded random games per profile in the default run (a number that does not depend on how
-Hypothesis generates its examples)."""
+Hypothesis generates its examples); the slow tier plays the others up to :data:`SLOW_GAMES`."""
+SLOW_GAMES = 400
+"""Seeded random games per profile with ``--runslow``."""
 
 
 def play_seeded(profile: str, seed: int) -> None:
@@ -221,5 +223,5 @@ def test_seeded_random_games(profile: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_many_seeded_random_games(profile: str) -> None:
-    for seed in range(SEEDED_GAMES, 10 * SEEDED_GAMES):
+    for seed in range(SEEDED_GAMES, SLOW_GAMES):
         play_seeded(profile, seed)

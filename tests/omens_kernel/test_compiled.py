@@ -114,9 +114,9 @@ def _search_parity(seed: int, positions: int, max_nodes: int) -> dict[str, int]:
 def test_compiled_search_equals_python_search() -> None:
     """Values (fractions from Luck's random discard and mixed exchanges included), table
     entries and node counts, under every simultaneous mode and with a payoff table."""
-    seen = _search_parity(seed=5, positions=120, max_nodes=2_000)
+    seen = _search_parity(seed=5, positions=70, max_nodes=2_000)  # 800 with --runslow
     print(seen)
-    assert seen["solved"] > 50 and seen["unknown"] > 3
+    assert seen["solved"] > 25 and seen["unknown"] > 3
 
 
 @pytest.mark.slow

@@ -158,7 +158,7 @@ def _positions(seed: int, count: int) -> Iterator[tuple[OmensState, Any, Any, li
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_compiled_dfpn_equals_python_dfpn(seed: int) -> None:
     """The C transcription answers as the Python module does, with the same node counts and
     table entries (and the same stops when the budget runs out)."""
@@ -214,7 +214,7 @@ def _two_questions(kind: type, spec: object, maximising: list[bool], start: obje
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("seed", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_compiled_dfpn_reads_a_hint_as_python_dfpn_does(seed: int) -> None:
     """With "value 0?" reading what "value 1?" settled (kernel/dfpn.py, ``use_hint``), the
     two kernels give the same answers, node counts and table entries, and the answers are

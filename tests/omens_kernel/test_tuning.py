@@ -148,7 +148,7 @@ def test_playout_seeds_are_the_same_in_both_kernels() -> None:
                 seen = []
                 for kind in (DfpnSearch, compiled.CompiledDfpn):
                     search = kind(machine, maximising, target,
-                                  SearchParams(budget=Budget(max_nodes=15_000), tuning=tuning))
+                                  SearchParams(budget=Budget(max_nodes=5_000), tuning=tuning))
                     try:
                         answer: object = search.prove(root)
                     except BudgetExceeded as stopped:
