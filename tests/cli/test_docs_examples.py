@@ -44,6 +44,8 @@ SLOW_COMMANDS = {
     "omen-solver prove",
     "omen-solver prove --json",
     "omen-solver prove --dir proofs --counterexamples out/ --jobs 1",
+    # two theorems, each proved by default in tests/omens_proofs/test_theorems.py
+    "omen-solver prove betrayal-gift jealousy-moves-law",
     "omen-solver witnesses",
     "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
     "--preset gamepark'",

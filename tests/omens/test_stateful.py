@@ -89,7 +89,7 @@ class OmensGames(RuleBasedStateMachine):
 
 
 OmensGames.TestCase.settings = settings(
-    max_examples=30,
+    max_examples=20,  # the default tier's share; the slow tier below plays 300
     stateful_step_count=600,
     deadline=None,
     derandomize=True,
