@@ -57,10 +57,12 @@ SLOW_COMMANDS = {
     "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1",
     "omen-solver omen endgame puzzles/omen/endgame-veteran-waits.toml --seat 2 --turns 3 "
     "--draws worst-case --json",
-    # every shipped puzzle: by default as puzzles/omens and puzzles/omen, each checked once
+    # every shipped puzzle: by default as puzzles/omens, each checked once
     # (tests/puzzles/test_omens_puzzles.py too)
     "omen-solver puzzles check",
     "omen-solver puzzles check puzzles/omens --max-seconds 30",
+    # every Omen puzzle: by default the small ones (tests/omen/test_search.py)
+    "omen-solver puzzles check puzzles/omen",
 }
 """Documented commands that check the whole proof suite, search every rule option, play
 every vector of a suite through the protocol, generate deep puzzles from many deals or search

@@ -26,11 +26,20 @@ SMALL = ["war-order.toml", "war-colossal.toml", "endgame-ishtar-gate-draw.toml",
 """Puzzles the naive solver walks in well under a second."""
 
 
-@pytest.mark.slow  # by default docs/omen-endgames.md's `puzzles check puzzles/omen` runs it
+@pytest.mark.slow  # as docs/omen-endgames.md's `puzzles check puzzles/omen`
 def test_every_omen_puzzle_agrees_with_the_solver(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "check", str(PUZZLES)]) == 0
     out = capsys.readouterr().out
     assert "0 contradicted" in out and "0 unknown" in out
+
+
+def test_small_omen_puzzles_agree_with_the_solver(capsys: pytest.CaptureFixture[str]) -> None:
+    """The default tier's share of the check above: each stated answer of the small puzzles
+    confirmed by ``puzzles check`` (docs/puzzles.md)."""
+    for name in SMALL:
+        assert main(["puzzles", "check", str(PUZZLES / name)]) == 0, name
+        out = capsys.readouterr().out
+        assert "0 contradicted" in out and "0 unknown" in out, (name, out)
 
 
 def _agree(name: str) -> None:
