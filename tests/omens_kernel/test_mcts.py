@@ -261,3 +261,19 @@ def test_two_trees_on_two_threads_repeat_and_match_the_python_ones(
     pure = solve(state, budget=budget, threads=2, estimate=True, seed=7)
     assert [m.to_json() for m in pure.moves] == [m.to_json() for m in first.moves]
     assert pure.extra["evaluation"]["playouts"] == first.extra["evaluation"]["playouts"]
+
+
+@needs_compiled
+def test_a_tree_whose_iterations_end_at_known_values_still_spends_its_budget() -> None:
+    """A 3-card deal whose tree, with the oracle at bout starts of up to 8 cards, soon has
+    every leaf it reaches settled (exact values, proofs, ended rounds): each iteration's walk
+    counts as work, so the evaluation stops at its share of a node budget instead of
+    iterating for ever (docs/estimates.md: a node budget repeats exactly)."""
+    state = _deal(4, 7, 3)
+    team = state.team_of(state.current_player())
+    settings = EvaluationSettings(seed=3, share=0.95, params=MctsParams(oracle_cards=8))
+    result = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=15_000),
+                               evaluate=settings, threads=1)
+    report = result.extra["evaluation"]
+    assert 0 < report["work"] <= 15_000 * 19 + 1
+    assert report["playouts"] // 8 <= report["work"]

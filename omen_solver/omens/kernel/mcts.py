@@ -403,9 +403,10 @@ class PythonMcts:
 
     @property
     def work(self) -> int:
-        """What the search has done, in exact nodes: its kernel moves over
-        :data:`PLIES_A_NODE`, and its oracle's nodes."""
-        return self.plies // PLIES_A_NODE + self.oracle_nodes
+        """What the search has done, in exact nodes: its kernel moves and its iterations (each
+        one's walk down the tree counts one, so that iterations ending at values already known
+        still spend the budget) over :data:`PLIES_A_NODE`, and its oracle's nodes."""
+        return (self.plies + self.iterations) // PLIES_A_NODE + self.oracle_nodes
 
     def run(self, iterations: int, deadline: float = 0.0, work: int = 0) -> int:
         """Up to ``iterations`` more iterations; fewer if every root move is proven, the
@@ -905,7 +906,7 @@ class CompiledMcts:
 
     @property
     def work(self) -> int:
-        return self.plies // PLIES_A_NODE + self.oracle_nodes
+        return (self.plies + self.iterations) // PLIES_A_NODE + self.oracle_nodes
 
     @property
     def bytes(self) -> int:
