@@ -277,3 +277,33 @@ def test_a_tree_whose_iterations_end_at_known_values_still_spends_its_budget() -
     report = result.extra["evaluation"]
     assert 0 < report["work"] <= 15_000 * 19 + 1
     assert report["playouts"] // 8 <= report["work"]
+
+
+def test_a_move_with_few_playouts_is_estimated_near_the_roots_mean() -> None:
+    """docs/estimates.md, "How to read the numbers": a move's win rate is drawn toward the mean
+    of the root's playouts by 5 virtual playouts, so a handful of playouts never shows an
+    extreme rate; its interval still holds the rate shown."""
+    from omen_solver.omens.kernel.estimate import PRIOR_PLAYOUTS, Evaluation
+    from omen_solver.omens.kernel.view import KernelView
+
+    state = _deal(4, 2, 3)
+    spec = compile_table(state.table, state.teams())
+    view = KernelView(Machine(spec), from_engine(spec, state))
+    team = state.team_of(state.current_player())
+    side = [spec.team_of[seat] == team for seat in range(spec.players)]
+    evaluation = Evaluation(view, side, EvaluationSettings(seed=5))
+    evaluation.run(300)
+    prior = evaluation.prior()
+    seen = 0
+    for option in evaluation.search.root_moves():
+        found = evaluation.found(option)
+        got = evaluation.estimate(option)
+        if got is None:
+            continue
+        seen += 1
+        raw = found.wins / found.visits
+        assert min(raw, prior) - 1e-9 <= got.win_rate <= max(raw, prior) + 1e-9
+        weight = found.visits / (found.visits + PRIOR_PLAYOUTS)
+        assert abs(got.win_rate - prior) <= weight * abs(raw - prior) + 1e-9
+        assert got.low <= got.win_rate <= got.high
+    assert seen

@@ -121,9 +121,11 @@ class MctsParams:
     """heuristic and greedy playouts: a uniformly random move with this probability."""
     gamma: float = 0.1
     """Regret matching at an exchange: this share of the strategy is uniform."""
-    oracle_cards: int = 12
+    oracle_cards: int = 8
     """The exact search settles bout starts with at most this many cards in the hands (0:
-    never)."""
+    never). Measured (docs/benchmarks.md, "Estimates"): 8 ranks the moves of 3-card deals
+    better than 12 at every budget tried, most at small ones, where an oracle asked at 12 cards
+    spends up to ``oracle_nodes`` a call and leaves each move a handful of playouts."""
     oracle_nodes: int = 2000
     """Nodes of each exact search of a bout start at most."""
     oracle_table: int = 1 << 20
