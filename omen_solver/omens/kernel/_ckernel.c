@@ -2472,6 +2472,21 @@ static int Search_set_workers(Search *S, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *Search_get_tuning(Search *S, void *closure) { return PyLong_FromLong(S->tuning); }
+static int Search_set_tuning(Search *S, PyObject *value, void *closure) {
+    long tuning = value ? PyLong_AsLong(value) : -1;
+    if (tuning == -1 && (!value || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "tuning is a number");
+        return -1;
+    }
+    if (tuning < 0 || tuning > 0x7FFFFFFF) {
+        PyErr_SetString(PyExc_ValueError, "tuning: the bits of Tuning.mask()");
+        return -1;
+    }
+    S->tuning = (int)tuning;
+    return 0;
+}
+
 static PyObject *Search_get_threaded(Search *S, void *closure) { return PyBool_FromLong(S->threaded); }
 static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
     int flag = PyObject_IsTrue(value);
@@ -2502,6 +2517,7 @@ static PyGetSetDef Search_getset[] = {
     {"mixed_seen", (getter)Search_get_mixed, (setter)Search_set_mixed, "df-pn expanded a chance node or an exchange between the sides", NULL},
     {"threaded", (getter)Search_get_threaded, (setter)Search_set_threaded, "search without the GIL", NULL},
     {"workers", (getter)Search_get_workers, (setter)Search_set_workers, "df-pn: threads proving at once on its table (1: this one alone)", NULL},
+    {"tuning", (getter)Search_get_tuning, (setter)Search_set_tuning, "the settings applied (Tuning.mask()); set between searches", NULL},
     {NULL}
 };
 
