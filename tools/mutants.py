@@ -103,6 +103,8 @@ NOT_RULES: Final = {
         "the searches' view of the state (their stopping points and payoffs), not play",
     ),
     "bout_resolved": "the observer's protocol (a signature with no body)",
+    "from_text": "reading a state from its one-line text (the position format, not a rule of "
+    "play)",
 }  # fmt: skip
 """The functions of :data:`TARGETS` that are not rules of a bout, and why. Every other function
 of those files (but :data:`SKIP_FUNCTIONS`) is mutated: :func:`rule_functions` derives the

@@ -306,16 +306,19 @@ def main(argv: list[str] | None = None) -> int:
               and (not numbers or info.get("number", 0) in numbers)]
     kept: list[dict[str, Any]] = []
     if args.reuse is not None:  # the same change of the same line of the same function
-        before: dict[tuple[str, ...], dict[str, Any]] = {}
+        # several mutants may make the same change of one line (two ``1`` of one line made
+        # ``0``): they are taken in the order of their numbers, which is the order of the code
+        before: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in json.loads(read_text(args.reuse, OmenSolverError, 64 * 1024 * 1024)):
             if "number" in row and "source" in row:
-                before.setdefault(reading_key(row), row)
+                before.setdefault(reading_key(row), []).append(row)
         fresh = []
         for info, changes in chosen:
             row = {**info, "kills": {}}
             if "line" in info:
                 _annotate(row)
-            old_row = before.pop(reading_key(row), None) if "line" in info else None
+            same = before.get(reading_key(row), []) if "line" in info else []
+            old_row = same.pop(0) if same else None
             if old_row is None:
                 fresh.append((info, changes))
             else:
@@ -614,13 +617,6 @@ EXPLAINED: Final[dict[tuple[str, str, str, str, str], str]] = {
     (_SD, "_now_choices", "and/or", "And -> Or",
      "return [(RETURN, p.card) for p in front if p.before != resolver and p.card != card]"
      ): _OTHER_SETTINGS,
-    **{(_SD, "from_text", kind, what, source): (
-        "not a rule: reading a state from its one-line text, which the protocol does not use "
-        "(a function for tools/mutants.py to leave out)")
-       for kind, what, source in (
-           ("drop statement", "state = load(text)", "state = load(text)"),
-           ("drop statement", "return state", "return state"),
-           ("drop not", "not x -> x", "if not isinstance(state, OmensState):"))},
     (_SD, "_betrayal_choices", "flip comparison", "Eq -> NotEq",
      "remaining_law = None if law is not None and law[0] == taken else law"): (
         "short of the target: Betrayal's gift chosen under Law's constraint when Betrayal "

@@ -112,3 +112,42 @@ def test_every_recorded_reading_names_a_mutant_of_the_engine_as_it_is() -> None:
         line = sources[mutant.file].splitlines()[mutant.line - 1].strip()
         keys.add((mutant.file, function, mutant.kind, mutant.what, line))
     assert not set(READ_EQUIVALENT) - keys
+
+
+CITED: dict[int, str] = {
+    62: "_jealousy", 97: "_start_end_of_bout", 109: "_stage_exchanges", 146: "_reset_bout",
+    148: "_reset_bout", 150: "_reset_bout", 152: "_reset_bout", 154: "_reset_bout",
+    156: "_reset_bout", 179: "acting_players", 182: "_nobody_left", 207: "winning_team",
+    209: "_apply_action", 214: "_play", 215: "_play", 232: "_start_end_of_bout",
+    234: "_start_end_of_bout", 235: "_start_end_of_bout", 239: "_stage_luck",
+    266: "_next_bout", 268: "_next_bout", 279: "_now_choices", 280: "_now_choices",
+    284: "current_player", 285: "current_player", 292: "_actions", 303: "winning_team",
+    317: "_betrayal", 320: "_advance", 325: "_start_end_of_bout",
+    327: "_start_end_of_bout", 369: "current_player", 370: "acting_players", 373: "_actions",
+    388: "winning_team", 442: "_actions", 454: "winning_team", 455: "winning_team",
+    499: "current_player", 505: "_nobody_left", 590: "_with_choices",
+}
+"""The mutants docs/proofs.md cites by number ("Engine mutants"), each with the function it
+changes."""
+
+
+def test_the_mutants_the_proofs_page_cites_are_the_ones_described() -> None:
+    """The mutants are numbered in the order of the code: a function added to the engine, or
+    left out of the mutated ones, moves the numbers. Each number docs/proofs.md cites is still
+    a mutant of the function its text describes, and the page cites no other."""
+    import re
+
+    page = (ROOT / "docs" / "proofs.md").read_text(encoding="utf-8")
+    part = page[page.index("The run left 32 survivors"):page.index("## Findings about the rules")]
+    text = re.sub(r"`[^`]*`", "", part)  # names and code, not numbers
+    cited = {int(n) for n in re.findall(r"(?<![\d.,])\b(\d{2,3})\b(?! random| placement|%)",
+                                        text)}
+    cited -= {16, 27, 32, 36, 600, 818}  # counts, not mutants
+    assert cited == set(CITED), sorted(cited ^ set(CITED))
+    mutants = {mutant.number: mutant for mutant, _ in all_mutants()}
+    for number, function in CITED.items():
+        mutant = mutants[number]
+        tree = ast.parse((ROOT / mutant.file).read_text(encoding="utf-8"))
+        inside = [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                  and node.lineno <= mutant.line <= (node.end_lineno or 0)]
+        assert function in inside, (number, mutant, inside)
