@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from omen_solver import OMEN, OMENS, __version__
 from omen_solver.cli.signals import Stop, stop_on_signals
-from omen_solver.core.game import Feature
+from omen_solver.core.game import Feature, games
 from omen_solver.core.suggest import did_you_mean
 from omen_solver.errors import OmenSolverError, OptionError, one_line
 
@@ -228,7 +228,7 @@ def position_after_moves(words: Sequence[str]) -> list[str]:
 
 
 def _names_a_position(word: str) -> bool:
-    if word.split(" ", 1)[0] in ("omens", "omen"):
+    if word.split(" ", 1)[0] in {game.name for game in games()}:
         return True
     try:
         return os.path.isfile(word)

@@ -20,6 +20,7 @@ from omen_solver.core.search.moves import MoveAnswer, MovesReport
 
 __all__ = [
     "ESTIMATE_NOTE",
+    "NODES_NOTE",
     "LiveMoves",
     "bounds_text",
     "estimate_text",
@@ -29,9 +30,14 @@ __all__ = [
 ]
 
 ESTIMATE_NOTE: Final = (
-    "estimate: the asked team's win rate in the evaluation's playouts [its 95 % interval] "
-    "n=playouts, and the line the evaluation expects after the move: a guess that orders the "
-    "moves nothing proved, never a proof (their status stays unknown)"
+    "estimate: the asked team's win rate in the evaluation's playouts through the move [its "
+    "95 % interval], the playouts, and the line the evaluation expects after the move: a "
+    "guess that orders the moves nothing proved, never a proof (their status stays unknown)"
+)
+NODES_NOTE: Final = (
+    "proof nodes: what the exact searches spent on the move, by turns that double, the moves "
+    "with the smallest proof or disproof number first; moves that had the same turns show the "
+    "same count"
 )
 LINE_SHOWN: Final = 4
 """Actions of an expected line shown in the table."""
@@ -49,29 +55,36 @@ def bounds_text(lower: Fraction | None, upper: Fraction | None) -> str:
 
 
 def estimate_text(move: MoveAnswer, long: bool = False) -> str:
-    """``0.41 [0.37, 0.45] n=618`` for a move with an estimate (``long``: ``0.41, 95 %
-    interval [0.37, 0.45], 618 playouts``), else ``-``."""
+    """``0.41 [0.37, 0.45]`` for a move with an estimate (``long``: ``0.41, 95 % interval
+    [0.37, 0.45], 618 playouts``), else ``-``."""
     found = move.estimate
     if found is None or move.settled:
         return "-"
     if long:
         return (f"{found.win_rate:.2f}, 95 % interval [{found.low:.2f}, {found.high:.2f}], "
                 f"{found.playouts:,} playouts")
-    return f"{found.win_rate:.2f} [{found.low:.2f}, {found.high:.2f}] n={found.playouts:,}"
+    return f"{found.win_rate:.2f} [{found.low:.2f}, {found.high:.2f}]"
+
+
+def playouts_text(move: MoveAnswer) -> str:
+    """The evaluation's playouts through a move with an estimate, else ``-``."""
+    found = move.estimate
+    return "-" if found is None or move.settled else f"{found.playouts:,}"
 
 
 def moves_table(moves: Sequence[MoveAnswer], title: str | None = None) -> Table:
-    """One row per move: its status for the asked team, its value or bounds, its nodes (a
-    move leading to the same position as an earlier one: "as" that move, searched there);
-    where an evaluation ran, the estimate of each move it did not settle and the line it
-    expects (the first actions after the move)."""
+    """One row per move: its status for the asked team, its value or bounds, the exact
+    searches' nodes on it ("proof nodes"; a move leading to the same position as an earlier
+    one: "as" that move, searched there); where an evaluation ran, the estimate of each move it
+    did not settle, its playouts apart, and the line it expects (the first actions after the
+    move)."""
     table = Table(title=title, title_justify="left", box=None, pad_edge=False,
                   show_edge=False)
     estimated = any(move.estimate is not None and not move.settled for move in moves)
     columns = [("action", "left"), ("status", "left"), ("value", "left"), ("bounds", "left"),
-               ("nodes", "right")]
+               ("proof nodes", "right")]
     if estimated:
-        columns += [("estimate", "left"), ("expected line", "left")]
+        columns += [("estimate", "left"), ("playouts", "right"), ("expected line", "left")]
     for name, justify in columns:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     styles = {"won": "green", "lost": "red", "exact": "cyan", "unknown": "yellow"}
@@ -84,7 +97,7 @@ def moves_table(moves: Sequence[MoveAnswer], title: str | None = None) -> Table:
         if estimated:
             line = move.estimate.line[1:] if move.estimate and not move.settled else ()
             shown = " ".join(line[:LINE_SHOWN]) + (" ..." if len(line) > LINE_SHOWN else "")
-            row += [estimate_text(move), escape(shown) or "-"]
+            row += [estimate_text(move), playouts_text(move), escape(shown) or "-"]
         table.add_row(*row)
     return table
 

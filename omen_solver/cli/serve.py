@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import ipaddress
 import signal
 import socket
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.cli.args import MIB, memory_bytes, seconds, whole_number
+from omen_solver.core.extras import EXTRAS, require
 from omen_solver.errors import OmenSolverError
 
 MIN_MEMORY_MB = 256
@@ -136,11 +136,8 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    missing = [name for name in ("starlette", "uvicorn") if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f"omen-solver: error: serve needs {' and '.join(missing)}: install "
-              "omen-solver[web] (pip install 'omen-solver[web]')", file=sys.stderr)
-        return 2
+    for module in EXTRAS["web"]:
+        require(module, "web", "serve")
     if args.puzzles is not None and not args.puzzles.is_dir():
         raise OmenSolverError(f"--puzzles {args.puzzles}: no such folder")
     _check_port(args.host, args.port)

@@ -31,6 +31,7 @@ from omen_solver.cli.args import (
 )
 from omen_solver.cli.live import (
     ESTIMATE_NOTE,
+    NODES_NOTE,
     LiveMoves,
     bounds_text,
     estimate_text,
@@ -588,6 +589,7 @@ def _show_moves(moves: tuple[MoveAnswer, ...]) -> None:
     if moves:
         console().print(moves_table(moves, "moves, best first for the side to move:"))
         if any(move.estimate is not None and not move.settled for move in moves):
+            console().print(escape(NODES_NOTE))
             console().print(escape(ESTIMATE_NOTE))
 
 

@@ -426,7 +426,7 @@ def _survey(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**summary.to_json(), "run": run_json(args, dask)})
     else:
-        _show(summary, written)
+        _show(summary, written, plots=not args.no_plots)
     if summary.any_unknown:
         print(f"omen-solver: {summary.status()} Unknown: {summary.reasons_in_short()} "
               f"(by option setting: {out / 'summary.md'})", file=sys.stderr)
@@ -434,7 +434,7 @@ def _survey(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _show(summary: Summary, written: list[Path]) -> None:
+def _show(summary: Summary, written: list[Path], *, plots: bool) -> None:
     out = Console(highlight=False)
     out.print(escape(settings_line(summary)))
     table = Table("players", "leading team's value [95 % interval] (positions)",
@@ -449,8 +449,8 @@ def _show(summary: Summary, written: list[Path]) -> None:
             impact.add_row(option.name, str(option.changed), option.rate.text())
         out.print(impact)
     folder = written[0].parent if written else Path()
-    out.print(f"Tables, card values and plots in {escape(str(folder))}/ (summary.md, "
-              "summary.json)")
+    what = "Tables, card values and plots" if plots else "Tables and card values"
+    out.print(f"{what} in {escape(str(folder))}/ (summary.md, summary.json)")
 
 
 def show_markdown(text: str) -> None:

@@ -12,7 +12,7 @@ from typing import Final
 
 from omen_solver.errors import MissingDependencyError
 
-__all__ = ["EXTRAS", "has", "require"]
+__all__ = ["EXTRAS", "has", "missing", "require"]
 
 EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "survey": ("distributed", "matplotlib"),
@@ -32,12 +32,16 @@ def has(module: str) -> bool:
         return False
 
 
-def require(module: str, extra: str, needed_for: str, instead: str = "") -> None:
-    """Raise :class:`MissingDependencyError` naming ``extra`` when ``module`` is missing:
+def missing(module: str, extra: str, needed_for: str, instead: str = "") -> MissingDependencyError:
+    """The error of a missing ``module``, naming ``extra`` (one wording for every command):
     ``needed_for`` says what needs it, ``instead`` how to do without it."""
-    if has(module):
-        return
     without = f"; or {instead}" if instead else ""
-    raise MissingDependencyError(
+    return MissingDependencyError(
         f"{needed_for}: needs the '{extra}' extra ({module} is not installed): "
         f"pip install 'omen-solver[{extra}]'{without}")
+
+
+def require(module: str, extra: str, needed_for: str, instead: str = "") -> None:
+    """Raise :func:`missing`'s error when ``module`` cannot be imported."""
+    if not has(module):
+        raise missing(module, extra, needed_for, instead)

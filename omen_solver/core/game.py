@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Se
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
     from omen_solver.core.options import RuleOptions
+    from omen_solver.core.search.kernels import KernelRoot
     from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 
@@ -403,13 +404,15 @@ StateT_contra = TypeVar("StateT_contra", bound=GameState[Any], contravariant=Tru
 
 class Kernel(Protocol[StateT_contra]):
     """A game's own exact search, tried by :func:`omen_solver.core.search.solve` before the
-    reference search. It raises :class:`omen_solver.errors.KernelRefused` (with
-    the reason) for a position or question it does not answer, and
-    :class:`omen_solver.errors.ChoiceError` for an ``algorithm`` it lacks.
+    reference search. It answers the question whole (a :class:`SolveResult`), or hands the
+    solve its searches (a :class:`~omen_solver.core.search.kernels.KernelRoot`), whose root
+    the solve then analyses as it does the reference's. It raises
+    :class:`omen_solver.errors.KernelRefused` (with the reason) for a position or question it
+    does not answer, and :class:`omen_solver.errors.ChoiceError` for an ``algorithm`` it lacks.
     ``per_move`` and ``report`` are the root's options of :func:`omen_solver.core.search.solve`
     (every root move's answer, and the snapshots after each turn); ``threads`` and
-    ``max_memory``, when given, the kernel's threads and memory budget (a kernel without them
-    refuses them)."""
+    ``max_memory``, when given, the kernel's threads and memory budget, and ``estimate`` and
+    ``seed`` its estimates of the moves left open (a kernel without them refuses them)."""
 
     def __call__(
         self,
@@ -425,7 +428,9 @@ class Kernel(Protocol[StateT_contra]):
         report: Report | None,
         threads: int | None = None,
         max_memory: int | None = None,
-    ) -> SolveResult: ...
+        estimate: bool = False,
+        seed: int | None = None,
+    ) -> SolveResult | KernelRoot: ...
 
 
 class MakeRules(Protocol):

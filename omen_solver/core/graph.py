@@ -33,6 +33,7 @@ import networkx as nx
 from omen_solver.core.budget import Budget, MemoryCap, NodeMeter
 from omen_solver.core.enumeration.hooks import StopPredicate, resolve_stop
 from omen_solver.core.enumeration.tree import branches
+from omen_solver.core.extras import missing
 from omen_solver.core.files import atomic_write
 from omen_solver.core.game import GameState, NodeKind
 from omen_solver.errors import (
@@ -214,9 +215,7 @@ def _dot_graph(graph: nx.DiGraph) -> Any:
     try:
         import pydot  # noqa: F401
     except ImportError:
-        raise MissingDependencyError(
-            "DOT export needs pydot: install the extra with `pip install 'omen-solver[dot]'`"
-        ) from None
+        raise missing("pydot", "dot", "DOT export") from None
     shown = nx.DiGraph()
     for node, data in graph.nodes(data=True):
         shown.add_node(node, **data, shape="box")
@@ -344,10 +343,8 @@ def _draw_with_matplotlib(graph: nx.DiGraph, format: str) -> bytes:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise MissingDependencyError(
-            "pictures need Graphviz's `dot` program or matplotlib: install the extra with "
-            "`pip install 'omen-solver[draw]'`"
-        ) from None
+        raise missing("matplotlib", "draw", "pictures",
+                      "install Graphviz's `dot` program and the 'dot' extra") from None
     import io
 
     positions = _layout(graph)

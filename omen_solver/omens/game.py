@@ -1,7 +1,8 @@
 """Omens, as every game-agnostic part of the library sees it: its registered descriptor.
 
 The descriptor is the one place that ties the rules engine (:mod:`.state`), its position files
-(:mod:`.position`) and its search kernel (:mod:`.kernel.solve`) to the generic code:
+(:mod:`.position`) and its search kernel (:mod:`.kernel.solve`, whose searches the core's
+root analysis runs) to the generic code:
 ``omen-solver solve``, ``perft``, ``graph``, :func:`omen_solver.core.search.solve` and the
 position loader look the game up here (:func:`omen_solver.core.game.game_named`). The features
 above it register their part of the game themselves (the vectors:
@@ -21,6 +22,7 @@ from omen_solver.omens import new_game
 
 if TYPE_CHECKING:
     from omen_solver.core.budget import Budget, Progress
+    from omen_solver.core.search.kernels import KernelRoot
     from omen_solver.core.search.moves import Report
     from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
     from omen_solver.omens.actions import OmensAction
@@ -70,20 +72,20 @@ def _kernel(state: OmensState, concept: Concept, team: int, *, budget: Budget,
             simultaneous: SimultaneousMode, progress: Progress | None,
             algorithm: str | None, per_move: bool, report: Report | None,
             threads: int | None = None, max_memory: int | None = None,
-            estimate: bool = False, seed: int | None = None) -> SolveResult:
-    """The search kernel's answer; it raises
-    :class:`~omen_solver.omens.kernel.spec.KernelUnsupported` where it does not apply.
+            estimate: bool = False, seed: int | None = None) -> KernelRoot | SolveResult:
+    """The search kernel's searches, for the core's root analysis
+    (:func:`omen_solver.omens.kernel.solve.prepare`); it raises
+    :class:`~omen_solver.errors.KernelUnsupported` where it does not apply.
     ``algorithm``: one of :data:`omen_solver.omens.kernel.solve.ALGORITHMS` (by default
     ``portfolio``); ``estimate``: the moves left open get estimates (:mod:`.kernel.estimate`,
-    from the random stream of ``seed``)."""
+    from the random stream of ``seed``). ``report`` is the core's (its per-move snapshots)."""
     from omen_solver.omens.kernel.estimate import EvaluationSettings
-    from omen_solver.omens.kernel.solve import solve_with_kernel
+    from omen_solver.omens.kernel.solve import prepare
 
     evaluate = EvaluationSettings(seed=seed or 0) if estimate else None
-    return solve_with_kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
-                             progress=progress, algorithm=algorithm or "portfolio",
-                             per_move=per_move, report=report, threads=threads,
-                             max_memory=max_memory, evaluate=evaluate)
+    return prepare(state, concept, team, budget=budget, simultaneous=simultaneous,
+                   progress=progress, algorithm=algorithm or "portfolio", per_move=per_move,
+                   threads=threads, max_memory=max_memory, evaluate=evaluate)
 
 
 def _rule_set() -> RuleSet:

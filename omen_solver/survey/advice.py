@@ -499,7 +499,8 @@ class Advice:
             "rejected": self.rejected,
             "hidden_assignments": self.assignments,
             "best_action": None if best is None else best.action,
-            "actions": [a.to_json(self.exact) for a in self.actions],
+            "actions": [{"rank": rank, **a.to_json(self.exact)}
+                        for rank, a in enumerate(self.ranked, start=1)],
             "estimated": self.estimated,
             "unknown": self.unknown,
             "searched": self.searched,

@@ -38,6 +38,7 @@ from omen_solver.errors import (
 )
 from omen_solver.shipped import shipped
 from omen_solver.web import library, trainer
+from omen_solver.web.games import board_game, board_games
 from omen_solver.web.guard import (
     SameOrigin,
     UnsupportedType,
@@ -88,7 +89,7 @@ def _catalogue_puzzles(folder: Path | None) -> dict[str, PuzzleEntry]:
         return found
     for path in sorted(folder.rglob("*.toml")):
         game = path.parent.name
-        if game in ("omens", "omen"):
+        if game in board_games():
             found[f"{game}/{path.stem}"] = PuzzleEntry(f"{game}/{path.stem}", game, path)
     return found
 
@@ -209,13 +210,12 @@ class Api:
 
     async def position_text(self, request: Request) -> Response:
         """A position (and moves played on it) as its one-line text and its file."""
-        game = request.path_params["game"]
-        if game not in ("omens", "omen"):
-            raise RequestError(f"no game {shown(game)}: 'omens' or 'omen'")
+        game, part = board_game(request.path_params["game"])
         body = await self.body(request)
 
         def texts() -> dict[str, str]:
-            state = self.board(body).state if game == "omens" else self._omen(body)[0]
+            state = part.load(self.position_data(body, game.name),
+                              library.moves_list(body.get("moves")))
             return library.position_texts(state)
 
         return _json(await run_in_threadpool(texts))

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from omen_solver.core.game import SIMULTANEOUS
+from omen_solver.core.game import game_of
 from omen_solver.errors import RequestError, shown
+from omen_solver.web.games import BOARDS, board_game
 
 __all__ = [
     "VALUE_CHOICES",
@@ -46,33 +47,20 @@ VALUE_CHOICES: Final = ("0", "1/3", "1/2", "2/3", "1")
 
 def loaded_state(data: dict[str, Any], game: str) -> Any:
     """The state of a puzzle's position (its own moves played)."""
-    if game == "omen":
-        from omen_solver.web.omen import load_omen
-
-        return load_omen(data, [])[0]
-    from omen_solver.web.library import load_board
-
-    return load_board(data, []).state
+    return board_game(game)[1].load(data, [])
 
 
 def parse_move(state: Any, text: str) -> Any:
     """A move of either game read from its canonical text (an illegal one is refused with the
     command line's message)."""
-    if hasattr(state, "parse_move"):
-        return state.parse_move(text)
-    return state.string_to_action(text)
+    parse = game_of(state).parse
+    assert parse is not None
+    return parse(state, text)
 
 
 def legal_texts(state: Any) -> list[str]:
     """The legal moves as the board lists them (joint moves at a secret exchange)."""
-    return [state.action_to_string(move) for move in state.moves()] if hasattr(
-        state, "moves") else list(_omen_legal(state))
-
-
-def _omen_legal(state: Any) -> Iterable[str]:
-    from omen_solver.core.enumeration.tree import branches
-
-    return (branch.text for branch in branches(state))
+    return BOARDS.of(game_of(state)).legal(state)
 
 
 def _parts(text: str) -> list[str]:
@@ -206,8 +194,8 @@ def judge_value(data: Mapping[str, Any], game: str, asked: object) -> dict[str, 
 
 
 def hint(data: Mapping[str, Any], game: str) -> dict[str, Any]:
-    """A nudge, not the answer: for Omens the card (or the first click) of an optimal move,
-    for Omen the first words of one."""
+    """A nudge, not the answer: the game's words for an optimal move (:mod:`.games`: for
+    Omens the card or the first click of it, for Omen its first words)."""
     puzzle = data.get("puzzle", {})
     answer = puzzle.get("answer", {})
     best = stated_best(answer)
@@ -223,31 +211,7 @@ def hint(data: Mapping[str, Any], game: str) -> dict[str, Any]:
                            "[puzzle.answer] table names its best actions)")
     legal = legal_texts(state)
     first = next((text for text in legal if matches(text, best)), best[0])
-    if game == "omen":
-        words = first.split()
-        shown_words = words[:-1] if len(words) > 2 else words[:1]
-        return {"hint": f"Look at “{' '.join(shown_words)} …”.", "clicks": []}
-    from omen_solver.web.library import action_clicks
-
-    move = state.parse_move(first)
-    if state.current_player() == SIMULTANEOUS or len(move) != 1:
-        token = f"hand:{move[0].seat + 1}:{move[0].card}"
-    else:
-        token = action_clicks(state, move[0])[0]
-    return {"hint": _token_words(state, token), "clicks": [token]}
-
-
-def _token_words(state: Any, token: str) -> str:
-    kind, _, rest = token.partition(":")
-    name = state.table.name
-    if kind == "hand":
-        seat, card = rest.split(":")
-        return f"Look at {name(int(card))} in seat {seat}'s hand."
-    if kind == "play":
-        return f"Look at {name(int(rest))}, in play."
-    if kind == "seat":
-        return f"Look at seat {rest}."
-    return f"Look at “{rest}”."
+    return BOARDS.of(game_of(state)).hint(state, first)
 
 
 _DROPPED_STARTS: Final = ("points:", "--")

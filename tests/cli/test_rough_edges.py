@@ -337,3 +337,44 @@ def test_omen_endgame_shows_its_progress_on_a_terminal() -> None:
                            env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "400"})
     assert shown.returncode == 0
     assert f"solving {OCCUPATION}" in shown.stderr and "nodes/s" in shown.stderr
+
+
+# -- survey --no-plots says no plots were written -------------------------------------------------
+
+
+def test_survey_without_plots_names_no_plots(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """``--no-plots`` writes no PNG/SVG (``survey --help``), so the last line, which lists what
+    was written, does not mention plots (docs/survey.md)."""
+    status, out, _ = _run(capsys, "survey", "--out", str(tmp_path / "s"), "--deals", "1",
+                          "--players", "4", "--cards", "2", "--workers", "0", "--no-plots",
+                          "--no-options", "--no-lines")
+    assert status == 0
+    words = " ".join(out.split())  # the line wraps with a long folder name
+    last = words[words.rindex("Tables "):]
+    assert last.startswith("Tables and card values in ") and "plot" not in last.replace(
+        str(tmp_path), "")
+    assert not list((tmp_path / "s").glob("*.png"))
+
+
+def test_advise_json_lists_the_actions_in_the_tables_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``advise --json`` lists the actions best first, as the table does, each with its
+    ``rank`` (docs/advice.md, "For every legal action")."""
+    argv = ["advise", "--deal", "3", "--players", "4", "--cards", "3", "--moves", "4:6",
+            "--max-nodes", "2000", "--samples", "8"]
+    _, out, _ = _run(capsys, *argv)
+    lines = out.splitlines()
+    header = next(n for n, line in enumerate(lines) if line.split()[:1] == ["action"])
+    table = []
+    for line in lines[header + 1:]:
+        if not line.startswith(" ") or not line.strip():
+            break
+        if line[1] != " ":  # a row's first line (the cells wrap on the lines below it)
+            table.append(line.split("  ")[0].strip())
+    _, out, _ = _run(capsys, *argv, "--json")
+    actions = json.loads(out)["actions"]
+    assert [row["action"] for row in actions] == table
+    assert [row["rank"] for row in actions] == list(range(1, len(table) + 1))
+    assert len(table) > 2

@@ -412,3 +412,53 @@ def test_k4_options_that_leave_no_search_able_to_run_are_refused(
         Limits(max_jobs=0)
     with pytest.raises(Exception, match="memory_mb"):
         Limits(memory_mb=0)
+
+
+# -- C1: every field of the solution and Omen routes, of every wrong type ------------------------
+
+OMEN_TOML = (ROOT / "puzzles/omen/endgame-occupation.toml").read_text(encoding="utf-8")
+HARMONY = (ROOT / "puzzles/omens/harmony.toml").read_text(encoding="utf-8")
+WRONG: tuple[object, ...] = (None, True, 1.5, -1, 0, 10**30, -(10**30), 1e308, "x", "",
+                             [], {}, [1, "a"], {"a": 1}, [10**30])
+"""A value of each JSON type, and numbers far out of range."""
+
+FIELDS: dict[str, tuple[dict[str, Any], dict[str, tuple[object, ...]]]] = {
+    "/api/puzzles/solution": ({"toml": HARMONY}, {"toml": (), "text": (), "position": (),
+                                                  "seconds": (None, 1.5, 10**30, 1e308)}),
+    "/api/puzzles/omens/harmony/solution": ({}, {"seconds": (None, 1.5, 10**30, 1e308)}),
+    "/api/puzzles/omen/endgame-occupation/solution": ({}, {"seconds": (None, 1.5, 10**30, 1e308)}),
+    "/api/omen/board": ({"toml": OMEN_TOML}, {"toml": (), "text": (), "position": (),
+                                              "moves": (None, [])}),
+    "/api/omen/endgame": ({"toml": OMEN_TOML}, {"toml": (), "text": (), "position": (),
+                                                "moves": (None, []), "seat": (None,),
+                                                "seconds": (None, 1.5, 10**30, 1e308)}),
+}
+"""Each route, a body it answers, and its fields with the values of :data:`WRONG` that are
+right for it (no moves, no seat or seconds: the defaults; a number of seconds, however
+large: the server caps it, serve --max-seconds)."""
+
+
+def _refused(reply: Any, where: object) -> None:
+    assert 400 <= reply.status_code < 500, (where, reply.status_code, reply.text)
+    error = reply.json()["error"]
+    assert error and "\n" not in error and "Traceback" not in error, (where, error)
+
+
+def test_c1_fields_of_the_solution_and_omen_routes_of_any_type_are_4xx(
+    client: TestClient,
+) -> None:
+    """A field of the wrong type, a number far out of range or a key left out is answered
+    4xx with one line naming what is wrong, never 500 (docs/robustness.md, "The web
+    server"): the puzzle solution routes, ``/api/omen/board`` and ``/api/omen/endgame``."""
+    for path, (base, right) in FIELDS.items():
+        for field, allowed in right.items():
+            for value in WRONG:
+                if value in allowed and type(value) in {type(a) for a in allowed}:
+                    continue
+                body = {**{k: v for k, v in base.items()
+                           if field not in ("toml", "text", "position")}, field: value}
+                _refused(client.post(path, json=body), (path, field, value))
+        if base:  # the position left out
+            _refused(client.post(path, json={}), (path, "no position"))
+    for path in ("/api/puzzles/omens/no-such/solution", "/api/puzzles/chess/harmony/solution"):
+        _refused(client.post(path, json={}), path)

@@ -92,3 +92,34 @@ def test_the_check_passes_where_the_extra_is_installed() -> None:
         assert has(module)
         require(module, "survey", "a test")
     assert not has("omen_solver_no_such_module")
+
+
+# -- one wording of a missing extra (serve: tests/web/test_serve.py) ---------------------------
+
+
+def _blocked(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
+    """Make ``modules`` unimportable, as where their extra is not installed."""
+    for name in modules:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_graph_export_and_pictures_name_their_extra_as_require_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DOT export needs the ``dot`` extra and pictures the ``draw`` one (docs/install.md):
+    said in the words of :func:`omen_solver.core.extras.require`."""
+    import networkx as nx
+
+    from omen_solver.core import graph
+    from omen_solver.errors import MissingDependencyError
+
+    _blocked(monkeypatch, "pydot", "matplotlib")
+    with pytest.raises(MissingDependencyError) as dot:
+        graph._dot_graph(nx.DiGraph())
+    assert str(dot.value) == ("DOT export: needs the 'dot' extra (pydot is not installed): "
+                              "pip install 'omen-solver[dot]'")
+    with pytest.raises(MissingDependencyError) as draw:
+        graph._draw_with_matplotlib(nx.DiGraph(), "png")
+    assert str(draw.value) == (
+        "pictures: needs the 'draw' extra (matplotlib is not installed): pip install "
+        "'omen-solver[draw]'; or install Graphviz's `dot` program and the 'dot' extra")

@@ -1,12 +1,11 @@
 """The analysis of a solve's root: the value, every optimal action, a principal variation, the
 pure values of simultaneous choices, and the answer of every root move (:mod:`.moves`).
 
-:class:`TwoSidedRoot` is one minimax or paranoid solve: the reference's search by default,
-or any search with the same interface (a game's kernel subclasses it and overrides
-:meth:`TwoSidedRoot.new_search`). :func:`solve_maxn` is a max-n solve, told straight (the
-outcome under each tie-break and each team's paranoid guarantee). Both are what
-:func:`omen_solver.core.search.solve` runs; a game's own kernel may call them on its own
-searches.
+:class:`TwoSidedRoot` is one minimax or paranoid solve. It asks its searches of a
+:class:`RootSearches`: the reference's (:class:`ReferenceSearches`, the default) or a game
+kernel's (:mod:`.kernels`), which supplies them and never runs the analysis itself.
+:func:`solve_maxn` is a max-n solve, told straight (the outcome under each tie-break and each
+team's paranoid guarantee). Both are what :func:`omen_solver.core.search.solve` runs.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from time import perf_counter
-from typing import Any
+from typing import Any, Protocol
 
 from omen_solver.core.budget import Budget, Progress, Status
 from omen_solver.core.enumeration.hooks import return_bounds
@@ -43,6 +42,8 @@ from omen_solver.errors import BudgetExceeded
 __all__ = [
     "MAX_LINE",
     "OUT_OF_MEMORY",
+    "ReferenceSearches",
+    "RootSearches",
     "TwoSidedRoot",
     "principal_variation",
     "root_bounds",
@@ -102,6 +103,108 @@ class _Turns:
         return root_bounds(self.search, state)
 
 
+PureValues = tuple[Fraction | None, Fraction | None, str | None]
+"""A root's pure lower and upper values, and a note when the budget stopped their search."""
+
+
+class RootSearches(Protocol):
+    """The searches one root analysis (:class:`TwoSidedRoot`) runs, for the side it asks
+    about: the reference's (:class:`ReferenceSearches`) or a game kernel's. The analysis
+    decides what is searched and when; these only search."""
+
+    def search(self, mode: SimultaneousMode, budget: Budget) -> Any:
+        """A search of the root with the interface of
+        :class:`~omen_solver.core.search.alphabeta.TwoSidedSearch` (``search``, ``reaches``,
+        ``bounds_of``, ``best_move``, ``matrix``, ``nodes``, ``states``, ``low``, ``high``)."""
+        ...
+
+    def driver(
+        self,
+        search: Any,
+        options: list[tuple[str, GameState[Any]]],
+        maximising: bool,
+        *,
+        budget: Budget,
+        first_turn: int,
+        report: Report | None,
+    ) -> MoveDriver:
+        """The per-move search of the root's ``options`` (each written, and its state),
+        over ``search``'s tables."""
+        ...
+
+    def pure_values(
+        self, search: Any, value: Fraction, mode: SimultaneousMode
+    ) -> PureValues | None:
+        """The root's pure values where they follow without a search, else ``None`` (the
+        analysis then searches for them)."""
+        ...
+
+    def finished(self, result: SolveResult, driver: MoveDriver | None) -> SolveResult:
+        """The analysis's answer, with what these searches add to it."""
+        ...
+
+    def stopped(self, driver: MoveDriver | None, exceeded: BudgetExceeded) -> BudgetExceeded:
+        """The budget ran out: why, as the answer says it (the driver may still report)."""
+        ...
+
+
+class ReferenceSearches:
+    """The reference's searches (:class:`TwoSidedSearch` over the game's own states) for the
+    seats of one team, the per-move search of the root by turns on its table."""
+
+    def __init__(
+        self,
+        root: GameState[Any],
+        concept: Concept,
+        team: int,
+        transpositions: bool,
+        ordering: bool,
+        bounds: tuple[Fraction, Fraction] | None,
+        progress: Progress | None,
+    ) -> None:
+        self.root = root
+        self.concept = concept
+        self.team = team
+        self.options: dict[str, Any] = {
+            "transpositions": transpositions, "ordering": ordering, "bounds": bounds,
+            "progress": progress,
+        }
+
+    def search(self, mode: SimultaneousMode, budget: Budget) -> TwoSidedSearch:
+        return TwoSidedSearch(
+            self.root, self.root.teams()[self.team],
+            constant_sum=self.concept is Concept.MINIMAX, simultaneous=mode, budget=budget,
+            **self.options,
+        )
+
+    def driver(
+        self,
+        search: Any,
+        options: list[tuple[str, GameState[Any]]],
+        maximising: bool,
+        *,
+        budget: Budget,
+        first_turn: int,
+        report: Report | None,
+    ) -> MoveDriver:
+        return MoveDriver(
+            options, maximising, _Turns(search, budget.max_nodes),
+            low=search.low, high=search.high, budget=budget,
+            first_turn=first_turn, report=report,
+        )
+
+    def pure_values(
+        self, search: Any, value: Fraction, mode: SimultaneousMode
+    ) -> PureValues | None:
+        return None
+
+    def finished(self, result: SolveResult, driver: MoveDriver | None) -> SolveResult:
+        return result
+
+    def stopped(self, driver: MoveDriver | None, exceeded: BudgetExceeded) -> BudgetExceeded:
+        return exceeded
+
+
 class TwoSidedRoot:
     """One minimax or paranoid solve: the search plus the analysis of its root.
 
@@ -109,7 +212,9 @@ class TwoSidedRoot:
     (:class:`~omen_solver.core.search.moves.MoveDriver`): the result's ``moves`` give every
     move's answer, and ``report`` (if given) is called with a snapshot after every turn. Without
     it the root is searched as one position and the optimal actions found after (the moves'
-    answers then say only which reach the value)."""
+    answers then say only which reach the value). ``searches``: whose searches run (a game
+    kernel's); by default the reference's, with ``transpositions``, ``ordering``, ``bounds``
+    and ``progress``."""
 
     def __init__(
         self,
@@ -126,6 +231,7 @@ class TwoSidedRoot:
         per_move: bool = True,
         report: Report | None = None,
         first_turn: int | None = None,
+        searches: RootSearches | None = None,
     ) -> None:
         self.root = root
         self.concept = concept
@@ -135,36 +241,21 @@ class TwoSidedRoot:
         self.per_move = per_move
         self.report = report
         self.first_turn = first_turn or _moves.FIRST_TURN
-        self.options: dict[str, Any] = {
-            "transpositions": transpositions, "ordering": ordering, "bounds": bounds,
-            "progress": progress,
-        }
-        self.search = self.new_search(mode, budget)
+        self.bounds = bounds
+        self.searches: RootSearches = searches or ReferenceSearches(
+            root, concept, team, transpositions, ordering, bounds, progress
+        )
+        self.search = self.searches.search(mode, budget)
         self.driver: MoveDriver | None = None
         self.matrix_game: Any = None
         """The root's matrix game, where both sides choose at once (its entries exact)."""
 
-    def new_search(self, mode: SimultaneousMode, budget: Budget) -> Any:
-        """The search of the solve (a :class:`TwoSidedSearch` here)."""
-        return TwoSidedSearch(
-            self.root, self.root.teams()[self.team], constant_sum=self.concept is Concept.MINIMAX,
-            simultaneous=mode, budget=budget, **self.options,
-        )
-
-    def new_driver(
-        self, options: list[tuple[str, GameState[Any]]], maximising: bool
-    ) -> MoveDriver:
-        """The per-move search of the root's ``options`` (a game's kernel may give its own)."""
-        search = self.search
-        return MoveDriver(
-            options, maximising, _Turns(search, self.budget.max_nodes),
-            low=search.low, high=search.high, budget=self.budget,
-            first_turn=self.first_turn, report=self.report,
-        )
-
     # -- the solve -----------------------------------------------------------------------------
 
     def run(self) -> SolveResult:
+        return self.searches.finished(self._solve(), self.driver)
+
+    def _solve(self) -> SolveResult:
         search = self.search
         value: Fraction | None = None
         matrix: MatrixReport | None = None
@@ -199,7 +290,10 @@ class TwoSidedRoot:
         if choice is None:
             return None
         options, make, text, maximising = choice
-        self.driver = self.new_driver([(text(o), make(o)) for o in options], maximising)
+        self.driver = self.searches.driver(
+            self.search, [(text(o), make(o)) for o in options], maximising,
+            budget=self.budget, first_turn=self.first_turn, report=self.report,
+        )
         return self.driver
 
     def _driver_best(self, driver: MoveDriver, value: Fraction) -> list[str]:
@@ -272,16 +366,17 @@ class TwoSidedRoot:
         options, make, text, maximising = choice
         return [text(o) for o in options if search.reaches(make(o), value, maximising)], None
 
-    def _pure_values(
-        self, value: Fraction
-    ) -> tuple[Fraction | None, Fraction | None, str | None]:
+    def _pure_values(self, value: Fraction) -> PureValues:
         """With a matrix game that has no saddle, the pure lower and upper values of the root
         (the asked side's choices revealed first, or the other side's), each in a search of
-        its own within what is left of the budget."""
+        its own within what is left of the budget (unless the searches know them already)."""
         if not self.search.gap_seen or self.mode is not SimultaneousMode.MIXED:
             return None, None, None
+        known = self.searches.pure_values(self.search, value, self.mode)
+        if known is not None:
+            return known
         found: list[Fraction | None] = []
-        bounds = self.options["bounds"]
+        bounds = self.bounds
         for mode in (SimultaneousMode.LOWER, SimultaneousMode.UPPER):
             # lower <= value <= upper: a value at a declared bound pins that side for free.
             if bounds is not None and value == bounds[0 if mode is SimultaneousMode.LOWER else 1]:
@@ -289,7 +384,7 @@ class TwoSidedRoot:
                 continue
             try:
                 spent = self.search.nodes, self.search.elapsed()
-                search = self.new_search(mode, self.budget.remaining(*spent))
+                search = self.searches.search(mode, self.budget.remaining(*spent))
                 found.append(exact(search.search(self.root, search.low, search.high)))
                 self.search.nodes += search.nodes
             except BudgetExceeded as exceeded:
@@ -303,6 +398,7 @@ class TwoSidedRoot:
     def _unknown(self, value: Fraction | None, exceeded: BudgetExceeded) -> SolveResult:
         search = self.search
         driver = self.driver
+        exceeded = self.searches.stopped(driver, exceeded)
         if value is None and driver is not None:
             found = driver.value()
             value = exact(found) if found is not None and _is_exact(found) else None

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.enumeration.hooks import return_bounds
 from omen_solver.core.game import GameState, game_of
+from omen_solver.core.search.kernels import solve_kernel_root
 from omen_solver.core.search.moves import Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
 from omen_solver.core.search.root import (
@@ -246,7 +247,8 @@ def _kernel(
     algorithm: str | None = None,
     roots: dict[str, Any] | None = None,
 ) -> SolveResult | str | None:
-    """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``)."""
+    """The kernel's answer, or why it does not apply (an error if ``engine`` is ``kernel``):
+    the kernel answers whole, or hands over its searches and the root is analysed here."""
     kernel = game_of(state).kernel
     reason: str | None = None
     if kernel is None:
@@ -254,11 +256,18 @@ def _kernel(
     elif bounds is not None or not transpositions or not ordering:
         reason = "the kernel always uses its table, its ordering and the game's bounds"
     else:
+        options = dict(roots or {})
         try:
-            return kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
-                          progress=progress, algorithm=algorithm, **(roots or {}))
+            answer = kernel(state, concept, team, budget=budget, simultaneous=simultaneous,
+                            progress=progress, algorithm=algorithm, **options)
         except KernelRefused as refused:
             reason = str(refused)
+        else:
+            if isinstance(answer, SolveResult):
+                return answer
+            return solve_kernel_root(answer, concept, team, simultaneous, progress,
+                                     per_move=options.get("per_move", True),
+                                     report=options.get("report"))
     if engine is Engine.KERNEL:
         raise ChoiceError(f"engine 'kernel': {reason}")
     if algorithm is not None:

@@ -48,6 +48,7 @@ from omen_solver.omens.kernel.turns import ProofOrderDriver
 from omen_solver.omens.kernel.view import KernelView
 
 __all__ = [
+    "CHEAP_TURN",
     "CHUNK",
     "DEFAULT_SHARE",
     "EstimatingDriver",
@@ -69,6 +70,14 @@ FAR_SHARE: Final = 0.8
 """Its share where the exact value is far out of reach (a chance below :data:`FAR`): the
 exact searches then look for the cheap proofs only."""
 FAR: Final = 0.02
+CHEAP_TURN: Final = 6_250
+"""The first turn of each move's exact searches (nodes a question) where the exact value is
+far out of reach (the evaluation's share :data:`FAR_SHARE`; a position that may still be
+solved keeps the exact searches' own first turn, and its node counts): the
+first pass over the moves is then cheap, and the rest of the exact searches' part goes by
+turns that double to the moves whose proof or disproof looks cheapest (:mod:`.turns`), so the
+moves' spending follows their proof and disproof numbers instead of every move getting the
+same one large first turn."""
 POLL_SECONDS: Final = 0.25
 """How often the thread waiting for the trees looks up (and sees Ctrl-C)."""
 SLICE: Final = 0.5
@@ -375,6 +384,9 @@ class EstimatingDriver(ProofOrderDriver):
     def __init__(self, *args: Any, plan: EvaluationPlan, maximising_seats: Sequence[bool],
                  root: KernelView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if plan.share >= FAR_SHARE and self.first_turn > CHEAP_TURN:
+            self.first_turn = self.turn = CHEAP_TURN
+            self.turns = {move.index: CHEAP_TURN for move in self.moves}
         self.plan = plan
         self.root = root
         self.seats = list(maximising_seats)

@@ -1,10 +1,14 @@
 """Solving Omens positions on the kernel: the same answers as the reference solver, faster.
 
-:func:`solve_with_kernel` is what :func:`omen_solver.core.search.solve` runs for an Omens state
-unless ``engine="reference"`` is asked for. It compiles the table, searches with the compiled
-kernel when it is built (else the pure-Python kernel, which gives identical values, actions and
-node counts), and analyses the root with the reference's own code (:mod:`.view`): the same
-report, whose actions the explaining engine then replays and explains.
+:func:`prepare` is what :func:`omen_solver.core.search.solve` asks of the Omens kernel (through
+the game's descriptor) unless ``engine="reference"`` is asked for. It compiles the table,
+converts the state, and hands the core an :class:`OmensKernelRoot`: the root on the kernel's
+machine (:mod:`.view`) and the searches of each side, the compiled kernel's when it is built
+(else the pure-Python kernel's, which give identical values, actions and node counts). The
+core analyses the root with the reference's own code
+(:func:`omen_solver.core.search.kernels.solve_kernel_root`): the same report, whose actions the
+explaining engine then replays and explains. :func:`solve_with_kernel` does both, with the
+kernel's own settings besides (table limits, tuning), for tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -12,16 +16,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Final
 
 from omen_solver.core.budget import Budget, Progress, Status, deep_recursion
 from omen_solver.core.game import GameState
+from omen_solver.core.search.kernels import NextRound, solve_kernel_root
 from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.moves import MoveDriver, Report
 from omen_solver.core.search.result import Concept, SimultaneousMode, SolveResult
-from omen_solver.core.search.root import TwoSidedRoot, solve_maxn
+from omen_solver.core.search.root import PureValues
 from omen_solver.errors import BudgetExceeded, ChoiceError, KernelUnsupported
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
@@ -50,10 +55,12 @@ from omen_solver.omens.table import Scope
 
 __all__ = [
     "PURE_PYTHON_VARIABLE",
+    "OmensKernelRoot",
     "backend_name",
     "dfpn_value",
     "make_dfpn",
     "make_search",
+    "prepare",
     "solve_with_kernel",
 ]
 
@@ -163,41 +170,31 @@ def make_search(
                      first_turn=FIRST_TURN if algorithm == "portfolio" else 0)
 
 
-class _KernelRoot(TwoSidedRoot):
-    """The reference's minimax/paranoid solve, with the kernel searching; the root's moves by
-    rounds on shared tables (:mod:`.rounds`)."""
+class _Searches:
+    """A side's kernel searches for one root analysis (:class:`~omen_solver.core.search.root.
+    RootSearches`): the root's own search, and the root's moves by rounds on shared tables
+    (:mod:`.rounds`), with estimates where ``plan`` asks for them (:mod:`.estimate`)."""
 
     def __init__(
         self,
-        view: KernelView,
-        concept: Concept,
-        team: int,
-        budget: Budget,
-        mode: SimultaneousMode,
-        progress: Progress | None,
         factory: Factory,
-        *,
-        per_move: bool = True,
-        report: Report | None = None,
-        threads: int = 1,
-        plan: EvaluationPlan | None = None,
+        root: KernelView,
+        threads: int,
+        progress: Progress | None,
+        plan: EvaluationPlan | None,
     ) -> None:
-        self._factory = factory
+        self.factory = factory
+        self.root = root
         self.threads = threads
         self.progress = progress
         self.plan = plan
         self.started = time.perf_counter()
-        super().__init__(
-            view, concept, team, budget, mode, True, True, (Fraction(0), Fraction(1)), progress,
-            per_move=per_move, report=report,
-        )
 
-    def new_search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
-        return self._factory.search(mode, budget)
+    def search(self, mode: SimultaneousMode, budget: Budget) -> KernelTwoSided:
+        return self.factory.search(mode, budget)
 
-    def _pure_values(
-        self, value: Fraction
-    ) -> tuple[Fraction | None, Fraction | None, str | None]:
+    def pure_values(self, search: Any, value: Fraction,
+                    mode: SimultaneousMode) -> PureValues | None:
         """The pure lower and upper values of a round without chance (no random discard by
         Luck, no payoff table), found without a search. Every end of such a round is won or
         lost (1 or 0), and with the choices at an exchange revealed in a fixed order the round
@@ -205,21 +202,28 @@ class _KernelRoot(TwoSidedRoot):
         mixed value between them. A mixed value of 1 is also the pure lower value: a mixed
         strategy that guarantees 1 puts its weight only on rows that win against every answer
         (and likewise 0 the pure upper one). So a fraction lies between 0 and 1, and 0 or 1
-        is all three values. Elsewhere the two searches of the core run."""
-        factory = self._factory
+        is all three values. Elsewhere (``None``) the two searches of the core run."""
+        factory = self.factory
         if (factory.params.payoff is not None or factory.machine.spec.luck_random
-                or not self.search.gap_seen or self.mode is not SimultaneousMode.MIXED):
-            return super()._pure_values(value)
+                or not search.gap_seen or mode is not SimultaneousMode.MIXED):
+            return None
         if value in (0, 1):
             return value, value, None
         return Fraction(0), Fraction(1), None
 
-    def new_driver(
-        self, options: list[tuple[str, GameState[Any]]], maximising: bool
+    def driver(
+        self,
+        search: Any,
+        options: list[tuple[str, GameState[Any]]],
+        maximising: bool,
+        *,
+        budget: Budget,
+        first_turn: int,
+        report: Report | None,
     ) -> MoveDriver:
-        main = self.search
+        main = search
         count = len(options)
-        factory = self._factory
+        factory = self.factory
 
         def job(progress: Progress | None) -> Job:
             return factory.job(main, count, progress)
@@ -228,30 +232,26 @@ class _KernelRoot(TwoSidedRoot):
         sizes = factory.private_limits if factory.params.tuning.private_by_round else None
         parallel = factory.params.tuning.parallel_dfpn
         if self.plan is not None:
-            assert isinstance(self.root, KernelView)
             return EstimatingDriver(
                 options, maximising, main, factory.tables_of(main), job, threads=self.threads,
-                budget=self.budget, first_turn=self.first_turn, report=self.report,
+                budget=budget, first_turn=first_turn, report=report,
                 progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
                 plan=self.plan, maximising_seats=factory.side, root=self.root,
             )
         return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
-            budget=self.budget, first_turn=self.first_turn, report=self.report,
+            budget=budget, first_turn=first_turn, report=report,
             progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
         )
 
-    def run(self) -> SolveResult:
-        result = super().run()
-        driver = self.driver
+    def finished(self, result: SolveResult, driver: MoveDriver | None) -> SolveResult:
         if isinstance(driver, EstimatingDriver) and driver.evaluation is not None:
             result.extra["evaluation"] = driver.evaluation.report()
         return result
 
-    def _unknown(self, value: Fraction | None, exceeded: BudgetExceeded) -> SolveResult:
+    def stopped(self, driver: MoveDriver | None, exceeded: BudgetExceeded) -> BudgetExceeded:
         """The exact searches stopped: what is left of the budget goes to the evaluation,
         whose estimates join the moves that nothing settled."""
-        driver = self.driver
         if isinstance(driver, EstimatingDriver):
             driver.finish()
             plan = driver.plan
@@ -259,7 +259,7 @@ class _KernelRoot(TwoSidedRoot):
                       f"{plan.share:.0%} of the time went to the estimates)")
             exceeded = BudgetExceeded(shared, exceeded.nodes,
                                       time.perf_counter() - self.started)
-        return super()._unknown(value, exceeded)
+        return exceeded
 
 
 class Factory:
@@ -400,165 +400,222 @@ def solve_with_kernel(
     evaluate: EvaluationSettings | None = None,
 ) -> SolveResult:
     """Solve ``state`` on the kernel under a concept already checked against its teams
-    (:func:`omen_solver.core.search.solver.resolve_concept`). A bout or a round is searched
-    as it is; a game needs the deal of every round that may still be played
+    (:func:`omen_solver.core.search.solver.resolve_concept`): the kernel's searches
+    (:func:`prepare`) analysed by the core (:func:`~omen_solver.core.search.kernels.
+    solve_kernel_root`), as :func:`omen_solver.core.search.solve` does, with the kernel's own
+    settings besides: ``table_limit``, the entries each table keeps at most (instead of
+    ``max_memory``); ``tuning``, how the searches order and seed their nodes
+    (:class:`.params.Tuning`, the defaults if None; the answers are the same); ``keep``, a list
+    the solve's :class:`Factory` objects are appended to, whose searches and tables a benchmark
+    reads afterwards."""
+    prepared = prepare(state, concept, team, budget=budget, simultaneous=simultaneous,
+                       progress=progress, table_limit=table_limit, algorithm=algorithm,
+                       per_move=per_move, threads=threads, max_memory=max_memory,
+                       tuning=tuning, keep=keep, evaluate=evaluate)
+    if isinstance(prepared, SolveResult):
+        return prepared
+    return solve_kernel_root(prepared, concept, team, simultaneous, progress,
+                             per_move=per_move, report=report)
+
+
+def prepare(
+    state: OmensState,
+    concept: Concept,
+    team: int,
+    *,
+    budget: Budget,
+    simultaneous: SimultaneousMode = SimultaneousMode.MIXED,
+    progress: Progress | None = None,
+    table_limit: int | None = None,
+    algorithm: str = "portfolio",
+    per_move: bool = True,
+    threads: int | None = None,
+    max_memory: int | None = None,
+    tuning: Tuning | None = None,
+    keep: list[Factory] | None = None,
+    evaluate: EvaluationSettings | None = None,
+) -> OmensKernelRoot | SolveResult:
+    """The kernel's searches of ``state`` for the core's root analysis
+    (:class:`~omen_solver.core.search.kernels.KernelRoot`), or the answer when the values of a
+    game's later rounds (searched first) already ran out of budget. A bout or a round is
+    searched as it is; a game needs the deal of every round that may still be played
     (``Table.later_rounds``, :mod:`.game`). Raises :class:`KernelUnsupported` for what the
-    kernel does not play (a chance deal, a rule setting it does not know, max-n), so that the
-    caller can use the reference solver. ``per_move`` and ``report``: the root's moves searched
-    by turns, each with its answer (:func:`omen_solver.core.search.solve`); ``threads``: how
-    many of them the compiled kernel searches at once, and a move searched alone is proved on
-    all of them (the same answers with
-    any number, :mod:`.rounds`; default 1, 0 for the machine's cores); ``max_memory``: the
-    bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB); ``table_limit``:
-    instead, the entries each table keeps at most; ``tuning``: how the searches order and
-    seed their nodes (:class:`.params.Tuning`, the defaults if None; the answers are the
-    same); ``keep``: a list the solve's :class:`Factory` objects are appended to, whose
-    searches and tables a benchmark reads afterwards. ``evaluate``: the moves the exact
-    searches leave open get estimates (:mod:`.estimate`), with a share of the budget."""
+    kernel does not play (a chance deal, a rule setting it does not know, max-n over a game),
+    so that the caller can use the reference solver. ``per_move``: the root's moves are
+    searched by turns (only then are there estimates); ``threads``: how many of them the
+    compiled kernel searches at once, and a move searched alone is proved on all of them (the
+    same answers with any number, :mod:`.rounds`; default 1, 0 for the machine's cores);
+    ``max_memory``: the bytes the tables keep to (:class:`.tables.MemoryPlan`, default 2 GiB);
+    ``evaluate``: the moves the exact searches leave open get estimates (:mod:`.estimate`),
+    with a share of the budget. ``table_limit``, ``tuning`` and ``keep``: as
+    :func:`solve_with_kernel` says."""
     table = state.table
     teams = state.teams()
     game = table.scope is Scope.GAME
     spec = compile_table(round_table(table) if game else table, teams)
     machine = Machine(spec)
-    maximising = [seat in teams[team] for seat in range(spec.players)]
-    constant_sum = concept is Concept.MINIMAX
     chain: GameChain | None = None
     payoff: Payoff | None = None
-    searches: list[KernelSearchLike] = []
-    maxn_searches: list[KernelMaxn | compiled.CompiledMaxn] = []
     plan = MemoryPlan() if max_memory is None else MemoryPlan(max_memory)
-    factories: list[Factory] = []
     threads = (os.cpu_count() or 1) if threads == 0 else (threads or 1)
     pool = compiled.new_pool(plan.table_bytes) if _use_compiled() else None
-    with deep_recursion():
-        if game:
-            chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
-                              budget, progress, make_search)
-            try:
+    if game:
+        chain = GameChain(machine, table, state.rounds_won, team, concept, simultaneous,
+                          budget, progress, make_search)
+        try:
+            with deep_recursion():
                 payoff = chain.payoff(tuple(state.rounds_won))
-            except BudgetExceeded as exceeded:
-                return _unknown_game(state, concept, team, chain, exceeded)
-            budget = chain.left()
-
-        def factory(payoff: Payoff | None, side: Sequence[bool] = maximising) -> Factory:
-            """Searches for the seats of ``side`` (the asked team's by default)."""
-            params = SearchParams(constant_sum=constant_sum, progress=progress, payoff=payoff,
-                                  tuning=tuning or Tuning())
-            made = Factory(machine, side, params, algorithm, plan, pool, table_limit, searches)
-            factories.append(made)
-            if keep is not None:
-                keep.append(made)
-            return made
-
-        view = KernelView(machine, from_engine(spec, state))
-        evaluation: EvaluationPlan | None = None
-        if evaluate is not None and not game and simultaneous is SimultaneousMode.MIXED \
-                and per_move:
-            share = evaluate.share
-            if share is None:
+        except BudgetExceeded as exceeded:
+            return _unknown_game(state, concept, team, chain, exceeded)
+        budget = chain.left()
+    view = KernelView(machine, from_engine(spec, state))
+    evaluation: EvaluationPlan | None = None
+    if evaluate is not None and not game and simultaneous is SimultaneousMode.MIXED \
+            and per_move:
+        share = evaluate.share
+        if share is None:
+            with deep_recursion():
                 share = share_for(_chance(state, budget, threads))
-            evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled(),
-                                           trees=threads)
-            budget = exact_budget(budget, share)
-        if concept is Concept.MAXN:
-            if game:
-                raise KernelUnsupported("max-n over a whole game runs on the reference solver")
-            limit = table_limit if table_limit is not None else plan.limit(1.0, _use_compiled())
-            result = _maxn(view, team, budget, progress, factory, limit, pool, maxn_searches)
-            if evaluation is not None and not result.solved:
-                result = _maxn_estimates(result, view, team, maxn_searches, evaluation)
-        else:
-            result = _KernelRoot(
-                view, concept, team, budget, simultaneous, progress, factory(payoff),
-                per_move=per_move, report=report, threads=threads, plan=evaluation,
-            ).run()
-        if chain is not None:
-            result = _through_later_rounds(result, view, chain, factory)
-    memory = int(pool.peak) if pool is not None else 0
-    result.extra.update(
-        {
-            "engine": f"kernel ({backend_name()})",
-            "algorithm": algorithm,
-            "table_entries": sum(s.states for s in [*searches, *maxn_searches]),
-            **({"table_bytes": memory} if memory else {}),
-            "max_memory": plan.max_bytes,
-            "table_collections": sum(t.collections for f in factories for t in f.all_tables),
-            "threads": threads,
-        }
+        evaluation = EvaluationPlan.of(evaluate, budget, share, pool, _use_compiled(),
+                                       trees=threads)
+        budget = exact_budget(budget, share)
+    if concept is Concept.MAXN and game:
+        raise KernelUnsupported("max-n over a whole game runs on the reference solver")
+    return OmensKernelRoot(
+        view, budget, concept, team, chain, payoff,
+        _Setup(constant_sum=concept is Concept.MINIMAX, progress=progress, tuning=tuning,
+               algorithm=algorithm, plan=plan, pool=pool, table_limit=table_limit, keep=keep,
+               threads=threads, evaluation=evaluation),
     )
-    return result
 
 
-def _through_later_rounds(
-    result: SolveResult,
-    view: KernelView,
-    chain: GameChain,
-    factory: Callable[..., Factory],
-) -> SolveResult:
-    """A game's answer: the nodes of every round searched, and the principal variation carried
-    on through the later rounds (each analysed like the first) while play goes on."""
-    line = list(result.principal_variation)
-    nodes = result.nodes + chain.nodes
-    states = result.states + chain.states
-    state = view
-    if not result.solved:
-        return replace(result, nodes=nodes, states=states)
-    try:
-        for text in line:
-            state = _follow(state, text)
-        while state.is_terminal() and state.k.winner >= 0 and max(state.k.won) < 2:
-            score = tuple(state.k.won)
-            leader = chain.machine.next_round_leader(state.k)
-            value = chain.value(score, leader)
-            start = KernelView(chain.machine, chain.start(score, leader))
-            part = _KernelRoot(
-                start, result.concept, result.team, chain.left(), chain.mode, chain.progress,
-                factory(chain.payoff(score)), per_move=False,
-            ).run()
-            nodes += part.nodes
-            if not part.solved or part.value != value or not part.principal_variation:
-                break
-            line.extend(part.principal_variation)
-            state = start
-            for text in part.principal_variation:
-                state = _follow(state, text)
-    except BudgetExceeded:
-        pass
-    return replace(result, principal_variation=tuple(line), nodes=nodes, states=states)
+@dataclass(frozen=True)
+class _Setup:
+    """How a solve's kernel searches are made (the same for every side and round)."""
+
+    constant_sum: bool
+    progress: Progress | None
+    tuning: Tuning | None
+    algorithm: str
+    plan: MemoryPlan
+    pool: Any
+    table_limit: int | None
+    keep: list[Factory] | None
+    threads: int
+    evaluation: EvaluationPlan | None
 
 
-def _maxn(
-    view: KernelView,
-    team: int,
-    budget: Budget,
-    progress: Progress | None,
-    factory: Callable[[Payoff | None, Sequence[bool]], Factory],
-    table_limit: int,
-    pool: Any,
-    made: list[KernelMaxn | compiled.CompiledMaxn],
-) -> SolveResult:
-    """Max-n on the kernel's machine (the reference's max-n search over a protocol view of
-    it), with each team's paranoid guarantee from the kernel search. One max-n search runs at
-    a time (a tie-break after the other), so its table keeps ``table_limit`` entries (by
-    default the whole of the memory plan's table bytes), within the solve's pool
-    (``--max-memory``)."""
+class OmensKernelRoot:
+    """The Omens kernel's part in a solve (:class:`~omen_solver.core.search.kernels.
+    KernelRoot`): the root on the kernel's machine, and the searches of each side within the
+    solve's memory plan; a whole game's later rounds from its :class:`.game.GameChain`."""
 
-    spec = view.machine.spec
+    bounds: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
 
-    def paranoid(index: int, left: Budget) -> SolveResult:
-        side = [spec.team_of[seat] == index for seat in range(spec.players)]
-        return _KernelRoot(view, Concept.PARANOID, index, left, SimultaneousMode.MIXED,
-                           progress, factory(None, side), per_move=False).run()
+    def __init__(
+        self,
+        root: KernelView,
+        budget: Budget,
+        concept: Concept,
+        team: int,
+        chain: GameChain | None,
+        payoff: Payoff | None,
+        setup: _Setup,
+    ) -> None:
+        self.root = root
+        self.budget = budget
+        self.concept = concept
+        self.team = team
+        self.chain = chain
+        self.payoff = payoff
+        self.setup = setup
+        self.rounds_after = chain is not None
+        self.factories: list[Factory] = []
+        self.made: list[KernelSearchLike] = []
+        self.maxn_made: list[KernelMaxn | compiled.CompiledMaxn] = []
 
-    def make(tie: TieBreak, left: Budget) -> KernelMaxn | compiled.CompiledMaxn:
+    def _side(self, team: int) -> list[bool]:
+        spec = self.root.machine.spec
+        return [spec.team_of[seat] == team for seat in range(spec.players)]
+
+    def _factory(self, payoff: Payoff | None, side: Sequence[bool]) -> Factory:
+        setup = self.setup
+        params = SearchParams(constant_sum=setup.constant_sum, progress=setup.progress,
+                              payoff=payoff, tuning=setup.tuning or Tuning())
+        made = Factory(self.root.machine, side, params, setup.algorithm, setup.plan, setup.pool,
+                       setup.table_limit, self.made)
+        self.factories.append(made)
+        if setup.keep is not None:
+            setup.keep.append(made)
+        return made
+
+    def searches(self, team: int) -> _Searches:
+        """The searches for the seats of the team of that index; the asked team's keep the
+        payoff of a game's later rounds and the estimates' plan (a max-n solve asks each
+        team's paranoid guarantee, on a round alone)."""
+        asked = team == self.team and self.concept is not Concept.MAXN
+        payoff = self.payoff if asked else None
+        plan = self.setup.evaluation if asked else None
+        return _Searches(self._factory(payoff, self._side(team)), self.root,
+                         self.setup.threads, self.setup.progress, plan)
+
+    def maxn_search(self, tie: TieBreak, budget: Budget) -> KernelMaxn | compiled.CompiledMaxn:
+        """Max-n on the kernel's machine. One max-n search runs at a time (a tie-break after
+        the other), so its table keeps the caller's limit of entries or else the whole of the
+        memory plan's table bytes, within the solve's pool (``--max-memory``)."""
+        setup = self.setup
+        limit = (setup.table_limit if setup.table_limit is not None
+                 else setup.plan.limit(1.0, _use_compiled()))
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
-        params = SearchParams(budget=left, progress=progress, pool=pool,
-                              table_limit=table_limit, memo_slots=MemoryPlan.MEMO_SLOTS)
-        search = kind(view.machine, params, tie_break=tie)
-        made.append(search)
+        params = SearchParams(budget=budget, progress=setup.progress, pool=setup.pool,
+                              table_limit=limit, memo_slots=MemoryPlan.MEMO_SLOTS)
+        search = kind(self.root.machine, params, tie_break=tie)
+        self.maxn_made.append(search)
         return search
 
-    return solve_maxn(view, team, budget, True, progress, paranoid=paranoid, make=make)
+    def spent(self) -> tuple[int, int]:
+        chain = self.chain
+        return (0, 0) if chain is None else (chain.nodes, chain.states)
+
+    def next_round(self, state: GameState[Any]) -> NextRound | None:
+        """After a round won while the game goes on: the next round's start, its value and the
+        searches of the asked team under the payoff of the rounds after it."""
+        chain = self.chain
+        assert isinstance(state, KernelView)
+        if chain is None or not (state.is_terminal() and state.k.winner >= 0
+                                 and max(state.k.won) < 2):
+            return None
+        score = tuple(state.k.won)
+        leader = chain.machine.next_round_leader(state.k)
+        value = chain.value(score, leader)
+        start = KernelView(chain.machine, chain.start(score, leader))
+        left = chain.left()
+        searches = _Searches(self._factory(chain.payoff(score), self._side(self.team)), start,
+                             self.setup.threads, self.setup.progress, None)
+        return NextRound(start, left, chain.mode, searches, value)
+
+    def finish(self, result: SolveResult) -> SolveResult:
+        """The estimates of a max-n solve that ran out of budget, and what ran: the kernel,
+        its search, its tables and threads."""
+        setup = self.setup
+        if self.concept is Concept.MAXN and setup.evaluation is not None and not result.solved:
+            result = _maxn_estimates(result, self.root, self.team, self.maxn_made,
+                                     setup.evaluation)
+        pool = setup.pool
+        memory = int(pool.peak) if pool is not None else 0
+        result.extra.update(
+            {
+                "engine": f"kernel ({backend_name()})",
+                "algorithm": setup.algorithm,
+                "table_entries": sum(s.states for s in [*self.made, *self.maxn_made]),
+                **({"table_bytes": memory} if memory else {}),
+                "max_memory": setup.plan.max_bytes,
+                "table_collections": sum(t.collections for f in self.factories
+                                         for t in f.all_tables),
+                "threads": setup.threads,
+            }
+        )
+        return result
 
 
 def _chance(state: OmensState, budget: Budget, threads: int) -> float:
@@ -584,13 +641,6 @@ def _maxn_estimates(result: SolveResult, view: KernelView, team: int,
                 "time went to the estimates)")
     return replace(result, moves=moves, extra=extra, note=note,
                    seconds=result.seconds + time.perf_counter() - began)
-
-
-def _follow(view: KernelView, text: str) -> KernelView:
-    """The state after a move of a principal variation (a joint one at an exchange)."""
-    if view.is_simultaneous_node():
-        return view.joint_child(view.string_to_joint(text))
-    return view.child(view.string_to_action(text))
 
 
 def _unknown_game(

@@ -119,14 +119,26 @@ class ProofOrderDriver(RoundDriver):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.turns = {move.index: self.first_turn for move in self.moves}
+        self._rank: dict[int, int] = {}
 
     def choose(self, todo: list[Any]) -> list[Any]:
-        if len(todo) <= self.width:
-            return todo
         ranked = sorted(todo, key=lambda move: (
             cheapness(self.jobs[move.index].search, move.state), move.index))
+        self._rank = {move.index: place for place, move in enumerate(ranked)}
+        if len(todo) <= self.width:
+            return todo
         chosen = {move.index for move in ranked[:self.width]}
         return [move for move in todo if move.index in chosen]
+
+    def _allot(self, todo: list[Any]) -> list[int]:
+        """The round's turns within the node limit, the cheapest-looking move served first (a
+        move not started yet before one having its second turn), in move order."""
+        order = sorted(range(len(todo)), key=lambda i: self._rank.get(todo[i].index, i))
+        ranked = super()._allot([todo[i] for i in order])
+        caps = [0] * len(todo)
+        for place, i in enumerate(order):
+            caps[i] = ranked[place]
+        return caps
 
     def turn_of(self, move: Any) -> int:
         return self.turns[move.index]
