@@ -48,6 +48,8 @@ SLOW_COMMANDS = {
     "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
     "--preset gamepark'",
     "omen-solver vectors check vectors --engine 'omen-solver vectors engine'",
+    "omen-solver vectors check vectors/omens/rulebook --engine 'omen-solver vectors engine "
+    "--preset gamepark'",
     "omen-solver puzzles generate out/ --kind deep --players 4",
     "omen-solver puzzles generate out/ --kind deep --players 6 --deal later --seed 0 --count 1",
     "omen-solver omen endgame puzzles/omen/endgame-veteran-waits.toml --seat 2 --turns 3 "
