@@ -3,10 +3,14 @@
 Side by side in one run (``python benchmarks/omens_estimates.py``, ``--quick`` for fewer
 deals; ``--write docs/benchmarks.md`` puts the table in its section there):
 
-1. **Quality** on seeded 4-player deals whose every first move's exact value is known (solved
-   once, slowly, and kept in ``benchmarks/data/omens_exact_moves.json`` by
-   ``benchmarks/omens_exact_moves.py``): 4 cards a hand (and 3 cards a hand), each solved as
-   ``omen-solver solve`` does with its estimates, within ``--seconds`` a deal (one thread):
+1. **Quality** on seeded 4-player positions whose every first move's exact value is known
+   (solved once, slowly, and kept in ``benchmarks/data/omens_exact_moves.json`` by
+   ``benchmarks/omens_exact_moves.py``): deals of 4 cards a hand and positions later in real
+   deals (five cards a hand, after some bouts), each solved as ``omen-solver solve`` does
+   with its estimates, within ``--seconds`` (or ``--work`` nodes) a position (one thread);
+   and deals of 3 cards a hand at the small node budgets ``--budgets``, counting only the
+   deals whose exact value the solve did not find within the budget (where the estimates
+   order the moves):
    whether the move listed first is an optimal one (on the deals where the moves differ:
    some won, some lost), the AUC of won against lost moves (each move scored 1 where proven
    won, 0 where proven lost, else its estimate's win rate), and the calibration (of the moves
@@ -57,6 +61,8 @@ class Quality:
 
     name: str
     deals: int = 0
+    asked: int = 0
+    """Deals solved (``deals``: of them, those counted)."""
     mixed: int = 0
     """Deals whose moves differ (some won, some lost)."""
     top_optimal: int = 0
@@ -87,6 +93,15 @@ def _state(players: int, seed: int, cards: int | None, kind: str = "first") -> A
 
     table = Table(players, make_rules("rulebook", {}))
     return deal_position(table, random_deal(table, seed, kind, cards))
+
+
+def _position(deal: dict[str, Any]) -> Any:
+    """A kept position: its one-line text (positions later in a deal), else its deal."""
+    if "position" in deal:
+        from omen_solver.omens.state import OmensState
+
+        return OmensState.from_text(deal["position"])
+    return _state(deal["players"], deal["seed"], deal["cards"], deal.get("kind", "first"))
 
 
 def variants(names: list[str]) -> dict[str, Any]:
@@ -124,7 +139,9 @@ def _tuned(settings: Any, spec: str) -> Any:
 
 
 def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: float,
-            work: int | None) -> Quality:
+            work: int | None, open_only: bool = False) -> Quality:
+    """The variant's figures on ``deals`` (``open_only``: only those whose exact value the
+    solve did not find within the budget, where the estimates decide the order)."""
     from omen_solver.core.budget import Budget
     from omen_solver.core.search.moves import MoveStatus
     from omen_solver.core.search.result import Concept
@@ -132,7 +149,7 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
 
     found = Quality(name)
     for deal in deals:
-        state = _state(deal["players"], deal["seed"], deal["cards"], deal.get("kind", "first"))
+        state = _position(deal)
         truth = {move["action"]: move["status"] for move in deal["moves"]}
         team = state.team_of(state.current_player())
         budget = Budget(max_nodes=work) if work else Budget(max_seconds=seconds)
@@ -140,6 +157,9 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
         result = solve_with_kernel(state, Concept.MINIMAX, team, budget=budget,
                                    evaluate=replace(settings, seed=deal["index"]), threads=1)
         found.seconds.append(time.perf_counter() - began)
+        found.asked += 1
+        if open_only and result.solved:
+            continue  # the exact search finished: nothing rests on the estimates
         found.deals += 1
         for move in result.moves:
             won = truth[move.action] == "won"
@@ -268,12 +288,21 @@ def strength(deals: int, move_seconds: float, samples: int, work: int | None) ->
     return found
 
 
-def _load(cards: int, kind: str = "first", players: int = 4) -> list[dict[str, Any]]:
+def _load(cards: int | None, kind: str = "first", players: int = 4) -> list[dict[str, Any]]:
     from omens_exact_moves import load
 
     return [deal for deal in load(DATA) if deal["cards"] == cards
             and deal.get("kind", "first") == kind
             and deal["players"] == players and deal["status"] == "solved"]
+
+
+def _row(label: str, got: Quality, deals: str) -> str:
+    high, lost = got.high()
+    auc = got.auc()
+    median = statistics.median(got.seconds) if got.seconds else 0.0
+    return (f"| {label} | {deals} | {got.top_optimal}/{got.mixed} | "
+            f"{'-' if math.isnan(auc) else f'{auc:.3f}'} | {lost}/{high} | {got.proven_wrong} "
+            f"| {median:.1f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,7 +312,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="rows 1: a deal's time")
     parser.add_argument("--work", type=int, default=None,
                         help="rows 1: a node budget instead of --seconds (repeats exactly)")
-    parser.add_argument("--deals4", type=int, default=1000, help="4-card deals (all kept)")
+    parser.add_argument("--budgets", default="20000,100000,300000",
+                        help="rows 2: the node budgets of the 3-card rows")
+    parser.add_argument("--deals4", type=int, default=1000,
+                        help="4-card deals and later positions (all kept)")
     parser.add_argument("--deals3", type=int, default=60, help="3-card deals")
     parser.add_argument("--variants", default="default;random playouts, no oracle",
                         help="evaluations compared (names of variants(), ';'-separated)")
@@ -307,23 +339,35 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     lines: list[str] = []
     if "quality" not in skip:
+        variants_ = variants(args.variants.split(";"))
         budget = f"{args.work:,} nodes" if args.work else f"{args.seconds:g} s"
-        lines += [f"Quality, each deal within {budget} (one thread), 4 players, the leader's team:",
-                  "", "| evaluation | deals | top move optimal | AUC won/lost | estimated ≥ 0.9: "
+        lines += [f"Quality on 4-card deals and on positions later in real deals, each within "
+                  f"{budget} (one thread), 4 players, the team to play:", "",
+                  "| evaluation | positions | top move optimal | AUC won/lost | estimated ≥ 0.9: "
                   "lost | proven moves wrong | median s |", "|---|---|---|---|---|---|---|"]
-        for cards, kind, count in ((4, "first", args.deals4), (4, "later", args.deals4),
-                                   (3, "first", args.deals3)):
-            deals = _load(cards, kind)[:count]
+        for cards, kind, where in ((4, "first", "4-card deals"),
+                                   (4, "later", "4-card deals, later rounds"),
+                                   (None, "after", "real deals after some bouts")):
+            deals = _load(cards, kind)[:args.deals4]
             if not deals:
                 continue
-            where = f"{cards} cards" + (", later rounds" if kind == "later" else "")
-            for name, settings in variants(args.variants.split(";")).items():
+            for name, settings in variants_.items():
                 got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work)
-                high, lost = got.high()
-                lines.append(
-                    f"| {name}, {where} | {got.deals} | {got.top_optimal}/{got.mixed} "
-                    f"| {got.auc():.3f} | {lost}/{high} | {got.proven_wrong} | "
-                    f"{statistics.median(got.seconds):.1f} |")
+                lines.append(_row(f"{name}, {where}", got, f"{got.deals}"))
+                print(lines[-1], file=sys.stderr, flush=True)
+        lines += ["", "Quality on 3-card deals at small node budgets, counting only the deals "
+                  "whose exact value the solve did not find within the budget (there the "
+                  "estimates order the moves; one thread):", "",
+                  "| evaluation | budget | deals open / tried | top move optimal | AUC won/lost "
+                  "| estimated ≥ 0.9: lost | proven moves wrong | median s |",
+                  "|---|---|---|---|---|---|---|---|"]
+        deals = _load(3)[:args.deals3]
+        for nodes in (int(text) for text in args.budgets.split(",") if text):
+            for name, settings in variants_.items():
+                got = quality(name, _tuned(settings, args.tune), deals, args.seconds, nodes,
+                              open_only=True)
+                lines.append(_row(f"{name} | {nodes:,} nodes", got,
+                                  f"{got.deals}/{got.asked}"))
                 print(lines[-1], file=sys.stderr, flush=True)
         lines.append("")
     if "full" not in skip:

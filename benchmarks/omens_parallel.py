@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     table = Table(4, make_rules("rulebook"))
     state = deal_position(table, random_deal(table, SEED + args.deal, cards=4))
     leader = state.current_player()
-    tuning = replace(Tuning(), playouts=args.playouts)
+    tuning = replace(Tuning(), playouts=args.playouts, playouts_turn=0)
     leads = {" ".join(str(action) for action in move): move for move in state.moves()}
     print(f"4 players, 4 cards a hand, deal {args.deal}; {len(leads)} leads; "
           f"{tuning.playouts} playouts a bout start; "

@@ -2,8 +2,8 @@
 
 Each row is a configuration of seeded deals (one Absolute a hand, as at a game start:
 ``omen_solver.omens.deals.random_deal``, the seeds of ``benchmarks/omens_search.py``) solved
-as ``omen-solver solve`` does by default (the kernel's portfolio, every root move answered,
-``--threads`` the machine's cores, ``--max-memory`` 2 GiB) within the row's time limit:
+as ``omen-solver solve`` does by default (the kernel's search by turns, every root move
+answered, ``--max-memory`` 2 GiB), on one thread, within the row's time limit:
 
 1. 4 players, 3 cards a hand: how many deals are solved exactly within 1 s each;
 2. 4 players, 4 cards a hand: the median seconds to the exact value (40 s each at most);
@@ -16,15 +16,27 @@ as ``omen-solver solve`` does by default (the kernel's portfolio, every root mov
    the leads reported with bounds tighter than [0, 1];
 6. nodes searched over the size of the smallest proof the search's own tables certify, on
    3-card 4-player deals (``benchmarks/proof_size.py``'s extractor, node budgets);
-7. the peak resident memory of the processes that ran rows 1-5 (each row runs in a child
+7. the distinct bout starts a solve searched over those in its proof, on 4-card deals
+   (``benchmarks/omens_waste.py``, node budgets: the figures repeat);
+8. the hardest lead of 4-card deal 0 proved on 1 and 2 threads (``benchmarks/omens_parallel.py``):
+   the wall clock's speed-up, beside the nodes and the processor time;
+9. the peak resident memory of the processes that ran rows 1-5 (each row runs in a child
    process of its own).
+
+Rows 1, 2 and 4 also count processor seconds (one thread), which a loaded machine disturbs
+less than the wall clock; ``--slack F`` lets each solve run F times its row's seconds on the
+wall clock so that the processor time can be read. ``--compare SETTINGS`` runs rows 1, 2, 4
+and 7 a second time with settings of ``kernel/params.py``'s ``Tuning`` changed (e.g.
+``playouts=0``: the default search before playouts), side by side in one run; ``--rows``
+chooses the rows.
 
 A solve ends once every root move is known to reach the value or not (every optimal move and
 a line of play); the live table says the exact value as soon as the moves decide it (one
 proven winning move, or all proven losing). Rows 1, 2 and 4 give both: the whole solve, and
 when the value was first said (the solve's ``report``).
 
-``python benchmarks/omens_targets.py [--deals3 100] [--deals 6] [--proof-deals 20]`` prints
+``python benchmarks/omens_targets.py [--deals3 100] [--deals 6] [--proof-deals 20] [--rows
+3,4,...] [--compare SETTINGS] [--slack F]`` prints
 the table (Markdown) with each row's figure beside its target; ``--quick`` runs fewer deals.
 Seconds depend on the machine and its load; node counts do not.
 """
@@ -61,6 +73,12 @@ class Row:
     cards: int | None = None
     bout: int = 1
     concept: str = "minimax"
+    settings: dict[str, Any] = field(default_factory=dict)
+    """Settings of ``kernel/params.py``'s ``Tuning`` changed from the defaults (a search
+    before or after a change of default, side by side in one run)."""
+    slack: float = 1.0
+    """The wall-clock limit of a solve is ``seconds`` times this, so that on a loaded machine
+    a solve may take its ``seconds`` of processor time (``cpu``)."""
 
 
 @dataclass
@@ -79,6 +97,8 @@ class Solved:
     below 1: [0, 1] is what every round is worth, so it says nothing)."""
     settled: int
     """Moves proven (won, lost or an exact value)."""
+    cpu: float = 0.0
+    """Processor seconds of the solve (one thread)."""
     value_seconds: float | None = None
     """When the solve first said the exact value (its report, as the live table shows it,
     before every move is known to reach it or not), or None if it did not."""
@@ -111,9 +131,12 @@ def _states(row: Row) -> list[Any]:
 def run_row(row: Row) -> Measured:
     """Solve the row's deals in this process, as ``omen-solver solve`` does."""
     from omen_solver.core.budget import Budget
-    from omen_solver.core.search import solve
     from omen_solver.core.search.moves import MovesReport
+    from omen_solver.core.search.solver import resolve_concept
+    from omen_solver.omens.kernel.params import Tuning
+    from omen_solver.omens.kernel.solve import solve_with_kernel
 
+    tuning = Tuning(**row.settings)
     measured = Measured()
     for state in _states(row):
         legal = len(state.moves())
@@ -123,10 +146,12 @@ def run_row(row: Row) -> Measured:
             if snapshot.value is not None and not said:
                 said.append(snapshot.seconds)  # the solve's own clock
 
-        began = time.perf_counter()
-        result = solve(state, concept=row.concept, budget=Budget(max_seconds=row.seconds),
-                       report=report)
-        seconds = time.perf_counter() - began
+        began, cpu = time.perf_counter(), time.process_time()
+        concept, team = resolve_concept(state, row.concept, None)
+        result = solve_with_kernel(state, concept, team,
+                                   budget=Budget(max_seconds=row.seconds * row.slack),
+                                   report=report, tuning=tuning)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
         moves = result.moves or []
         if result.status.value == "solved" and not said:
             said.append(seconds)  # a root with no per-move search: the value comes at the end
@@ -134,7 +159,7 @@ def run_row(row: Row) -> Measured:
             result.status.value, seconds, result.nodes, len(moves), legal,
             sum(1 for m in moves if m.lower is not None and m.upper is not None
                 and (m.lower > 0 or m.upper < 1)),
-            sum(1 for m in moves if m.settled), said[0] if said else None))
+            sum(1 for m in moves if m.settled), cpu, said[0] if said else None))
     measured.peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return measured
 
@@ -142,7 +167,7 @@ def run_row(row: Row) -> Measured:
 def in_child(row: Row) -> Measured:
     done = subprocess.run([sys.executable, __file__, "--worker", json.dumps(asdict(row))],
                           capture_output=True, text=True, check=False, cwd=ROOT,
-                          timeout=row.deals * (row.seconds * 3 + 30) + 120)
+                          timeout=row.deals * (row.seconds * row.slack * 3 + 30) + 120)
     if done.returncode != 0:
         raise RuntimeError(f"{row}: {done.stderr.strip()[-2000:]}")
     data = json.loads(done.stdout)
@@ -193,6 +218,68 @@ def _proof_ratio(deals: int, nodes: int) -> str:
             f"({len(ratios)}/{deals} deals with a proof)")
 
 
+def _settings(text: str) -> dict[str, Any]:
+    """``name=value,...`` (``true``/``false`` or a whole number): ``Tuning`` settings."""
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        out[name.strip()] = (value == "true" if value in ("true", "false") else int(value))
+    return out
+
+
+def _cpu_within(measured: Measured, limit: float) -> str:
+    within = sum(1 for s in measured.solved if s.status == "solved" and s.cpu <= limit)
+    return f"{within}/{len(measured.solved)} within {limit:g} s of processor time"
+
+
+def _median_cpu(measured: Measured) -> str:
+    padded = [s.cpu if s.status == "solved" else float("inf") for s in measured.solved]
+    median = statistics.median(padded)
+    solved = sum(1 for s in measured.solved if s.status == "solved")
+    shown = "unknown" if median == float("inf") else f"{median:.1f} s"
+    return f"{solved}/{len(measured.solved)} solved, median {shown} of processor time"
+
+
+def waste_ratio(deals: int, nodes: int, settings: dict[str, Any]) -> str:
+    """Distinct bout starts searched over those in the proof, 4-card deals from 0
+    (``benchmarks/omens_waste.py``; the default solve, one thread, 2 GiB)."""
+    from omens_waste import Variant, deal_states, solve_deal
+
+    variant = Variant("now", "portfolio", tuple(settings.items()))
+    cells = []
+    for index, state in enumerate(deal_states(deals, 4)):
+        measured = solve_deal(state, variant, nodes, 1, check=False, max_memory=2 * 2**30)
+        ratio = measured.ratio
+        cells.append(f"deal {index}: " + (f"{ratio:.1f}x" if ratio is not None else
+                                           f"{measured.status} at {measured.nodes:,} nodes"))
+    return "; ".join(cells)
+
+
+def threads_ratio(nodes: int, settings: dict[str, Any]) -> str:
+    """The hardest lead of 4-card deal 0 proved on 1 and 2 threads
+    (``benchmarks/omens_parallel.py``): the wall clock's speed-up and the processor time."""
+    from omens_parallel import prove_lead
+
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.kernel.params import Tuning
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, SEED, cards=4))
+    leader = state.current_player()
+    lead = next(m for m in state.moves() if " ".join(map(str, m)) == "3:35 with 4")
+    after = state.apply_move(lead)
+    one = prove_lead(after, leader, 1, nodes, 2 * 2**30, Tuning(**settings))
+    two = prove_lead(after, leader, 2, nodes, 2 * 2**30, Tuning(**settings))
+    return (f"{one[2] / two[2]:.2f}x of the wall clock ({one[1]:,} nodes in {one[2]:.1f} s, "
+            f"{one[3]:.1f} s of processor time; 2 threads {two[1]:,} nodes in {two[2]:.1f} s, "
+            f"{two[3]:.1f} s)")
+
+
+ALL_ROWS = "3,4,deal,bout3,large,proof,waste,threads"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -201,6 +288,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--large-deals", type=int, default=2, help="5p and 6p deals each")
     parser.add_argument("--proof-deals", type=int, default=20)
     parser.add_argument("--proof-nodes", type=int, default=3_000_000)
+    parser.add_argument("--waste-deals", type=int, default=1,
+                        help="4-card deals whose width is measured")
+    parser.add_argument("--waste-nodes", type=int, default=60_000_000)
+    parser.add_argument("--threads-nodes", type=int, default=200_000_000,
+                        help="node budget of the 1 and 2 thread proofs")
+    parser.add_argument("--rows", default=ALL_ROWS, help=f"the rows to run, of {ALL_ROWS}")
+    parser.add_argument("--compare", default=None, metavar="SETTINGS",
+                        help="also run rows 3, 4, bout3 and waste with these Tuning settings "
+                             "(name=value,...: the search before a change of default)")
+    parser.add_argument("--slack", type=float, default=1.0,
+                        help="wall-clock limits times this (a loaded machine)")
     parser.add_argument("--quick", action="store_true", help="a few deals a row")
     args = parser.parse_args(argv)
     if args.worker:
@@ -208,6 +306,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.quick:
         args.deals3, args.deals, args.large_deals, args.proof_deals = 10, 2, 1, 3
+    wanted = set(args.rows.split(","))
+    unknown = wanted - set(ALL_ROWS.split(","))
+    if unknown:
+        parser.error(f"--rows: unknown {', '.join(sorted(unknown))}; choose from {ALL_ROWS}")
+    variants: list[tuple[str, dict[str, Any]]] = [("now", {})]
+    if args.compare is not None:
+        try:
+            variants.append((args.compare, _settings(args.compare)))
+        except ValueError as error:
+            parser.error(f"--compare: {error}")
     peaks: list[int] = []
     load = os.getloadavg()[0]
 
@@ -217,42 +325,66 @@ def main(argv: list[str] | None = None) -> int:
         print(f"done {row}", file=sys.stderr, flush=True)
         return measured
 
+    def each(make: Any) -> str:
+        """A row's figure with each variant, side by side."""
+        cells = [make(settings) for _, settings in variants]
+        if len(cells) == 1:
+            return str(cells[0])
+        named = zip(variants, cells, strict=True)
+        return "; ".join(f"**{name}**: {cell}" for (name, _), cell in named)
+
     rows: list[tuple[str, str, str, str]] = []
-    three = measure(Row(4, args.deals3, 1.0, cards=3))
-    within = sum(1 for s in three.solved if s.status == "solved")
-    rows.append(("4p, 3 cards a hand, exact value", "64/100 within 1 s",
-                 f"{within}/{len(three.solved)} within 1 s ({_nodes(three)}); "
-                 f"{_said(three, 1.0)}",
-                 "100/100 within 1 s"))
-    four = measure(Row(4, args.deals, 40.0, cards=4))
-    solved4 = sum(1 for s in four.solved if s.status == "solved")
-    rows.append(("4p, 4 cards a hand, exact value", "0/6 within 40 s",
-                 f"{solved4}/{len(four.solved)} within 40 s, median "
-                 f"{_median_seconds(four, 40)} ({_nodes(four)}); {_said(four, 40.0)}",
-                 "median ≤ 10 s"))
-    deal = measure(Row(4, args.deals, 30.0))
-    decided = sum(1 for s in deal.solved if s.status == "solved" or s.settled > 0)
-    rows.append(("4p from the deal (5 cards), within 30 s",
-                 "value in [0, 1], no move settled",
-                 f"{_reported(deal)}; {decided}/{len(deal.solved)} with the value decided or "
-                 "≥ 1 lead proven",
-                 "every lead bounded; ≥ 50 % of deals with the value decided or ≥ 1 lead "
-                 "proven"))
-    bout3 = measure(Row(4, args.deals, 15.0, bout=3))
-    solved3 = sum(1 for s in bout3.solved if s.status == "solved")
-    rows.append(("4p from the start of bout 3 of a real deal (seeded play)", "1/6 within 15 s",
-                 f"{solved3}/{len(bout3.solved)} within 15 s, median "
-                 f"{_median_seconds(bout3, 15)} ({_nodes(bout3)}); {_said(bout3, 15.0)}",
-                 "median ≤ 1 s"))
-    five = measure(Row(5, args.large_deals, 30.0))
-    six = measure(Row(6, args.large_deals, 30.0, concept="paranoid"))
-    rows.append(("5p and 6p from the deal, within 30 s", "nothing",
-                 f"5p: {_reported(five)}; 6p: {_reported(six)}",
-                 "every lead bounded tighter than [0, 1]"))
-    rows.append(("nodes searched / proof graph size, 3-card 4p deals", "median 8.5×",
-                 _proof_ratio(args.proof_deals, args.proof_nodes), "median ≤ 2×"))
-    rows.append(("peak memory of any default solve", "2.7 GB",
-                 f"{max(peaks) / 2**20:,.0f} MiB", "≤ 2 GB"))
+    slack = args.slack
+    if "3" in wanted:
+        def three(settings: dict[str, Any]) -> str:
+            got = measure(Row(4, args.deals3, 1.0, cards=3, settings=settings, slack=slack))
+            within = sum(1 for s in got.solved if s.status == "solved" and s.seconds <= 1.0)
+            return (f"{within}/{len(got.solved)} within 1 s, {_cpu_within(got, 1.0)} "
+                    f"({_nodes(got)}); {_said(got, 1.0)}")
+        rows.append(("4p, 3 cards a hand, exact value", "83/100 within 1 s", each(three),
+                     "100/100 within 1 s"))
+    if "4" in wanted:
+        def four(settings: dict[str, Any]) -> str:
+            got = measure(Row(4, args.deals, 40.0, cards=4, settings=settings, slack=slack))
+            return f"{_median_cpu(got)} ({_nodes(got)}); {_said(got, 40.0)}"
+        rows.append(("4p, 4 cards a hand, exact value and every lead",
+                     "unknown at 20 M nodes; 0/6 within 40 s", each(four),
+                     "median ≤ 10 s, ≤ 5 M nodes"))
+    if "deal" in wanted:
+        deal = measure(Row(4, args.deals, 30.0, slack=slack))
+        decided = sum(1 for s in deal.solved if s.status == "solved" or s.settled > 0)
+        rows.append(("4p from the deal (5 cards), within 30 s",
+                     "value in [0, 1], no move settled",
+                     f"{_reported(deal)}; {decided}/{len(deal.solved)} with the value decided "
+                     "or ≥ 1 lead proven",
+                     "every lead bounded; ≥ 50 % of deals with the value decided or ≥ 1 lead "
+                     "proven"))
+    if "bout3" in wanted:
+        def bout3(settings: dict[str, Any]) -> str:
+            got = measure(Row(4, args.deals, 15.0, bout=3, settings=settings, slack=slack))
+            return f"{_median_cpu(got)} ({_nodes(got)}); {_cpu_within(got, 1.0)}"
+        rows.append(("4p from the start of bout 3 of a real deal (seeded play)",
+                     "1/6 within 15 s", each(bout3), "median ≤ 1 s"))
+    if "large" in wanted:
+        five = measure(Row(5, args.large_deals, 30.0, slack=slack))
+        six = measure(Row(6, args.large_deals, 30.0, concept="paranoid", slack=slack))
+        rows.append(("5p and 6p from the deal, within 30 s", "nothing",
+                     f"5p: {_reported(five)}; 6p: {_reported(six)}",
+                     "every lead bounded tighter than [0, 1]"))
+    if "proof" in wanted:
+        rows.append(("nodes searched / proof graph size, 3-card 4p deals", "median 8.5×",
+                     _proof_ratio(args.proof_deals, args.proof_nodes), "median ≤ 2×"))
+    if "waste" in wanted:
+        rows.append(("bout starts searched / in the proof, 4 cards", "71×",
+                     each(lambda settings: waste_ratio(args.waste_deals, args.waste_nodes,
+                                                       settings)), "≤ 10×"))
+    if "threads" in wanted:
+        # the lead's df-pn with playouts from the start, as a solve's long turns have them
+        rows.append(("2 threads against 1 on the hardest lead of a 4-card deal", "1.0×",
+                     threads_ratio(args.threads_nodes, {"playouts_turn": 0}), "≥ 1.7×"))
+    if peaks:
+        rows.append(("peak memory of any default solve", "1.8 GB",
+                     f"{max(peaks) / 2**20:,.0f} MiB (the rows run above)", "≤ 2 GB"))
     print(f"load average (1 min) at the start {load:.1f}, at the end {os.getloadavg()[0]:.1f}, "
           f"on {os.cpu_count()} cores")
     print("| configuration (seeded deals, one Absolute a hand) | issue's figure | now | target |")

@@ -269,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="take from a results file the mutants that make the same change "
                         "of the same line of the same function, and run only the others (the "
                         "engine changed elsewhere)")
+    parser.add_argument("--fuzz-reuse", type=Path, metavar="RESULTS",
+                        help="take from a results file the fuzzing of each mutant that makes "
+                        "the same change of the same line (fuzzing plays no vector: a change "
+                        "of the suites leaves it true), for the suites its vectors now kill "
+                        "fewer than twice")
     parser.add_argument("--only", default="", help="mutants whose description contains TEXT")
     parser.add_argument("--numbers", default="",
                         help="only the mutants of these numbers (e.g. 86,93,120-200; 0: the "
@@ -371,9 +376,30 @@ def main(argv: list[str] | None = None) -> int:
     results = sorted([*kept, *results], key=lambda row: (row.get("number", 0), row["name"]))
     for row in results:
         _annotate(row)
+    if args.fuzz_reuse is not None:
+        _take_fuzzing(results, json.loads(read_text(args.fuzz_reuse, OmenSolverError,
+                                                    64 * 1024 * 1024)))
     atomic_write(args.out, _results_text(results))
     print(tables(results))
     return 0
+
+
+def _take_fuzzing(results: list[dict[str, Any]], before: list[dict[str, Any]]) -> None:
+    """Give each mutant of ``results`` the fuzzing ``before`` records for the same change of
+    the same line (a deviation: of the same name), for each suite whose vectors kill it fewer
+    than twice."""
+    found: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in before:
+        if "source" in row or "line" not in row:
+            found.setdefault(reading_key(row), []).append(row)
+    for row in results:
+        same = found.get(reading_key(row), [])
+        old = same.pop(0) if same else None
+        if old is None or row.get("equivalent"):
+            continue
+        for suite, fuzzed in (old.get("fuzz") or {}).items():
+            if len(row["kills"][suite]["holding"]) < 2:
+                row.setdefault("fuzz", {})[suite] = fuzzed
 
 
 def _results_text(results: list[dict[str, Any]]) -> str:
@@ -541,12 +567,6 @@ _ONE_PENDING: Final = (
     "the end of a bout lie under the one resolved (the reading of the obligation stack, "
     "docs/proofs.md); no vector resolves two Absolutes at the end of one bout"
 )
-_OTHER_SETTINGS: Final = (
-    "not equivalent: the proofs' differential test (docs/proofs.md) tells it apart under "
-    "random settings, but no vector of either suite kills it under any settings and "
-    "fuzzing under each preset found nothing: a difference only other settings show, and no "
-    "vector has; left for a vector under those settings"
-)
 EXPLAINED: Final[dict[tuple[str, str, str, str, str], str]] = {
     (_SD, "_luck_discard", "drop statement", "work.discard((card,))",
      "work.discard((card,))"): _PILE,
@@ -609,25 +629,6 @@ EXPLAINED: Final[dict[tuple[str, str, str, str, str], str]] = {
         "invisible to the protocol: the exchange's actions are asked for its two seats only "
         "(its joint actions), never for a seat outside it "
         "(test_absolute_exchange_has_no_moves_for_a_seat_outside_it, tests/omens, kills it)"),
-    (_SD, "_pending_choices", "drop statement", "return []", "return []"): _OTHER_SETTINGS,
-    (_SD, "_betrayal_choices", "and/or", "Or -> And",
-     "if placement.before == resolver or taken == card:"): _OTHER_SETTINGS,
-    (_SD, "_advance", "drop statement", "_drop_void_pending(work)", "_drop_void_pending(work)"
-     ): _OTHER_SETTINGS,
-    (_SD, "_now_choices", "and/or", "And -> Or",
-     "return [(RETURN, p.card) for p in front if p.before != resolver and p.card != card]"
-     ): _OTHER_SETTINGS,
-    (_SD, "_betrayal_choices", "flip comparison", "Eq -> NotEq",
-     "remaining_law = None if law is not None and law[0] == taken else law"): (
-        "short of the target: Betrayal's gift chosen under Law's constraint when Betrayal "
-        "takes another card (and free of it when it takes Law) is told apart under the "
-        "gamepark preset (betrayal_give_back = forbidden) by one vector only; fuzzing finds "
-        "it at its 3rd line"),
-    (_SD, "_nobody_left", "off by one", "1 -> 0",
-     "return _next_to_play(self.table, self._hands, self._played, self._leader) == -1"): (
-        "short of the target: under law_when_last = skip (gamepark) Law makes no choice when "
-        "seat 1 is the next to play; one vector of the gamepark suite resolves Law with seat 1 "
-        "next (the enumerated bouts have seat 1 lead); fuzzing finds it at its 10th line"),
     (_SD, "winning_team", "and/or", "Or -> And",
      "if self._phase != Phase.OVER or self._winner is None:"): (
         "differs only where play is over with no winner, a void round (no card left in any "

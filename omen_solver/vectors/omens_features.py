@@ -18,10 +18,12 @@ state after it (:func:`step_features`), following the bout in progress (:class:`
   that touch it (:data:`SITUATIONS`): a hand of only Fear, of one card or empty when an effect
   takes from it, gives to it or shows from it; Law taken, given, given back, sent back,
   moved, replayed or placed through Dream, with several players, one or nobody left to play,
-  and each kind of placement Law binds; every effect in the bout that ends a round and in the
-  one that ends the game; Pride, Luck and the round end together, by what Luck did; the
-  round-end tie between players left with one card and Luck's zero over them; each immediate
-  card placed first, last, and with one player left to play;
+  and each kind of placement Law binds, from a hand with cards on both sides of it (and the
+  gift of a Betrayal that took Law, which it no longer binds); every effect in the bout that
+  ends a round and in the one that ends the game; Pride, Luck and the round end together, by
+  what Luck did; the round-end tie between players left with one card and Luck's zero over
+  them; each immediate card placed first, last, with one player left to play, and when the
+  turn has passed the last seat (seat 1 next, several players or one still to play);
 - ``rule:ID``, ``round_end:KIND:Np``, ``team_win:Np:SIZE``, ``absolute:TIMING:EXCHANGE:REL``;
 - ``chain:A>B>C...``: three immediate cards or more placed in one bout, in that order (no
   fixed total: what random lines find).
@@ -38,6 +40,7 @@ from omen_solver.core.game import TraceStep
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
 from omen_solver.omens.resolve import owner
+from omen_solver.omens.rules import BetrayalGiveBack, WrathReplay
 from omen_solver.omens.state import DREAM, REPLAY, OmensState
 from omen_solver.omens.table import Placement, Scope
 from omen_solver.omens.vocabulary import ChoiceWord, Effect, law_word
@@ -186,8 +189,17 @@ back (the card it took), Wrath sends it back, Jealousy swaps with it, Wrath's pl
 it, Dream's target places it."""
 LEFT: Final = ("several-left", "one-left", "nobody-left")
 """How many players are still to play (a normal turn) right after."""
-UNDER_LAW: Final = ("turn", "dream-placement", "wrath-replay", "betrayal-gift")
-"""The kinds of placement made while Law's constraint stands (option ``law_binds``)."""
+UNDER_LAW: Final = ("turn", "dream-placement", "wrath-replay", "betrayal-gift",
+                    "betrayal-gift-law-taken")
+"""The kinds of placement made while Law's constraint stands (option ``law_binds``), each
+counted where the constraint decides something: the cards the placement may come from lie on
+both sides of Law's value (some follow it, some do not). ``betrayal-gift-law-taken``: the gift
+of a Betrayal that took Law, which its constraint no longer binds (rules 000, "Betrayal")."""
+WRAPS: Final = ("turn", "dream-placement", "betrayal-gift")
+"""An immediate card placed when the turn has passed the last seat (right after it, seat 1,
+who did not lead, is the next to play), by each kind of placement: a turn, Dream's target
+(whose card Dream's player resolves), Betrayal's gift (which the player it is given to
+resolves). Dream's target cannot place Dream, nor Betrayal give Betrayal (one card each)."""
 LUCK_WITH_PRIDE: Final = ("discards", "nothing-to-discard", "zero", "not-discarded")
 """What Luck does in a bout with Pride that ends the round: its player discards a card (and
 keeps some), has nothing to discard (only Fear), discards its last card (0 cards win the
@@ -196,6 +208,8 @@ SITUATIONS: Final = frozenset(
     [f"situation:hand-{kind}:{effect}" for kind in HAND_KINDS for effect in HAND_EFFECTS]
     + [f"situation:law-{event}:{left}" for event in LAW_EVENTS for left in LEFT]
     + [f"situation:under-law:{kind}" for kind in UNDER_LAW]
+    + [f"situation:wraps:{effect}:{kind}" for effect in NOW_EFFECTS for kind in WRAPS
+       if (effect, kind) not in ((Effect.DREAM, WRAPS[1]), (Effect.BETRAYAL, WRAPS[2]))]
     + [f"situation:ends-{what}:{effect}" for what in ("round", "game") for effect in EFFECTS]
     + [f"situation:pride-luck-round-end:{what}" for what in LUCK_WITH_PRIDE]
     + [f"situation:tie-one-card:{what}" for what in ("partners", "opponents", Effect.FEAR)]
@@ -376,6 +390,7 @@ def step_features(
     features |= {f"rule:{rule}" for rule in rules}
     features |= _law_scenes(before, move) | _choice_scenes(move)
     features |= _hand_situations(before, move)
+    features |= _wrap_situations(before, move, after)
     seen = _law_seen(before, move, bout.law_watch)
     features |= seen
     watch = bout.law_watch - seen
@@ -483,7 +498,11 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
         if action.verb is Verb.PLAY and before.law is not None:
             kinds = {str(REPLAY): "wrath-replay", str(DREAM): "dream-placement"}
             kind = kinds.get(str(pending), "turn")
-            events.add(f"under:{kind}")
+            hand = list(before.hands[action.seat])
+            if pending == REPLAY and before.table.rules.wrath_replay == WrathReplay.FORBIDDEN:
+                hand = [card for card in hand if card != before.pending[-1][2]]
+            if _both_sides(hand, before.law[0]):
+                events.add(f"under:{kind}")
         if action.verb not in (Verb.PLAY, Verb.RESOLVE) or not choice:
             continue
         keyword = choice[0]
@@ -493,8 +512,14 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
                 events.add("given-back" if given == _LAW else "taken")
             elif given == _LAW:
                 events.add("given")
-            if before.law is not None and taken != before.law[0]:
-                events.add("under:betrayal-gift")
+            if before.law is not None:
+                hand = [*(c for c in before.hands[action.seat]
+                          if not (action.verb is Verb.PLAY and c == action.card)), taken]
+                if before.table.rules.betrayal_give_back == BetrayalGiveBack.FORBIDDEN:
+                    hand.remove(taken)
+                if _both_sides(hand, before.law[0]):
+                    events.add("under:betrayal-gift" if taken != before.law[0]
+                               else "under:betrayal-gift-law-taken")
         elif keyword == ChoiceWord.RETURN and int(choice[1]) == _LAW:
             events.add("returned")
         elif keyword == ChoiceWord.SWAP and int(choice[1]) == _LAW:
@@ -502,6 +527,35 @@ def _law_situations(before: OmensState, move: Sequence[OmensAction],
     left = _left(before, after)
     return {f"situation:under-law:{e.removeprefix('under:')}" if e.startswith("under:")
             else f"situation:law-{e}:{left}" for e in events}
+
+
+def _both_sides(hand: Sequence[int], value: int) -> bool:
+    """Cards on both sides of Law's value: its constraint decides which may be placed."""
+    return any(card > value for card in hand) and any(card < value for card in hand)
+
+
+def _wrap_situations(before: OmensState, move: Sequence[OmensAction],
+                     after: OmensState) -> set[str]:
+    """Each immediate card placed when the turn has passed the last seat: right after, the
+    bout goes on and seat 1, who did not lead it, is the next to play; by the kind of
+    placement (:data:`WRAPS`)."""
+    if after.last_bout is not before.last_bout or after.is_terminal() or after.leader == 0:
+        return set()
+    players = after.num_players()
+    waiting = [seat for seat in ((after.leader + step) % players for step in range(players))
+               if not after.played_this_bout(seat) and after.hands[seat]]
+    if not waiting or waiting[0] != 0:
+        return set()
+    pending = before.pending[-1][0] if before.pending else None
+    placed: list[tuple[int, str]] = []
+    for action in move:
+        if action.verb is Verb.PLAY and pending != REPLAY:
+            placed.append((action.card, WRAPS[1] if pending == DREAM else WRAPS[0]))
+        choice = action.choice
+        if action.verb in (Verb.PLAY, Verb.RESOLVE) and choice and choice[0] == ChoiceWord.TAKE:
+            placed.append((int(choice[2]), WRAPS[2]))
+    return {f"situation:wraps:{name}:{kind}" for card, kind in placed
+            if (name := effect_name(card)) in NOW_EFFECTS}
 
 
 _WATCHED: Final = tuple(f"situation:law-{event}:" for event in ("taken", "returned", "moved"))

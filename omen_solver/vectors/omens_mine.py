@@ -217,10 +217,11 @@ def _dimensions(suite: Suite) -> tuple[Dimension, ...]:
             "situations in which engines go wrong, each with the effects that touch it: hands "
             "of only Fear, one card or none; Law taken, given, given back, sent back, moved, "
             "replayed or placed through Dream with players left to play or not, and each "
-            "placement it binds; every effect in the bout that ends a round and the game; "
-            "Pride, Luck and the round end; the one-card tie and Luck's zero; each immediate "
-            "card first, last and with one player left; in vectors that hold under the suite's "
-            "settings",
+            "placement it binds where the hand holds cards on both sides of it; every effect "
+            "in the bout that ends a round and the game; Pride, Luck and the round end; the "
+            "one-card tie and Luck's zero; each immediate card first, last, with one player "
+            "left, and when the turn passes the last seat; in vectors that hold under the "
+            "suite's settings",
             situations,
             impossible=no_situations,
             holding=True,

@@ -24,14 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from omen_solver.core.enumeration import PerftResult, perft
-from omen_solver.core.game import GameState
+from omen_solver.core.game import GameState, game_named
 from omen_solver.core.positions import load_data
 from omen_solver.errors import VectorFileError
 from omen_solver.vectors.jsonfile import read_json, validate
 from omen_solver.vectors.omen_mine import load_seeds, seed_position
 from omen_solver.vectors.omen_record import omen_options_json, omen_start
 from omen_solver.vectors.omens_mine import Suite, example_setup, load_examples
-from omen_solver.vectors.omens_record import OmensSetup, start_state
+from omen_solver.vectors.omens_record import OmensSetup
+from omen_solver.vectors.views import VECTORS
 
 __all__ = [
     "PerftMismatch",
@@ -193,11 +194,14 @@ class PerftMismatch:
 
 
 def _start(game: str, case: Mapping[str, Any]) -> GameState[Any]:
-    if game == "omens":
-        return start_state(case["options"], case["position"], case["id"])
-    if game == "omen":
-        return omen_start(case["options"], case["position"], case["id"])
-    return load_data(Path(f"perft case {case['id']}"), dict(case["position"]))
+    """A case's start: set up by the game's vector view (its ``options`` and ``position``),
+    or, for a game the vectors do not play, its ``position`` read by the game's loader."""
+    try:
+        view = VECTORS.of(game_named(game))
+    except KeyError:
+        return load_data(Path(f"perft case {case['id']}"), dict(case["position"]))
+    state: GameState[Any] = view.start(case["options"], case["position"], case["id"])
+    return state
 
 
 def check_suite(

@@ -39,14 +39,6 @@ __all__ = [
 PROTOCOL_VERSION: Final = 1
 COMMANDS: Final = ("hello", "setup", "legal", "play", "state", "perft", "quit")
 
-_UNORDERED: Final = {
-    "omens": ("discarded", "hands", "round_winner_team", "winner_team"),
-    "omen": ("hands", "feats", "rewards", "cities"),
-}
-"""State fields whose card lists are sets or multisets (order does not matter); a city's
-Reward stack is the exception (top first)."""
-
-
 def normalize_move(text: str) -> str:
     """An action's text with a joint action's parts in seat order (the parts of ``3:gives 5 &
     1:gives 9`` may come in any order)."""
@@ -77,8 +69,15 @@ def _sorted_lists(value: Any, keep_order: bool = False) -> Any:
 
 
 def normalize_state(game: str, state: Mapping[str, Any]) -> dict[str, Any]:
-    """A state with the card lists whose order does not matter sorted."""
-    unordered = _UNORDERED.get(game, ())
+    """A state with the card lists whose order does not matter sorted (the fields the game's
+    vector view names, :attr:`omen_solver.vectors.views.VectorView.unordered`)."""
+    from omen_solver.core.game import game_named
+    from omen_solver.vectors.views import VECTORS
+
+    try:
+        unordered = VECTORS.of(game_named(game)).unordered
+    except KeyError:  # a game the vectors do not play: compared as it is
+        unordered = ()
     return {
         key: _sorted_lists(value) if key in unordered else value
         for key, value in state.items()

@@ -233,8 +233,11 @@ class CheckReport:
                 f"{self.min_played}" + (f" ({'; '.join(parts)})" if parts else "") + ". Make "
                 "the engine set up more of them (answer 'unsupported' only for what it cannot "
                 "play), check the folder of the suite it is meant for (e.g. "
-                "vectors/omens/rulebook for the rulebook preset; --game omens), or give "
-                "--min-played N to accept fewer")
+                "vectors/omens/rulebook for the rulebook preset; --game omens)"
+                + (", make a suite for the settings it declares (omen-solver vectors export "
+                   "--game omens --out DIR --preset NAME --rule NAME=SETTING)"
+                   if why["settings"] else "")
+                + ", or give --min-played N to accept fewer")
 
     def skip_reasons(self) -> list[tuple[str, int]]:
         """Why vectors were skipped, the most frequent reason first."""

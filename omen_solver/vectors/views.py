@@ -30,10 +30,18 @@ class VectorView(Generic[StateT]):
     """Who acts and the legal actions, as the vectors state them after every step."""
     state: Callable[[StateT], dict[str, Any]]
     """The table, as the vectors state it."""
+    unordered: tuple[str, ...] = ()
+    """The fields of a stated table whose card lists are sets or multisets: compared in any
+    order (docs/vectors.md, "The protocol")."""
 
 
 VECTORS: Final[Feature[VectorView[Any]]] = Feature("vectors")
 """The games the vectors play, each with its view."""
 
-VECTORS.register(OMENS, VectorView(start=start_state, turn=turn_view, state=state_view))
-VECTORS.register(OMEN, VectorView(start=omen_start, turn=omen_turn_view, state=omen_state_view))
+VECTORS.register(OMENS, VectorView(
+    start=start_state, turn=turn_view, state=state_view,
+    unordered=("discarded", "hands", "round_winner_team", "winner_team")))
+VECTORS.register(OMEN, VectorView(
+    start=omen_start, turn=omen_turn_view, state=omen_state_view,
+    # a city's Reward stack (its "rewards" beside "seat1") is the exception: top first
+    unordered=("hands", "feats", "rewards", "cities")))

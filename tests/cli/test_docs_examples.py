@@ -50,6 +50,8 @@ SLOW_COMMANDS = {
     "omen-solver vectors check vectors/omens/gamepark --engine 'omen-solver vectors engine "
     "--preset gamepark'",
     "omen-solver vectors check vectors --engine 'omen-solver vectors engine'",
+    "omen-solver vectors check vectors/omens/rulebook --engine 'omen-solver vectors engine "
+    "--preset gamepark'",
     # the example engine through every vector: by default its examples, and random play
     # (tests/vectors/test_runner.py, test_fuzz.py; this page's perft and fuzz commands)
     "omen-solver vectors check vectors --engine 'node vectors/adapters/example-omens-engine.js'",

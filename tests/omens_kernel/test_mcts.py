@@ -261,3 +261,49 @@ def test_two_trees_on_two_threads_repeat_and_match_the_python_ones(
     pure = solve(state, budget=budget, threads=2, estimate=True, seed=7)
     assert [m.to_json() for m in pure.moves] == [m.to_json() for m in first.moves]
     assert pure.extra["evaluation"]["playouts"] == first.extra["evaluation"]["playouts"]
+
+
+@needs_compiled
+def test_a_tree_whose_iterations_end_at_known_values_still_spends_its_budget() -> None:
+    """A 3-card deal whose tree, with the oracle at bout starts of up to 8 cards, soon has
+    every leaf it reaches settled (exact values, proofs, ended rounds): each iteration's walk
+    counts as work, so the evaluation stops at its share of a node budget instead of
+    iterating for ever (docs/estimates.md: a node budget repeats exactly)."""
+    state = _deal(4, 7, 3)
+    team = state.team_of(state.current_player())
+    settings = EvaluationSettings(seed=3, share=0.95, params=MctsParams(oracle_cards=8))
+    result = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=15_000),
+                               evaluate=settings, threads=1)
+    report = result.extra["evaluation"]
+    assert 0 < report["work"] <= 15_000 * 19 + 1
+    assert report["playouts"] // 8 <= report["work"]
+
+
+def test_a_move_with_few_playouts_is_estimated_near_the_roots_mean() -> None:
+    """docs/estimates.md, "How to read the numbers": a move's win rate is drawn toward the mean
+    of the root's playouts by 5 virtual playouts, so a handful of playouts never shows an
+    extreme rate; its interval still holds the rate shown."""
+    from omen_solver.omens.kernel.estimate import PRIOR_PLAYOUTS, Evaluation
+    from omen_solver.omens.kernel.view import KernelView
+
+    state = _deal(4, 2, 3)
+    spec = compile_table(state.table, state.teams())
+    view = KernelView(Machine(spec), from_engine(spec, state))
+    team = state.team_of(state.current_player())
+    side = [spec.team_of[seat] == team for seat in range(spec.players)]
+    evaluation = Evaluation(view, side, EvaluationSettings(seed=5))
+    evaluation.run(300)
+    prior = evaluation.prior()
+    seen = 0
+    for option in evaluation.search.root_moves():
+        found = evaluation.found(option)
+        got = evaluation.estimate(option)
+        if got is None:
+            continue
+        seen += 1
+        raw = found.wins / found.visits
+        assert min(raw, prior) - 1e-9 <= got.win_rate <= max(raw, prior) + 1e-9
+        weight = found.visits / (found.visits + PRIOR_PLAYOUTS)
+        assert abs(got.win_rate - prior) <= weight * abs(raw - prior) + 1e-9
+        assert got.low <= got.win_rate <= got.high
+    assert seen

@@ -265,3 +265,28 @@ def test_both_kernels_keep_the_moves_tables_alike(monkeypatch: pytest.MonkeyPatc
         monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
         runs.append(run())
     assert len(set(runs)) == 1
+
+
+def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """df-pn's short turns seed without playouts and the longer ones with them
+    (``Tuning.playouts_turn``): the answers are those of the search without playouts, and the
+    two kernels switch at the same turns (the same node counts and moves)."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)  # turns of 500, 1,000, 2,000...
+    state = random_small(random.Random(16), 4, 3)
+    team = _leader_team(state)
+    tunings = [replace(Tuning(), playouts=0), replace(Tuning(), playouts=4, playouts_turn=0),
+               replace(Tuning(), playouts=4, playouts_turn=1_000)]
+
+    def run(tuning: Tuning) -> tuple[object, ...]:
+        found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), tuning=tuning)
+        assert found.solved
+        return found.value, found.nodes, found.moves
+
+    runs = [run(tuning) for tuning in tunings]
+    answers = {(value, tuple((m.action, m.value) for m in found)) for value, _, found in runs}
+    assert len(answers) == 1
+    assert len({nodes for _, nodes, _ in runs}) == 3  # the switch changes the search
+    if compiled.AVAILABLE:
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+        assert run(tunings[2]) == runs[2]

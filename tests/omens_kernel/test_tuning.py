@@ -30,7 +30,8 @@ from tests.omens_kernel.helpers import random_small
 SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4),
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
-            replace(Tuning.off(), both_questions=True), Tuning(playouts=4), Tuning()]
+            replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
+            Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -116,8 +117,8 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2], Tuning(playouts=4),
-                                    Tuning(playouts=15, distance=0)], ids=repr)
+@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2], Tuning(playouts=4, playouts_turn=0),
+                                    Tuning(playouts=15, playouts_turn=0, distance=0)], ids=repr)
 def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
     """The same answers, node counts, table entries and stops, setting by setting (the
     playouts of a bout start's seed are the same random playouts in both kernels)."""
@@ -144,7 +145,7 @@ def test_playout_seeds_are_the_same_in_both_kernels() -> None:
     for machine, maximising, root in _seeded_deals(2, 3):
         for target in (0, 1):
             runs = []
-            for tuning in (Tuning(), Tuning(playouts=4)):
+            for tuning in (Tuning(playouts=0), Tuning(playouts=4, playouts_turn=0)):
                 seen = []
                 for kind in (DfpnSearch, compiled.CompiledDfpn):
                     search = kind(machine, maximising, target,
@@ -179,4 +180,19 @@ def test_a_setting_out_of_range_is_refused() -> None:
         Tuning(distance=8)
     with pytest.raises(ValueError, match="playouts"):
         Tuning(playouts=16)
+    with pytest.raises(ValueError, match="playouts_turn"):
+        Tuning(playouts_turn=-1)
+
+
+def test_a_df_pn_search_alone_starts_without_the_playouts_of_long_turns() -> None:
+    """By default the playouts are the long turns' of the searches by turns
+    (``Tuning.playouts_turn``): a df-pn search run alone starts without them, and with them
+    where every turn has them."""
+    assert Tuning().playouts and Tuning().first_playouts() == 0
+    assert Tuning(playouts=4, playouts_turn=0).first_playouts() == 4
+    machine, maximising, _ = _seeded_deals(1, 3)[0]
+    for tuning, wanted in ((Tuning(), 0), (Tuning(playouts_turn=0), Tuning().playouts)):
+        kinds: list[type] = [DfpnSearch] + ([compiled.CompiledDfpn] if compiled.AVAILABLE else [])
+        for kind in kinds:
+            assert kind(machine, maximising, 1, SearchParams(tuning=tuning)).playouts == wanted
 

@@ -316,3 +316,45 @@ def test_random_play_meets_no_situation_the_coverage_calls_impossible(preset: st
     assert seen <= possible, sorted(seen - possible)
     if lines >= 1500:
         assert possible <= seen, sorted(possible - seen)
+
+
+def _line_situations(text: str, moves: list[str]) -> list[set[str]]:
+    """The situations each step of a line from a one-line position brings."""
+    from omen_solver.core.positions import load
+    from omen_solver.vectors.omens_features import BoutTrack, step_features
+
+    state = load(text)
+    bout = BoutTrack()
+    found = []
+    for text_move in moves:
+        move = state.parse_move(text_move)
+        after, trace = state.explain(move)
+        bout, features = step_features(state, move, after, trace, bout)
+        found.append({f for f in features if f.startswith("situation:")})
+        state = after
+    return found
+
+
+def test_the_turn_passing_the_last_seat_is_a_situation_by_kind_of_placement() -> None:
+    """Rules 000, "Game Sequence" (clockwise from the leader) and "Betrayal": seat 2 leads, so
+    once seat 4 has played seat 1 is the next to play; seat 4's Betrayal (a turn) gives Law,
+    which seat 2 then resolves with seat 1 still to play."""
+    steps = _line_situations("omens 5,6/7,8/9,10/29,15,16 teams=1,3/2,4 lead=2",
+                             ["2:7", "3:9", "4:29 take 7 give 15"])
+    assert not any(f.startswith("situation:wraps:") for f in steps[0] | steps[1])
+    assert {"situation:wraps:betrayal:turn", "situation:wraps:law:betrayal-gift"} <= steps[2]
+
+
+def test_a_placement_under_law_counts_where_the_constraint_decides() -> None:
+    """Rules 000, "Law" (follow it if the hand allows) and "Betrayal" (taking Law ends its
+    constraint): a placement under Law counts only from cards on both sides of 15, and
+    Betrayal's gift after it takes Law is a situation of its own."""
+    text = "omens 15,6/17,20,18/9,10/29,3,16 teams=1,3/2,4 lead=1"
+    assert not any("under-law" in f for f in _line_situations(text, ["1:15 higher", "2:20"])[1])
+    text = "omens 15,6/7,20,8/9,10/29,3,16 teams=1,3/2,4 lead=1"
+    line = ["1:15 higher", "2:20", "3:9"]
+    gift = _line_situations(text, [*line, "4:29 take 20 give 16"])[-1]
+    assert {"situation:under-law:turn", "situation:under-law:betrayal-gift"} <= gift
+    freed = _line_situations(text, [*line, "4:29 take 15 give 3"])[-1]
+    assert "situation:under-law:betrayal-gift-law-taken" in freed
+    assert "situation:under-law:betrayal-gift" not in freed

@@ -189,6 +189,23 @@ if r['cmd'] == 'setup':
     assert "give --min-played N to accept fewer" in out
 
 
+def test_too_few_for_settings_built_in_says_how_to_make_a_suite_for_them(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine whose built-in settings (here The Absolute resolved at the end of the bout,
+    option absolute_timing) leave too many vectors out is told how to make a suite for its
+    own settings (docs/vectors.md, "A suite for your own settings")."""
+    folder = SHIPPED / "omens" / "rulebook" / "examples.json"
+    total = len(json.loads(folder.read_text(encoding="utf-8"))["vectors"])
+    status = main(["vectors", "check", str(folder), "--engine",
+                   f"{SELF} --rule absolute_timing=end", "--min-played", str(total)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "do not hold under the settings it declares). Make the engine" in out
+    assert ("make a suite for the settings it declares (omen-solver vectors export --game "
+            "omens --out DIR --preset NAME --rule NAME=SETTING), or give --min-played N") in out
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -1731,11 +1731,13 @@ static uint64_t playout_seed(const Spec *s, const KS *k) {
 
 /* How many of ``count`` random playouts from ``start`` (every player choosing uniformly
  * among the legal actions, chance too, to the round's end or PLAYOUT_STEPS actions) end with
- * the value the search asks (dfpn.py: DfpnSearch._playout_wins). */
-static int playout_wins(Search *S, const KS *start, int count) {
+ * the value the search asks (dfpn.py: DfpnSearch._playout_wins); ``*ended``: how many reached
+ * the round's end (each with value 0 or 1, so the other question's wins are ended - wins). */
+static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     const Spec *s = &S->spec;
     uint64_t x = playout_seed(s, start);
     int wins = 0;
+    *ended = 0;
     int a[MAXMOVES], b[MAXMOVES];
     for (int p = 0; p < count; p++) {
         KS k = *start, next;
@@ -1759,6 +1761,7 @@ static int playout_wins(Search *S, const KS *start, int count) {
         if (k.phase == OVER && !k.error) {
             int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
             wins += value == S->target;
+            ++*ended;
         }
     }
     return wins;
@@ -1767,32 +1770,55 @@ static int playout_wins(Search *S, const KS *start, int count) {
 /* The playouts' results by bout start, so that a bout start seeded again (each time its
  * parent is expanded before it is stored) does not play them again: a result depends on the
  * state alone (the search's question and count fixed), so the node counts stay those without
- * it. Direct-mapped, a key of at most PMEMO_WORDS words kept whole and compared. */
+ * it. Direct-mapped, a key of at most PMEMO_WORDS words kept whole and compared. The search of
+ * the other question (its hint, same side, same playouts) plays the same playouts from the
+ * same state, so its memo answers too: its wins, or the ended playouts less its wins. */
 #define PMEMO_SLOTS (1 << 14)
 #define PMEMO_WORDS 16
 typedef struct PlayoutMemo {
     uint64_t hash[PMEMO_SLOTS];
     uint8_t len[PMEMO_SLOTS];  /* 0: empty */
     uint8_t wins[PMEMO_SLOTS];
+    uint8_t ended[PMEMO_SLOTS];
+    uint8_t count[PMEMO_SLOTS];
+    uint8_t target[PMEMO_SLOTS];
     uint64_t words[PMEMO_SLOTS][PMEMO_WORDS];
 } PlayoutMemo;
 
+static int pmemo_find(const PlayoutMemo *m, size_t i, const uint64_t *w, int len, uint64_t h,
+                      int count) {
+    return m && m->len[i] == len && m->hash[i] == h && m->count[i] == count
+        && memcmp(m->words[i], w, (size_t)len * sizeof(uint64_t)) == 0;
+}
+
 static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
                              int count) {
-    if (len > PMEMO_WORDS) return playout_wins(S, k, count);
+    int ended;
+    if (len > PMEMO_WORDS) return playout_wins(S, k, count, &ended);
     if (!S->playouts) {
         S->playouts = calloc(1, sizeof(PlayoutMemo));
-        if (!S->playouts) return playout_wins(S, k, count);
+        if (!S->playouts) return playout_wins(S, k, count, &ended);
     }
     PlayoutMemo *m = S->playouts;
     size_t i = (size_t)(h >> 17) & (PMEMO_SLOTS - 1);
-    if (m->len[i] == len && m->hash[i] == h
-        && memcmp(m->words[i], w, (size_t)len * sizeof(uint64_t)) == 0)
-        return m->wins[i];
-    int wins = playout_wins(S, k, count);
+    if (pmemo_find(m, i, w, len, h, count))
+        return m->target[i] == S->target ? m->wins[i] : m->ended[i] - m->wins[i];
+    const Search *H = (const Search *)S->hint_obj;
+    const PlayoutMemo *o = H ? H->playouts : NULL;
+    int wins;
+    if (o && pmemo_find(o, i, w, len, h, count)
+        && memcmp(H->maximising, S->maximising, sizeof S->maximising) == 0) {
+        wins = o->wins[i]; ended = o->ended[i];
+        if (o->target[i] != S->target) wins = ended - wins;
+    } else {
+        wins = playout_wins(S, k, count, &ended);
+    }
     m->hash[i] = h;
     m->len[i] = (uint8_t)len;
     m->wins[i] = (uint8_t)wins;
+    m->ended[i] = (uint8_t)ended;
+    m->count[i] = (uint8_t)count;
+    m->target[i] = (uint8_t)S->target;
     memcpy(m->words[i], w, (size_t)len * sizeof(uint64_t));
     return wins;
 }
@@ -2472,6 +2498,21 @@ static int Search_set_workers(Search *S, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *Search_get_tuning(Search *S, void *closure) { return PyLong_FromLong(S->tuning); }
+static int Search_set_tuning(Search *S, PyObject *value, void *closure) {
+    long tuning = value ? PyLong_AsLong(value) : -1;
+    if (tuning == -1 && (!value || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "tuning is a number");
+        return -1;
+    }
+    if (tuning < 0 || tuning > 0x7FFFFFFF) {
+        PyErr_SetString(PyExc_ValueError, "tuning: the bits of Tuning.mask()");
+        return -1;
+    }
+    S->tuning = (int)tuning;
+    return 0;
+}
+
 static PyObject *Search_get_threaded(Search *S, void *closure) { return PyBool_FromLong(S->threaded); }
 static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
     int flag = PyObject_IsTrue(value);
@@ -2502,6 +2543,7 @@ static PyGetSetDef Search_getset[] = {
     {"mixed_seen", (getter)Search_get_mixed, (setter)Search_set_mixed, "df-pn expanded a chance node or an exchange between the sides", NULL},
     {"threaded", (getter)Search_get_threaded, (setter)Search_set_threaded, "search without the GIL", NULL},
     {"workers", (getter)Search_get_workers, (setter)Search_set_workers, "df-pn: threads proving at once on its table (1: this one alone)", NULL},
+    {"tuning", (getter)Search_get_tuning, (setter)Search_set_tuning, "the settings applied (Tuning.mask()); set between searches", NULL},
     {NULL}
 };
 

@@ -7,7 +7,8 @@
  *   Mcts(spec, maximising, maxn, team, params, root, oracle, pool)
  *     .run(iterations, deadline[, work]) -> iterations made
  *        (deadline: time.monotonic() seconds, 0: none; work: stop once the kernel moves
- *         over PLIES_A_NODE and the oracle's nodes reach it, 0: no limit)
+ *         and the iterations (a walk down the tree counts one) over PLIES_A_NODE and the
+ *         oracle's nodes reach it, 0: no limit)
  *     .settled() -> bool                                 (every root move proven)
  *     .estimate(move) -> (visits, wins, proven, exact_n, exact_d, line)
  *     .root_moves() -> list of the root's moves (identical successors merged)
@@ -859,7 +860,8 @@ static PyObject *Mcts_run(Mcts *M, PyObject *args) {
         if (M->oracle) M->oracle->released = released;
     }
     while (made < iterations && !mcts_settled(M)) {
-        if (work > 0 && M->plies / PLIES_A_NODE + M->oracle_spent >= work) break;
+        if (work > 0 && (M->plies + M->iterations) / PLIES_A_NODE + M->oracle_spent >= work)
+            break;
         if (made % MCTS_CHECK == 0 && made) {
             if (deadline > 0 && now_seconds() > deadline) break;
             if (atomic_load(&M->abort)) break;

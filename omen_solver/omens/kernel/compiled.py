@@ -246,6 +246,17 @@ class CompiledDfpn(_Compiled):
             self._search.hint(other._search, other.target)
 
     @property
+    def playouts(self) -> int:
+        """The playouts of a bout start's seed from now on (:attr:`.dfpn.DfpnSearch.playouts`)."""
+        return int(self._search.tuning) >> 5 & 15
+
+    @playouts.setter
+    def playouts(self, count: int) -> None:
+        if not 0 <= count <= 15:
+            raise ValueError(f"playouts: from 0 to 15, not {count!r}")
+        self._search.tuning = int(self._search.tuning) & ~(15 << 5) | count << 5
+
+    @property
     def workers(self) -> int:
         """Threads proving at once from the root on this search's table (Kaneko's parallel
         df-pn, ``_ckernel.c``: ``dfpn_parallel``); 1: this thread alone. With more than one

@@ -111,6 +111,12 @@ class Prover(Protocol):
 
     def use_hint(self, other: Prover | None) -> None: ...
 
+    @property
+    def playouts(self) -> int: ...
+
+    @playouts.setter
+    def playouts(self, count: int) -> None: ...
+
 Node = tuple[Key, KState, int]
 """A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
 (``-1`` for a node that is a state of play)."""
@@ -164,7 +170,9 @@ class DfpnSearch(NodeMeter):
         self.table_limit = params.table_limit
         self.mobility = params.tuning.mobility
         self.distance = params.tuning.distance
-        self.playouts = params.tuning.playouts
+        self.playouts = params.tuning.first_playouts()
+        """The playouts of a bout start's seed from now on (``Tuning.playouts``; the searches
+        by turns set it turn by turn, ``Tuning.playouts_turn``)."""
         self._path: set[Key] = set()
         self.hint: DfpnSearch | None = None
         """The search of the other question (:meth:`use_hint`), or None."""

@@ -51,6 +51,7 @@ __all__ = [
     "CHEAP_TURN",
     "CHUNK",
     "DEFAULT_SHARE",
+    "PRIOR_PLAYOUTS",
     "EstimatingDriver",
     "Evaluation",
     "EvaluationPlan",
@@ -70,6 +71,10 @@ FAR_SHARE: Final = 0.8
 """Its share where the exact value is far out of reach (a chance below :data:`FAR`): the
 exact searches then look for the cheap proofs only."""
 FAR: Final = 0.02
+PRIOR_PLAYOUTS: Final = 5
+"""The weight, in playouts, of the root's mean result in a move's estimate (measured:
+docs/benchmarks.md, "Estimates"): a move with 2 playouts both won is estimated near the
+root's mean, one with 200 near its own rate."""
 CHEAP_TURN: Final = 6_250
 """The first turn of each move's exact searches (nodes a question) where the exact value is
 far out of reach (the evaluation's share :data:`FAR_SHARE`; a position that may still be
@@ -267,12 +272,30 @@ class Evaluation:
                             exact, line)
 
     def estimate(self, option: Any) -> Estimate | None:
-        """The option's estimate (None before any playout through it)."""
+        """The option's estimate (None before any playout through it): its playouts' win rate
+        drawn toward the mean of the root's playouts (:meth:`prior`) by
+        :data:`PRIOR_PLAYOUTS` virtual playouts, so that a move with a handful of playouts
+        is not shown with the extreme rate they happen to have; the interval is Wilson's of
+        its own playouts, widened where need be to hold that rate."""
         found = self.found(option)
         if found.visits == 0:
             return None
+        rate = (found.wins + PRIOR_PLAYOUTS * self.prior()) / (found.visits + PRIOR_PLAYOUTS)
         low, high = interval(found.wins, found.visits)
-        return Estimate(found.win_rate, low, high, found.visits, self.line(option, found))
+        return Estimate(rate, min(low, rate), max(high, rate), found.visits,
+                        self.line(option, found))
+
+    def prior(self) -> float:
+        """The asked team's mean result in the playouts through the root's moves that no tree
+        proved (0.5 before any)."""
+        wins = visits = 0.0
+        for search in self.searches:
+            for move in search.root_moves():
+                got = search.estimate(move, 0)
+                if got.proven == NOT_PROVEN and got.exact is None:
+                    wins += got.wins
+                    visits += got.visits
+        return wins / visits if visits else 0.5
 
     def team_rate(self, option: Any, team: int) -> float:
         """Under max-n: the win rate of ``team`` in the playouts through the option."""

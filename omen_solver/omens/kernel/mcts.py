@@ -121,9 +121,11 @@ class MctsParams:
     """heuristic and greedy playouts: a uniformly random move with this probability."""
     gamma: float = 0.1
     """Regret matching at an exchange: this share of the strategy is uniform."""
-    oracle_cards: int = 12
+    oracle_cards: int = 8
     """The exact search settles bout starts with at most this many cards in the hands (0:
-    never)."""
+    never). Measured (docs/benchmarks.md, "Estimates"): 8 ranks the moves of 3-card deals
+    better than 12 at every budget tried, most at small ones, where an oracle asked at 12 cards
+    spends up to ``oracle_nodes`` a call and leaves each move a handful of playouts."""
     oracle_nodes: int = 2000
     """Nodes of each exact search of a bout start at most."""
     oracle_table: int = 1 << 20
@@ -403,9 +405,10 @@ class PythonMcts:
 
     @property
     def work(self) -> int:
-        """What the search has done, in exact nodes: its kernel moves over
-        :data:`PLIES_A_NODE`, and its oracle's nodes."""
-        return self.plies // PLIES_A_NODE + self.oracle_nodes
+        """What the search has done, in exact nodes: its kernel moves and its iterations (each
+        one's walk down the tree counts one, so that iterations ending at values already known
+        still spend the budget) over :data:`PLIES_A_NODE`, and its oracle's nodes."""
+        return (self.plies + self.iterations) // PLIES_A_NODE + self.oracle_nodes
 
     def run(self, iterations: int, deadline: float = 0.0, work: int = 0) -> int:
         """Up to ``iterations`` more iterations; fewer if every root move is proven, the
@@ -905,7 +908,7 @@ class CompiledMcts:
 
     @property
     def work(self) -> int:
-        return self.plies // PLIES_A_NODE + self.oracle_nodes
+        return (self.plies + self.iterations) // PLIES_A_NODE + self.oracle_nodes
 
     @property
     def bytes(self) -> int:

@@ -19,10 +19,15 @@ from typing import Any, Final
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import SimultaneousMode
 
-__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "SearchParams", "Tuning", "Value"]
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "PLAYOUTS_TURN", "SearchParams", "Tuning",
+           "Value"]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
+
+PLAYOUTS_TURN: Final = 200_000
+"""The default ``Tuning.playouts_turn``: the first turns of a root move (50,000 and 100,000
+nodes, doubling) and the puzzles' whole solves (under 100,000 nodes) run without playouts."""
 
 DEFAULT_TABLE_LIMIT: Final = 8_000_000
 """Entries the transposition table keeps at most (about 2 GB in pure Python)."""
@@ -47,12 +52,24 @@ class Tuning:
     the cards the nearest player of the side that proves and of the other side must still lose
     to hold 1, as if the bout ended now (0: not at all; at most 7)."""
 
-    playouts: int = 0
+    playouts: int = 8
     """df-pn: a bout start not searched yet also plays this many random playouts to the
     round's end (every player and chance choosing uniformly, seeded by the position so that
     the figures repeat) and has its proof number multiplied by the playouts its side lost
     plus one, its disproof number by those it won plus one: a seed that tells positions apart,
-    as in Monte Carlo proof-number search (0: none; at most 15)."""
+    as in Monte Carlo proof-number search (0: none; at most 15). The searches by turns apply
+    them only from turns of ``playouts_turn`` nodes on."""
+
+    playouts_turn: int = PLAYOUTS_TURN
+    """The searches by turns (:mod:`.portfolio`, and so every solve): df-pn's turns of fewer
+    nodes than this seed without playouts, the longer ones (and a search to the end) with
+    ``playouts``; the entries stored meanwhile keep their numbers (0: every turn with them).
+    The default search by size: a position whose proof is short, which the other seeds find
+    at once, is settled before the playouts' pull can send df-pn away from it, and the
+    positions that need millions of nodes, where the playouts cut the nodes by two to four,
+    get them. (A rule by the cards in play cannot tell the two apart: a fresh 4-card deal has
+    16 cards in play, bout 3 of a 5-card deal 16 to 18, and some of those have proofs of ten
+    thousand nodes.)"""
 
     squeeze: bool = False
     """alpha-beta: among children the distances rank alike, first the one that leaves the next
@@ -105,6 +122,8 @@ class Tuning:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
         if not 0 <= self.playouts <= 15:
             raise ValueError(f"playouts: from 0 to 15, not {self.playouts!r}")
+        if self.playouts_turn < 0:
+            raise ValueError(f"playouts_turn: nodes, 0 or more, not {self.playouts_turn!r}")
         if not 0 <= self.alpha_beta_shift <= 16:
             raise ValueError(
                 f"alpha_beta_shift: a power of 2 from 0 to 16, not {self.alpha_beta_shift!r}")
@@ -114,11 +133,17 @@ class Tuning:
         """Every setting off: the searches as they were before any of them."""
         return cls(**{f.name: type(getattr(cls(), f.name))() for f in fields(cls)})
 
+    def first_playouts(self) -> int:
+        """The playouts a df-pn search starts with: ``playouts`` where every turn has them
+        (``playouts_turn`` 0), else none (the searches by turns switch them on for their long
+        turns, :mod:`.portfolio`; a df-pn search run alone keeps to its start)."""
+        return 0 if self.playouts_turn else self.playouts
+
     def mask(self) -> int:
         """The settings the compiled kernel applies, as bits (``_ckernel.c``: ``TUNE_*``); the
         searches by turns are Python's in both kernels."""
         return (int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
-                | self.playouts << 5)
+                | self.first_playouts() << 5)
 
 
 @dataclass(frozen=True)

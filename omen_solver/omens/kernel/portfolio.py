@@ -8,7 +8,10 @@ its table between turns, and answers with the first that finishes. By default df
 round's first turn and alpha-beta a sixteenth of it (:class:`~.params.Tuning`:
 ``dfpn_first``, ``alpha_beta_shift``): on the proof-size benchmark's deals df-pn settles
 nearly every round, so alpha-beta's turns are a small insurance, not half the work
-(``docs/kernel.md`` has the figures). The
+(``docs/kernel.md`` has the figures). df-pn's turns of ``Tuning.playouts_turn`` nodes or more
+(200,000) seed bout starts with playouts (``Tuning.playouts``), the shorter ones without: the
+default search by size (a short proof is found before the playouts' pull, a long search gets
+their cut). The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
 same node count on every run. A full table replaces the entries that cost least
 (:mod:`.tables`), so df-pn goes on learning and keeps its turns.
@@ -75,6 +78,8 @@ class Portfolio:
         self.dfpn_first = params.tuning.dfpn_first or not first_turn
         """Each round starts with df-pn's turn (always so with no turns)."""
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
+        self.playouts = params.tuning.playouts
+        self.playouts_turn = params.tuning.playouts_turn
         self.table_limit = params.table_limit
         if params.tuning.hint:
             link_questions(proofs)
@@ -250,6 +255,8 @@ class Portfolio:
         disproof, ``"mixed"`` if it was of "value 0?" (the value is above 0: with "value 1?"
         disproved too, a fraction), None if of "value 1?" ("value 0?" is still to ask)."""
         proof = self.proofs[question]
+        long_turn = turn is None or turn >= self.playouts_turn
+        proof.playouts = self.playouts if long_turn else 0
         proved = self._turn(proof, turn, lambda: proof.prove(state))
         settled = settled_by(question, bool(proved), proof)
         if settled is not None:
