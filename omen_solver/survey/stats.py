@@ -8,27 +8,12 @@ the interval assumes, so it is conservative for fractional values too.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from statistics import NormalDist
-from typing import Final
+
+from omen_solver.core.stats import CONFIDENCE, wilson
 
 __all__ = ["CONFIDENCE", "Rate", "Tally", "rate", "wilson"]
-
-CONFIDENCE: Final = 0.95
-
-
-def wilson(successes: float, count: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (``successes`` may be fractional)."""
-    if count <= 0:
-        return 0.0, 1.0
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = successes / count
-    denominator = 1 + z * z / count
-    centre = (p + z * z / (2 * count)) / denominator
-    half = z * math.sqrt(max(p * (1 - p), 0.0) / count + z * z / (4 * count * count)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)

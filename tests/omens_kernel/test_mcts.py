@@ -18,11 +18,12 @@ from omen_solver.core.budget import Budget, Status
 from omen_solver.core.search import solve
 from omen_solver.core.search.moves import MoveStatus
 from omen_solver.core.search.result import Concept
+from omen_solver.core.stats import wilson as interval
 from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.compiled import CompiledMaxn, CompiledSearch
 from omen_solver.omens.kernel.convert import from_engine
-from omen_solver.omens.kernel.estimate import EvaluationSettings, interval
+from omen_solver.omens.kernel.estimate import EvaluationSettings
 from omen_solver.omens.kernel.machine import Machine
 from omen_solver.omens.kernel.maxn import KernelMaxn
 from omen_solver.omens.kernel.mcts import (

@@ -1036,12 +1036,12 @@ static void skip_shows(Search *S, KS *k) {
 /* A static guess for move ordering (omen_solver/omens/kernel/search.py: evaluate). */
 /* How many cards the nearest player of ``side`` and the nearest of the others must still lose to
  * hold 1, as if the bout ended now (search.py: distances). */
-static void distances(Search *S, const KS *k, const int *side, int *mine_out, int *theirs_out) {
-    const Spec *s = &S->spec;
+static void distances(const Spec *s, Memo *memo, const KS *k, const int *side, int *mine_out,
+                      int *theirs_out) {
     uint64_t hands[MAXP];
     memcpy(hands, k->hands, sizeof hands);
     if (k->nfront) {
-        Outcome o = memo_resolve(s, &S->memo, k->front, k->nfront, k->leader);
+        Outcome o = memo_resolve(s, memo, k->front, k->nfront, k->leader);
         for (int i = 0; i < k->nfront; i++) {
             int p = k->front[i], card = p & 63;
             if (!(o.discarded >> card & 1)) {
@@ -1068,7 +1068,7 @@ static int evaluate(Search *S, const KS *k) {
         return squeeze ? won * SQUEEZE_SCALE : won;
     }
     int mine, theirs;
-    distances(S, k, S->maximising, &mine, &theirs);
+    distances(&S->spec, &S->memo, k, S->maximising, &mine, &theirs);
     if (!squeeze) return theirs - mine;
     int score = (theirs - mine) * SQUEEZE_SCALE;
     int player = current_player(&S->spec, k);
@@ -1696,7 +1696,7 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
     int power = TUNE_DISTANCE(S->tuning);
     if (power) {
         int mine, theirs;
-        distances(S, k, S->attacker, &mine, &theirs);
+        distances(&S->spec, &S->memo, k, S->attacker, &mine, &theirs);
         int64_t p = 1, d = 1;
         for (int i = 0; i < power; i++) { p *= 1 + (mine < 9 ? mine : 9); d *= 1 + (theirs < 9 ? theirs : 9); }
         *pn *= p;

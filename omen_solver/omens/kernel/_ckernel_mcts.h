@@ -352,26 +352,8 @@ static int ask_oracle(Mcts *M, const KS *k, int *proven, int64_t *en, int64_t *e
 
 static int mcts_distances_score(Mcts *M, const int *side, const KS *k) {
     if (k->phase == OVER) return (k->winner >= 0 && side[k->winner]) ? 1000 : -1000;
-    const Spec *s = &M->spec;
-    uint64_t hands[MAXP];
-    memcpy(hands, k->hands, sizeof hands);
-    if (k->nfront) {
-        Outcome o = memo_resolve(s, &M->memo, k->front, k->nfront, k->leader);
-        for (int i = 0; i < k->nfront; i++) {
-            int p = k->front[i], card = p & 63;
-            if (!(o.discarded >> card & 1)) {
-                int seat = s->return_placer ? (p >> 9 & 7) : (p >> 6 & 7);
-                hands[seat] |= ((uint64_t)1) << card;
-            }
-        }
-    }
-    int mine = 99, theirs = 99;
-    for (int seat = 0; seat < s->players; seat++) {
-        if (!hands[seat]) continue;
-        int distance = popcount(hands[seat]) - 1;
-        if (side[seat]) { if (distance < mine) mine = distance; }
-        else if (distance < theirs) theirs = distance;
-    }
+    int mine, theirs;
+    distances(&M->spec, &M->memo, k, side, &mine, &theirs);
     return theirs - mine;
 }
 

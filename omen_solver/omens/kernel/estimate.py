@@ -23,16 +23,15 @@ the machine.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from statistics import NormalDist
 from typing import Any, Final
 
 from omen_solver.core.budget import Budget
 from omen_solver.core.search.moves import Estimate, MoveAnswer, MoveStatus
+from omen_solver.core.stats import wilson
 from omen_solver.errors import OmenSolverError
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.machine import Machine
@@ -57,7 +56,6 @@ __all__ = [
     "EvaluationPlan",
     "EvaluationSettings",
     "exact_budget",
-    "interval",
     "maxn_moves",
     "share_for",
 ]
@@ -99,21 +97,6 @@ def share_for(chance: float) -> float:
     return DEFAULT_SHARE if chance >= FAR else FAR_SHARE
 CHUNK: Final = 4096
 """Iterations between two returns to Python (for Ctrl-C and the clock)."""
-CONFIDENCE: Final = 0.95
-
-
-def interval(wins: float, count: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The Wilson score interval of a rate of results in [0, 1] (``wins`` of ``count``)."""
-    if count <= 0:
-        return 0.0, 1.0
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = wins / count
-    denominator = 1 + z * z / count
-    centre = (p + z * z / (2 * count)) / denominator
-    half = z * math.sqrt(max(p * (1 - p), 0.0) / count + z * z / (4 * count * count)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass(frozen=True)
 class EvaluationSettings:
     """Whether and how a solve evaluates the moves it does not settle."""
@@ -281,7 +264,7 @@ class Evaluation:
         if found.visits == 0:
             return None
         rate = (found.wins + PRIOR_PLAYOUTS * self.prior()) / (found.visits + PRIOR_PLAYOUTS)
-        low, high = interval(found.wins, found.visits)
+        low, high = wilson(found.wins, found.visits)
         return Estimate(rate, min(low, rate), max(high, rate), found.visits,
                         self.line(option, found))
 
