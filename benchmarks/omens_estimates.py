@@ -116,6 +116,7 @@ def variants(names: list[str]) -> dict[str, Any]:
         "heuristic playouts": EvaluationSettings(params=MctsParams(policy="heuristic")),
         "random playouts": EvaluationSettings(params=MctsParams(policy="random")),
         "greedy, no oracle": EvaluationSettings(params=MctsParams(oracle_cards=0)),
+        "oracle at 8 cards": EvaluationSettings(params=MctsParams(oracle_cards=8)),
     }
     return {name: made[name] for name in names}
 
@@ -316,7 +317,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="rows 2: the node budgets of the 3-card rows")
     parser.add_argument("--deals4", type=int, default=1000,
                         help="4-card deals and later positions (all kept)")
-    parser.add_argument("--deals3", type=int, default=60, help="3-card deals")
+    parser.add_argument("--kinds", default="first,later,after",
+                        help="rows 1: the kinds of kept positions (first: 4-card deals; later: "
+                             "4-card deals in later rounds; after: real deals after some bouts)")
+    parser.add_argument("--deals3", type=int, default=60, help="3-card deals (0: no rows 2)")
     parser.add_argument("--variants", default="default;random playouts, no oracle",
                         help="evaluations compared (names of variants(), ';'-separated)")
     parser.add_argument("--tune", default="", help="MctsParams overrides of every variant")
@@ -349,12 +353,16 @@ def main(argv: list[str] | None = None) -> int:
                                    (4, "later", "4-card deals, later rounds"),
                                    (None, "after", "real deals after some bouts")):
             deals = _load(cards, kind)[:args.deals4]
-            if not deals:
+            if not deals or kind not in args.kinds.split(","):
                 continue
             for name, settings in variants_.items():
                 got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work)
                 lines.append(_row(f"{name}, {where}", got, f"{got.deals}"))
                 print(lines[-1], file=sys.stderr, flush=True)
+        if not args.deals3:
+            lines.append("")
+    if "quality" not in skip and args.deals3:
+        variants_ = variants(args.variants.split(";"))
         lines += ["", "Quality on 3-card deals at small node budgets, counting only the deals "
                   "whose exact value the solve did not find within the budget (there the "
                   "estimates order the moves; one thread):", "",
