@@ -140,9 +140,10 @@ def _tuned(settings: Any, spec: str) -> Any:
 
 
 def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: float,
-            work: int | None, open_only: bool = False) -> Quality:
+            work: int | None, open_only: bool = False, seed: int = 0) -> Quality:
     """The variant's figures on ``deals`` (``open_only``: only those whose exact value the
-    solve did not find within the budget, where the estimates decide the order)."""
+    solve did not find within the budget, where the estimates decide the order); the
+    evaluation's seed is the deal's index plus ``seed``."""
     from omen_solver.core.budget import Budget
     from omen_solver.core.search.moves import MoveStatus
     from omen_solver.core.search.result import Concept
@@ -156,7 +157,8 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
         budget = Budget(max_nodes=work) if work else Budget(max_seconds=seconds)
         began = time.perf_counter()
         result = solve_with_kernel(state, Concept.MINIMAX, team, budget=budget,
-                                   evaluate=replace(settings, seed=deal["index"]), threads=1)
+                                   evaluate=replace(settings, seed=deal["index"] + seed),
+                                   threads=1)
         found.seconds.append(time.perf_counter() - began)
         found.asked += 1
         if open_only and result.solved:
@@ -324,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="default;random playouts, no oracle",
                         help="evaluations compared (names of variants(), ';'-separated)")
     parser.add_argument("--tune", default="", help="MctsParams overrides of every variant")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="rows 1 and 2: added to each deal's index to seed its evaluation")
     parser.add_argument("--full-deals", type=int, default=10, help="full deals a player count")
     parser.add_argument("--full-seconds", type=float, default=30.0)
     parser.add_argument("--cheap-nodes", type=int, default=2_000_000)
@@ -356,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
             if not deals or kind not in args.kinds.split(","):
                 continue
             for name, settings in variants_.items():
-                got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work)
+                got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work,
+                              seed=args.seed)
                 lines.append(_row(f"{name}, {where}", got, f"{got.deals}"))
                 print(lines[-1], file=sys.stderr, flush=True)
         if not args.deals3:
@@ -373,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         for nodes in (int(text) for text in args.budgets.split(",") if text):
             for name, settings in variants_.items():
                 got = quality(name, _tuned(settings, args.tune), deals, args.seconds, nodes,
-                              open_only=True)
+                              open_only=True, seed=args.seed)
                 lines.append(_row(f"{name} | {nodes:,} nodes", got,
                                   f"{got.deals}/{got.asked}"))
                 print(lines[-1], file=sys.stderr, flush=True)
