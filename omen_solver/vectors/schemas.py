@@ -107,14 +107,15 @@ def _header(kind: str, title: str, description: str) -> dict[str, Any]:
 def _by_game(key: str, items: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """The schema of the items under ``key`` chosen by the file's ``game``: each game's in
     turn, the last one's when the file names none of the others."""
-    (game, schema), *rest = items
-    if not rest:
-        return {"properties": {key: {"items": schema}}}
-    return {
-        "if": {"properties": {"game": {"const": game}}},
-        "then": {"properties": {key: {"items": schema}}},
-        "else": _by_game(key, rest),
-    }
+    *first, (_, last) = items
+    chosen: dict[str, Any] = {"properties": {key: {"items": last}}}
+    for game, schema in reversed(first):
+        chosen = {
+            "if": {"properties": {"game": {"const": game}}},
+            "then": {"properties": {key: {"items": schema}}},
+            "else": chosen,
+        }
+    return chosen
 
 
 def _games() -> dict[str, Any]:
