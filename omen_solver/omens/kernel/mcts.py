@@ -124,11 +124,10 @@ class MctsParams:
     oracle_cards: int = 6
     """The exact search settles bout starts with at most this many cards in the hands (0:
     never): 6 asks it at the last bout of a round (one card a hand, 4 to 6 players), 8 with
-    four players at the two last. Measured
-    (docs/benchmarks.md, "Estimates"): 6 ranks the moves of 3-card deals better than 8 at every
-    budget tried, on three seeds (its calls are cheap, so the playouts are about three times as
-    many), and 8 better than 12, where an oracle call costs up to ``oracle_nodes`` and leaves
-    each move a handful of playouts."""
+    four players at the two last. Measured (docs/benchmarks.md, "Estimates"): 6 ranks the
+    moves of 3-card deals better than 8 at every budget tried, on three seeds (its calls are
+    cheap, so the playouts are about three times as many), and 8 better than 12, where an
+    oracle call costs up to ``oracle_nodes`` and leaves each move a handful of playouts."""
     oracle_nodes: int = 2000
     """Nodes of each exact search of a bout start at most."""
     oracle_table: int = 1 << 20
