@@ -510,6 +510,13 @@ class Game(Generic[StateT]):
     write_file: Callable[[StateT], str] | None = None
     """``write_file(state)``: the state's position file (TOML), which ``load`` reads back to an
     equal state: the one writer of the game's position files."""
+    file_keys: tuple[str, ...] = ()
+    """The keys of its position files that name other files to read (a card catalogue, card
+    lists): a reader that takes positions from a request, never from the disk (the web
+    server), refuses them."""
+    game_key_optional: bool = False
+    """Whether its own position reader takes a position file without a ``game`` key as one of
+    its own (:func:`omen_solver.load` always needs the key)."""
     explain: Callable[[StateT, str], tuple[StateT, list[TraceStep]]] | None = None
     """``explain(state, text)``: the successor after the move written ``text`` and the rule
     steps it caused."""

@@ -116,6 +116,7 @@ OMEN: Game[OmenState] = register(Game(
     text_data=_text_data,
     write_text=_write_text,
     write_file=_write_file,
+    file_keys=("cards",),
     explain=_explain,
     parse=_parse,
     kernel=_kernel,

@@ -19,7 +19,7 @@ from omen_solver.core.enumeration import perft
 from omen_solver.core.game import Game, GameState, game_of
 from omen_solver.errors import OmenSolverError
 from omen_solver.vectors.protocol import PROTOCOL_VERSION
-from omen_solver.vectors.settings import SWITCHABLE, EngineRules
+from omen_solver.vectors.settings import SWITCHABLE, EngineRules, preset_key
 from omen_solver.vectors.views import VECTORS, VectorView
 
 __all__ = ["Adapter", "serve"]
@@ -75,8 +75,8 @@ class Adapter:
             if rules is None or rules.settings is None:
                 options[game] = SWITCHABLE
             elif rules.preset is not None:
-                key = "preset" if game == "omens" else "profile"
-                options[game] = {key: rules.preset, "overrides": dict(rules.overrides or {})}
+                options[game] = {preset_key(game): rules.preset,
+                                 "overrides": dict(rules.overrides or {})}
             else:
                 options[game] = {"settings": dict(rules.settings)}
         return {"name": f"omen-solver {__version__}", "games": [g.name for g in _playable()],

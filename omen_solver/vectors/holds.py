@@ -34,24 +34,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import omen_solver.core.options
-from omen_solver.omen.rules import OmenRules
-from omen_solver.omens.rules import OmensRules
-from omen_solver.omens.rules import make_rules as make_omens_rules
-from omen_solver.omens.state import OmensState
-from omen_solver.vectors.omen_record import (
-    omen_record,
-    omen_start,
-    omen_state_view,
-    omen_turn_view,
+from omen_solver.core.game import GameState, game_named
+from omen_solver.core.options import RuleOptions
+from omen_solver.vectors.settings import (
+    preset_key,
+    preset_names,
+    preset_settings,
+    rule_set,
+    specs,
 )
-from omen_solver.vectors.omens_record import (
-    normalize_move,
-    record,
-    start_state,
-    state_view,
-    turn_view,
-)
-from omen_solver.vectors.settings import preset_names, preset_settings, specs
+from omen_solver.vectors.views import VECTORS, Resume, VectorView
 
 __all__ = ["Replayer", "holds_info", "holds_under", "reading_options"]
 
@@ -72,8 +64,8 @@ class _Reads:
         return sorted(self.first, key=lambda name: (self.first[name], _INDEX[name]))
 
 
-_INDEX: Final = {spec.name: index for game in ("omens", "omen")
-                 for index, spec in enumerate(specs(game))}
+_INDEX: Final = {spec.name: index for game in VECTORS.games()
+                 for index, spec in enumerate(specs(game.name))}
 
 
 @contextmanager
@@ -83,7 +75,7 @@ def reading_options(game: str, reads: _Reads | None = None) -> Iterator[_Reads]:
 
     Reads made by the option class itself (validating, listing its settings) do not count:
     they are not decisions of the rules."""
-    cls: type[OmensRules] | type[OmenRules] = OmensRules if game == "omens" else OmenRules
+    cls: type[RuleOptions] = rule_set(game).options
     names = frozenset(spec.name for spec in specs(game))
     log = reads if reads is not None else _Reads()
 
@@ -103,11 +95,11 @@ def reading_options(game: str, reads: _Reads | None = None) -> Iterator[_Reads]:
 
 @dataclass
 class _Run:
-    """One replay of an Omens vector: the states after each step, and the options read."""
+    """One resumable replay of a vector: the states after each step, and the options read."""
 
     settings: dict[str, str]
-    rules: OmensRules
-    states: list[OmensState]
+    rules: RuleOptions
+    states: list[GameState[Any]]
     reads: _Reads
     same: bool
 
@@ -115,7 +107,8 @@ class _Run:
 class Replayer:
     """Replays one vector's position and moves under given settings.
 
-    Omens replays resume where they can: a replay that differs from an earlier one only in an
+    A game whose view can resume replays (:class:`omen_solver.vectors.views.Resume`: Omens)
+    has them resume where they can: a replay that differs from an earlier one only in an
     option that the earlier one first read at step ``k`` shares its states up to step ``k - 2``
     (nothing before step ``k`` looked at that option, and the state before step ``k - 1``
     holds no look-up cached during step ``k``), so only the rest is played again, under the
@@ -123,6 +116,7 @@ class Replayer:
 
     def __init__(self, game: str, vector: Mapping[str, Any]) -> None:
         self.game = game
+        self.view: VectorView[Any] = VECTORS.of(game_named(game))
         self.vector = vector
         self.moves = [step["action"] for step in vector["steps"]]
         self.expected: list[Any] = [vector["start"], *vector["steps"]]
@@ -133,18 +127,11 @@ class Replayer:
                 ) -> list[Any] | None:
         """The start and every step as a vector records them, played from scratch (None if
         the position is refused or a move is illegal under these settings)."""
-        position = self.vector["position"]
+        key = preset_key(self.game)
+        options = {key: profile or self.vector["options"][key], "settings": dict(settings)}
         try:
-            if self.game == "omens":
-                state = start_state({"settings": dict(settings)}, position, "replay")
-                recording = record(state, self.moves)
-                return [turn_view(recording.start), *recording.steps_json()]
-            options = {"profile": profile or self.vector["options"]["profile"],
-                       "settings": dict(settings)}
-            start = omen_start(options, position, "replay")
-            played = omen_record(start, self.moves)
-            return [{**omen_turn_view(start), "state": omen_state_view(start)},
-                    *played.steps_json()]
+            start = self.view.start(options, self.vector["position"], "replay")
+            return [self.view.start_view(start), *self.view.record(start, self.moves)]
         except ValueError:  # the library's input errors: refused position, illegal move
             return None
 
@@ -159,8 +146,8 @@ class Replayer:
         found = self._memo.get(self._key(settings))
         if found is None:
             self.replays += 1
-            if self.game == "omens":
-                found = self._omens_run(dict(settings), parent, changed)
+            if self.view.resume is not None:
+                found = self._resumed_run(self.view.resume, dict(settings), parent, changed)
             else:
                 with reading_options(self.game) as reads:
                     observed = self.observe(settings)
@@ -174,44 +161,41 @@ class Replayer:
         found = self._memo.get(self._key(settings))
         return found if isinstance(found, _Run) else None
 
-    def _omens_run(self, settings: dict[str, str], parent: _Run | None,
-                   changed: str | None) -> _Run:
-        resume = None if parent is None or changed is None else parent.reads.first.get(changed)
-        if resume is not None and resume >= 2 and parent is not None:
-            keep = resume - 2
+    def _resumed_run(self, resume: Resume[Any], settings: dict[str, str], parent: _Run | None,
+                     changed: str | None) -> _Run:
+        read = None if parent is None or changed is None else parent.reads.first.get(changed)
+        if read is not None and read >= 2 and parent is not None:
+            keep = read - 2
             reads = _Reads({name: step for name, step in parent.reads.first.items()
                             if step <= keep})
             for name, setting in settings.items():
                 object.__setattr__(parent.rules, name, setting)
             run = _Run(settings, parent.rules, parent.states[: keep + 1], reads, True)
-            return self._continue(run)
+            return self._continue(resume, run)
         reads = _Reads()
-        with reading_options("omens", reads):
+        key = preset_key(self.game)
+        options = {key: self.vector["options"][key], "settings": settings}
+        with reading_options(self.game, reads):
             try:
-                start = start_state({"settings": settings}, self.vector["position"], "replay")
-                same = turn_view(start) == self.expected[0]
+                start = self.view.start(options, self.vector["position"], "replay")
+                same = self.view.start_view(start) == self.expected[0]
             except ValueError:
-                return _Run(settings, make_omens_rules(), [], reads, False)
-        run = _Run(settings, start.table.rules, [start], reads, same)
-        return self._continue(run) if same else run
+                rules = rule_set(self.game)
+                return _Run(settings, rules.make(rules.default_preset), [], reads, False)
+        run = _Run(settings, resume.rules(start), [start], reads, same)
+        return self._continue(resume, run) if same else run
 
-    def _continue(self, run: _Run) -> _Run:
+    def _continue(self, resume: Resume[Any], run: _Run) -> _Run:
         """Play the moves from the last state of ``run`` on, comparing each step."""
-        with reading_options("omens", run.reads):
+        with reading_options(self.game, run.reads):
             for index in range(len(run.states), len(self.expected)):
                 run.reads.step = index
-                before = run.states[-1]
                 try:
-                    move = before.parse_move(self.moves[index - 1])
-                    after = before.explain(move)[0]
+                    after, view = resume.step(run.states[-1], self.moves[index - 1])
                 except ValueError:
                     run.same = False
                     return run
                 run.states.append(after)
-                view: dict[str, Any] = {"action": normalize_move(before.move_to_string(move)),
-                                        **turn_view(after)}
-                if after.last_bout is not None and after.last_bout is not before.last_bout:
-                    view["state"] = state_view(after)
                 if view != self.expected[index]:
                     run.same = False
                     return run
@@ -219,7 +203,7 @@ class Replayer:
 
     def same_under_preset(self, name: str) -> bool:
         settings = preset_settings(self.game, name)
-        if self.game == "omens":
+        if self.view.resume is not None:
             return self.run(settings)[0]
         return self.observe(settings, profile=name) == self.expected
 
@@ -231,7 +215,9 @@ def holds_under(game: str, vector: Mapping[str, Any]) -> dict[str, Any]:
 
 def holds_info(game: str, vector: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
     """The ``holds_under`` field of a vector, and the options one of whose other settings,
-    alone, changes its expectations (Omens; for Omen, not tried: empty)."""
+    alone, changes its expectations (tried for a game whose replays resume, Omens; for
+    another, Omen, empty: its ``settings`` keep only the recorded setting of each option the
+    line reads)."""
     replayer = Replayer(game, vector)
     sensitive: set[str] = set()
     recorded: dict[str, str] = dict(vector["options"]["settings"])
@@ -241,7 +227,7 @@ def holds_info(game: str, vector: Mapping[str, Any]) -> tuple[dict[str, Any], se
                              "settings")
     allowed = {spec.name: list(spec.settings) if spec.name not in reads
                else [recorded[spec.name]] for spec in specs(game)}
-    if game == "omens":
+    if replayer.view.resume is not None:
         root = replayer.last_run(recorded)
         for name in reads:
             for setting in _settings_of(game, name):

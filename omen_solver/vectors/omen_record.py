@@ -43,6 +43,7 @@ __all__ = [
     "explicit_position",
     "omen_options_json",
     "omen_record",
+    "omen_recorded_steps",
     "omen_start",
     "omen_state_view",
     "omen_turn_view",
@@ -253,3 +254,8 @@ def omen_vector_json(
         }
     )
     return data
+
+
+def omen_recorded_steps(start: OmenState, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """The steps of ``moves`` played from ``start`` as a vector records them."""
+    return omen_record(start, moves).steps_json()

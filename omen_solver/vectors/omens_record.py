@@ -21,7 +21,7 @@ from omen_solver.errors import OmenSolverError
 from omen_solver.omens.actions import OmensAction, Verb, parse_action
 from omen_solver.omens.position import parse_position
 from omen_solver.omens.rule_ids import RULES
-from omen_solver.omens.rules import make_rules
+from omen_solver.omens.rules import OmensRules, make_rules
 from omen_solver.omens.state import OmensState
 from omen_solver.omens.table import Scope, Table
 from omen_solver.omens.vocabulary import ChoiceWord
@@ -33,6 +33,9 @@ __all__ = [
     "legal_view",
     "normalize_move",
     "record",
+    "recorded_steps",
+    "replay_rules",
+    "replay_step",
     "rulebook_passages",
     "setup_from_json",
     "state_view",
@@ -300,3 +303,27 @@ def vector_json(
         }
     )
     return data
+
+
+def replay_step(before: OmensState, text: str) -> tuple[OmensState, dict[str, Any]]:
+    """The state after the move written ``text`` and the step as a vector records it (with
+    the table when a bout ended); an illegal move raises :class:`ValueError`. Replays resume
+    from any recorded state with it (:mod:`omen_solver.vectors.holds`)."""
+    move = before.parse_move(text)
+    after = before.explain(move)[0]
+    view: dict[str, Any] = {"action": normalize_move(before.move_to_string(move)),
+                            **turn_view(after)}
+    if after.last_bout is not None and after.last_bout is not before.last_bout:
+        view["state"] = state_view(after)
+    return after, view
+
+
+def replay_rules(state: OmensState) -> OmensRules:
+    """The rule options a state plays under: one object shared by the states of a line, which
+    a resumed replay sets to other settings (:mod:`omen_solver.vectors.holds`)."""
+    return state.table.rules
+
+
+def recorded_steps(start: OmensState, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """The steps of ``moves`` played from ``start`` as a vector records them."""
+    return record(start, moves).steps_json()

@@ -31,12 +31,17 @@ from omen_solver.vectors.jsonfile import validated_files
 from omen_solver.vectors.process import EngineProcess
 from omen_solver.vectors.protocol import normalize_legal, normalize_move
 from omen_solver.vectors.settings import EngineRules, declared
+from omen_solver.vectors.views import VECTORS
 
 __all__ = ["PerftCaseResult", "PerftReport", "check_perft", "load_perft_files"]
 
 _KEYS: Final = ("sequences", "at_depth", "ended", "nodes")
-PROTOCOL_GAMES: Final = ("omens", "omen")
-"""The games the protocol sets up (a perft suite of another game is counted in process only)."""
+
+
+def _protocol_games() -> tuple[str, ...]:
+    """The games the protocol sets up: those with a vector view (a perft suite of another game
+    is counted in process only)."""
+    return tuple(game.name for game in VECTORS.games())
 
 
 def load_perft_files(path: Path) -> list[tuple[Path, Mapping[str, Any]]]:
@@ -45,10 +50,10 @@ def load_perft_files(path: Path) -> list[tuple[Path, Mapping[str, Any]]]:
     for candidate, data in validated_files(path):
         if data["format"] != "omen-solver-perft":
             continue
-        if data["game"] not in PROTOCOL_GAMES:
+        if data["game"] not in _protocol_games():
             raise VectorFileError(
                 f"{candidate}: key 'game': {data['game']!r} has no vector view; the protocol's "
-                f"engines play {' and '.join(PROTOCOL_GAMES)}"
+                f"engines play {' and '.join(_protocol_games())}"
             )
         found.append((candidate, data))
     if not found:

@@ -9,11 +9,12 @@ reach the end of play (the position's scope); ``sequences`` is their sum; ``node
 the tree cut at that depth, the root included. The counts come from
 :func:`omen_solver.core.enumeration.perft`; :func:`check_suite` counts again and compares.
 
-One format serves every game: the suites of Omens and Omen give a position and its settings
-as the vector protocol does; a suite of another registered game (one a library user adds, the
-tests' toy games) gives a position file's keys, read by that game's loader, and may stop at a
-stopping point the game names (``to``), count to the end (``depth`` null) and record the
-distinct states (``states``).
+One format serves every game: the suites of the games the vectors play (Omens and Omen, each
+built by the game's own module, ``omens_export`` and ``omen_export``) give a position and its
+settings as the vector protocol does; a suite of another registered game (one a library user
+adds, the tests' toy games) gives a position file's keys, read by that game's loader, and may
+stop at a stopping point the game names (``to``), count to the end (``depth`` null) and record
+the distinct states (``states``).
 """
 
 from __future__ import annotations
@@ -28,42 +29,15 @@ from omen_solver.core.game import GameState, game_named
 from omen_solver.core.positions import load_data
 from omen_solver.errors import VectorFileError
 from omen_solver.vectors.jsonfile import read_json, validate
-from omen_solver.vectors.omen_mine import load_seeds, seed_position
-from omen_solver.vectors.omen_record import omen_options_json, omen_start
-from omen_solver.vectors.omens_mine import Suite, example_setup, load_examples
-from omen_solver.vectors.omens_record import OmensSetup
 from omen_solver.vectors.views import VECTORS
 
 __all__ = [
     "PerftMismatch",
     "check_suite",
-    "omen_perft_suite",
-    "omens_perft_suite",
+    "perft_case",
+    "perft_file",
     "read_suite",
 ]
-
-_OMENS_CASES: tuple[tuple[str, int, str], ...] = (
-    ("worked-example", 9, "The rulebook's worked example (6 players): the bout played out."),
-    ("law-then-wrath", 6, "Law, then Wrath sending it back, then Jealousy: immediate effects "
-     "that change who must play what."),
-    ("five-players-dream", 6, "Five players, Dream played onto a player who has not played."),
-    ("absolute-exchange", 10, "The Absolute's secret exchange: a simultaneous node, each joint "
-     "action one ply."),
-    ("dream-cards-follow-position", 6, "Four players, three cards each, Dream: the bout and the "
-     "next."),
-    ("pride-names-the-next-leader", 9, "Luck's discard from hand, Pride naming the next leader, "
-     "a second bout."),
-)
-"""Examples whose positions are perft cases: (example id, deepest depth, why)."""
-
-_OMEN_CASES: tuple[tuple[str, int], ...] = (
-    ("war-order-scorned", 6),
-    ("wealth-three-coins-bonus", 8),
-    ("dirge-destroys", 8),
-    ("feat-soldier-in-every-city", 8),
-    ("score-at-the-end", 4),
-)
-"""Omen example seeds whose positions are perft cases: (seed id, deepest depth)."""
 
 
 def _counts(result: PerftResult, depth: int | None) -> dict[str, Any]:
@@ -78,7 +52,7 @@ def _counts(result: PerftResult, depth: int | None) -> dict[str, Any]:
     }
 
 
-def _case(
+def perft_case(
     case_id: str,
     why: str,
     source: str,
@@ -107,64 +81,19 @@ def _case(
     }
 
 
-def omens_perft_suite(suite: Suite | None = None) -> dict[str, Any]:
-    """The Omens perft cases under a suite's settings (default: the rulebook's)."""
-    suite = suite or Suite()
-    items = {item["id"]: item for item in load_examples()}
-    cases = []
-    for example, deepest, why in _OMENS_CASES:
-        written = example_setup(items[example])
-        setup = OmensSetup(written.players, written.teams, written.hands, written.leader,
-                           written.scope, suite.preset, dict(suite.overrides),
-                           written.rounds_won, written.box)
-        cases.append(
-            _case(
-                f"omens.{suite.name}.perft.{example}", why,
-                f"the position of the example {example}",
-                setup.options_json(), setup.position_json(), setup.start(), deepest,
-            )
-        )
-    for players in (4, 5, 6):
-        setup = OmensSetup(players, (), {}, 1, scope="game", preset=suite.preset,
-                           overrides=dict(suite.overrides), new_game=True)
-        cases.append(
-            _case(
-                f"omens.{suite.name}.perft.new-game-{players}", f"A new game of {players} "
-                "players: the Absolutes dealt face up, then the hands (every ply a card dealt "
-                "by chance).",
-                "rules 000, Setup", setup.options_json(), setup.position_json(),
-                setup.start(), 5,
-            )
-        )
-    return _suite("omens", cases, suite)
-
-
-def omen_perft_suite() -> dict[str, Any]:
-    seeds = {seed.id: seed for seed in load_seeds()}
-    cases = []
-    for seed_id, deepest in _OMEN_CASES:
-        seed = seeds[seed_id]
-        options = omen_options_json(seed.profile, seed.rules)
-        position = seed_position(seed, seed.rules)
-        start = omen_start(options, position, f"seed {seed_id}")
-        cases.append(
-            _case(f"omen.perft.{seed_id}", seed.why, seed.source, options, position, start,
-                  deepest)
-        )
-    return _suite("omen", cases)
-
-
-def _suite(game: str, cases: list[dict[str, Any]], suite: Suite | None = None
-           ) -> dict[str, Any]:
+def perft_file(game: str, cases: list[dict[str, Any]], suite: str | None = None,
+               settings: str = "") -> dict[str, Any]:
+    """A perft file of ``game``'s ``cases``; ``suite``: the name of the suite they were
+    counted under (a game mined per suite), whose ``settings`` the description states."""
     return {
         "format": "omen-solver-perft",
         "version": 1,
         "game": game,
-        "suite": f"{game}-perft" if suite is None else f"{game}-{suite.name}-perft",
+        "suite": f"{game}-perft" if suite is None else f"{game}-{suite}-perft",
         "description": "Exact counts of the legal action sequences from these positions, per "
         "depth in plies, with the count under each first action at the deepest depth "
         "(docs/vectors.md, 'Perft suites')"
-        + ("." if suite is None else f", under the settings of the suite ({suite.describe()})."),
+        + ("." if suite is None else f", under the settings of the suite ({settings})."),
         "cases": cases,
     }
 

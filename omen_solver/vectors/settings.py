@@ -27,40 +27,48 @@ __all__ = [
     "holds",
     "options_json",
     "parse_declared",
+    "preset_key",
     "preset_names",
     "preset_settings",
+    "rule_set",
     "specs",
 ]
 
 SWITCHABLE: Final = "switchable"
 
 
-def _rule_set(game: str) -> RuleSet:
+def rule_set(game: str) -> RuleSet:
     """The game's rule set, as its descriptor declares it."""
     make = game_named(game).rule_set
     assert make is not None, game
     return make()
 
 
+def preset_key(game: str) -> str:
+    """The key naming a preset in a vector's ``options`` and a setup request: the game's
+    position files' key for it (``preset``; Omen: ``profile``)."""
+    return rule_set(game).preset_key
+
+
 def specs(game: str) -> tuple[OptionSpec, ...]:
     """The rule options of a game, in declaration order."""
-    return describe(_rule_set(game).options)
+    return describe(rule_set(game).options)
 
 
 def preset_names(game: str) -> tuple[str, ...]:
     """The presets (Omens) or profiles (Omen) of a game."""
-    return tuple(_rule_set(game).presets)
+    return tuple(rule_set(game).presets)
 
 
 def base_name(game: str) -> str:
     """The preset settings are written against when no other is named."""
-    return _rule_set(game).default_preset
+    return rule_set(game).default_preset
 
 
 def preset_settings(game: str, name: str, overrides: Mapping[str, Any] | None = None,
                     where: str = "rules") -> dict[str, str]:
     """Every setting of a preset (Omen: a profile) with ``overrides`` on top."""
-    return _rule_set(game).make(name, overrides, where=where).as_dict()
+    return rule_set(game).make(name, overrides, where=where).as_dict()
 
 
 def options_json(game: str, settings: Mapping[str, str], preset: str | None = None
@@ -71,7 +79,7 @@ def options_json(game: str, settings: Mapping[str, str], preset: str | None = No
     name = preset or base_name(game)
     base = preset_settings(game, name)
     overrides = {key: value for key, value in settings.items() if base[key] != value}
-    return {_rule_set(game).preset_key: name, "overrides": dict(sorted(overrides.items())),
+    return {rule_set(game).preset_key: name, "overrides": dict(sorted(overrides.items())),
             "settings": dict(settings)}
 
 
@@ -96,7 +104,7 @@ class EngineRules:
             return SWITCHABLE
         if self.preset is not None:
             extra = ", ".join(f"{k} = {v}" for k, v in sorted((self.overrides or {}).items()))
-            key = _rule_set(self.game).preset_key
+            key = preset_key(self.game)
             return f"{key} {self.preset}" + (f" with {extra}" if extra else "")
         return "its own settings"
 
@@ -113,7 +121,7 @@ def parse_declared(game: str, value: Any, where: str) -> EngineRules:
     """What a ``hello`` answer says about one game's settings (OptionError names ``where``)."""
     if value is None or value == SWITCHABLE:
         return EngineRules(game, None)
-    key = _rule_set(game).preset_key
+    key = preset_key(game)
     if isinstance(value, str):
         value = {key: value}
     if not isinstance(value, dict):

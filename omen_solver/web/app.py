@@ -36,6 +36,8 @@ from omen_solver.errors import (
     one_line,
     shown,
 )
+from omen_solver.omen.game import OMEN
+from omen_solver.omens.game import OMENS
 from omen_solver.shipped import shipped
 from omen_solver.web import library, trainer
 from omen_solver.web.games import board_game, board_games
@@ -154,7 +156,7 @@ class Api:
                            "one-line text) or 'position'")
 
     def board(self, body: dict[str, Any]) -> library.Board:
-        return library.load_board(self.position_data(body, "omens"),
+        return library.load_board(self.position_data(body, OMENS.name),
                                   library.moves_list(body.get("moves")))
 
     # -- reference -----------------------------------------------------------------------------
@@ -202,8 +204,8 @@ class Api:
         body = await self.body(request)
 
         def check() -> dict[str, Any]:
-            text = library.dump_toml(self.position_data(body, "omens"))
-            board = library.load_board(library.read_position_text(text, "omens"), [])
+            text = library.dump_toml(self.position_data(body, OMENS.name))
+            board = library.load_board(library.read_position_text(text, OMENS.name), [])
             return {"toml": text, "board": library.board_view(board)}
 
         return _json(await run_in_threadpool(check))
@@ -401,14 +403,14 @@ class Api:
 
     async def _text_puzzle(self, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """A puzzle given as text (a generated one): its tables and its text."""
-        data = await run_in_threadpool(self.position_data, body, "omens")
+        data = await run_in_threadpool(self.position_data, body, OMENS.name)
         return data, str(body.get("toml") or "")
 
     async def puzzle_try_text(self, request: Request) -> Response:
         """An answer to a puzzle given as text (a generated one)."""
         body = await self.body(request)
         data, text = await self._text_puzzle(body)
-        return _json(await self._try_puzzle(request, data, "omens", text, body))
+        return _json(await self._try_puzzle(request, data, OMENS.name, text, body))
 
     async def puzzle_hint(self, request: Request) -> Response:
         _, _, data = self._named(request)
@@ -416,7 +418,7 @@ class Api:
 
     async def puzzle_hint_text(self, request: Request) -> Response:
         data, _ = await self._text_puzzle(await self.body(request))
-        return _json(await run_in_threadpool(trainer.hint, data, "omens"))
+        return _json(await run_in_threadpool(trainer.hint, data, OMENS.name))
 
     async def puzzle_solution(self, request: Request) -> Response:
         """The solution on request: every optimal move, the line explained, the comments."""
@@ -428,7 +430,7 @@ class Api:
     async def puzzle_solution_text(self, request: Request) -> Response:
         body = await self.body(request)
         data, text = await self._text_puzzle(body)
-        return _json(await self._puzzle_job(request, data, "omens", text, None,
+        return _json(await self._puzzle_job(request, data, OMENS.name, text, None,
                                             body.get("seconds")))
 
     async def puzzle_generate(self, request: Request) -> Response:
@@ -446,7 +448,7 @@ class Api:
             return _json({"found": False, "tally": result.get("tally"),
                           "error": "no puzzle in the deals tried: try another seed"})
         text = result["toml"]
-        data = await run_in_threadpool(library.read_position_text, text, "omens")
+        data = await run_in_threadpool(library.read_position_text, text, OMENS.name)
         puzzle = dict(data.get("puzzle", {}))
         puzzle.pop("answer", None)
         return _json({"found": True, "toml": text, "puzzle": puzzle,
@@ -457,7 +459,7 @@ class Api:
     def _omen(self, body: dict[str, Any]) -> Any:
         from omen_solver.web.omen import load_omen
 
-        return load_omen(self.position_data(body, "omen"), library.moves_list(body.get("moves")))
+        return load_omen(self.position_data(body, OMEN.name), library.moves_list(body.get("moves")))
 
     async def omen_board(self, request: Request) -> Response:
         from omen_solver.web.omen import omen_view
@@ -472,7 +474,7 @@ class Api:
         seat = body.get("seat")
         if seat not in (None, 1, 2) or isinstance(seat, bool):
             raise RequestError(f"'seat': 1 or 2, not {shown(seat)}")
-        payload = {"position": await run_in_threadpool(self.position_data, body, "omen"),
+        payload = {"position": await run_in_threadpool(self.position_data, body, OMEN.name),
                    "moves": library.moves_list(body.get("moves")), "seat": seat}
         result = await self._run(request, "endgame", payload,
                                  self.jobs.seconds(body.get("seconds")))

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from omen_solver.core.files import parse_toml, read_text
-from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep
+from omen_solver.core.game import CHANCE, SIMULTANEOUS, TraceStep, game_named
 from omen_solver.core.values import toml_text
 from omen_solver.errors import OmenSolverError, PositionError, RequestError, shown
 from omen_solver.omens.actions import OmensAction, Verb
 from omen_solver.omens.cards import default_catalogue
+from omen_solver.omens.game import OMENS
 from omen_solver.omens.position import OmensPosition, parse_position, position_toml
 from omen_solver.omens.rule_ids import RULES
 from omen_solver.omens.rules import PRESETS, option_specs
@@ -71,20 +72,20 @@ def read_position_text(text: object, game: str) -> dict[str, Any]:
     if not isinstance(text, str):
         raise RequestError(f"'toml': expected the position file's text, not {shown(text)}")
     data = parse_toml(text, POSITION_NAME)
-    found = data.get("game", "omens" if game == "omens" else None)
+    described = game_named(game)
+    found = data.get("game", game if described.game_key_optional else None)
     if found != game:
         raise PositionError(
             f"{POSITION_NAME}: key 'game': this board reads {game!r} positions, not "
             f"{shown(found)}"
         )
-    _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
+    _refuse_files(data, described.file_keys)
     return data
 
 
 def read_position_line(text: object, game: str) -> dict[str, Any]:
     """A position's one-line text from a request (``docs/position-text.md``): the tables of a
     position of ``game``."""
-    from omen_solver.core.game import game_named
     from omen_solver.core.positions import position_text
 
     if not isinstance(text, str):
@@ -96,7 +97,7 @@ def read_position_line(text: object, game: str) -> dict[str, Any]:
     read = game_named(game).text_data
     assert read is not None
     data = read(found, POSITION_NAME)
-    _refuse_files(data, ("catalogue",) if game == "omens" else ("cards",))
+    _refuse_files(data, game_named(game).file_keys)
     return data
 
 
@@ -114,7 +115,7 @@ def position_from_data(data: object) -> OmensPosition:
     """An Omens position from its tables (the editor's, or a parsed file)."""
     if not isinstance(data, dict):
         raise RequestError(f"'position': expected the position's tables, not {shown(data)}")
-    _refuse_files(data, ("catalogue",))
+    _refuse_files(data, OMENS.file_keys)
     return parse_position(data, POSITION_NAME)
 
 
@@ -391,7 +392,7 @@ def board_view(board: Board) -> dict[str, Any]:
         history.append(entry)
     rounds_won = sum(state.rounds_won)
     return {
-        "game": "omens",
+        "game": OMENS.name,
         "title": board.position.title,
         "players": state.num_players(),
         "teams": [[s + 1 for s in team] for team in teams],
@@ -550,7 +551,7 @@ def deal_tables(body: Mapping[str, Any]) -> dict[str, Any]:
     rules = make_rules(preset, overrides, where="rules")
     table = Table(players, rules)
     deal = random_deal(table, seed, DEAL_KINDS[phase])
-    data: dict[str, Any] = {"game": "omens", "players": players,
+    data: dict[str, Any] = {"game": OMENS.name, "players": players,
                             "title": f"Deal {seed} ({phase.replace('-', ' ')})"}
     if preset != "rulebook":
         data["preset"] = preset

@@ -271,7 +271,7 @@ def _puzzle_state(payload: dict[str, Any]) -> Any:
     """The position of a puzzle (either game), its own moves played."""
     from omen_solver.web.trainer import loaded_state
 
-    return loaded_state(payload["position"], payload.get("game", "omens"))
+    return loaded_state(payload["position"], payload["game"])
 
 
 def job_puzzle(payload: dict[str, Any], seconds: float, send: Send) -> None:

@@ -75,7 +75,7 @@ OTHER_MEANINGS: dict[tuple[str, str], tuple[int, str]] = {
     ("omens/proofs/model/play.py", "absolute"): (1, "the model's rule name"),
     ("omens/proofs/model/symbolic.py", "law"): (1, "a z3 variable's name"),
     ("omens/proofs/model/symbolic.py", "absolute"): (1, "a z3 variable's name"),
-    ("vectors/holds.py", "replay"): (3, "the vector being replayed (a name in messages)"),
+    ("vectors/holds.py", "replay"): (2, "the vector being replayed (a name in messages)"),
     ("vectors/omens_features.py", "gives"): (2, "a coverage scene's name"),
     ("vectors/omens_mine.py", "absolute"): (1, "a coverage dimension's name"),
     ("vectors/omens_mine.py", "law"): (1, "a situation's name"),

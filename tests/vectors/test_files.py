@@ -17,13 +17,13 @@ from omen_solver.cli import main
 from omen_solver.errors import VectorFileError
 from omen_solver.vectors.export import (
     SETS,
-    SHIPPED_SUITES,
     coverage_markdown,
     docs_key,
     docs_section,
     export,
 )
 from omen_solver.vectors.jsonfile import dumps, validate
+from omen_solver.vectors.omens_export import SHIPPED_SUITES
 from omen_solver.vectors.schemas import SCHEMA_FILES, build_schema
 
 ROOT = Path(__file__).resolve().parents[2]
