@@ -290,3 +290,29 @@ def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
     if compiled.AVAILABLE:
         monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
         assert run(tunings[2]) == runs[2]
+
+
+def test_value_zero_after_value_one_from_a_turn_size_keeps_the_answers_in_both_kernels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From turns of ``Tuning.in_order_turn`` nodes on, "value 0?" waits while "value 1?" is
+    open and follows it in the step that disproves it; the shorter turns ask both. The answers
+    are those of both questions in every turn and of one after the other, and the two kernels
+    switch at the same turns (the same node counts and moves)."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)  # turns of 500, 1,000, 2,000...
+    state = random_small(random.Random(17), 4, 3)
+    team = _leader_team(state)
+    tunings = [replace(Tuning(), in_order_turn=0), replace(Tuning(), both_questions=False),
+               replace(Tuning(), in_order_turn=1_000)]
+
+    def run(tuning: Tuning) -> tuple[object, ...]:
+        found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), tuning=tuning)
+        assert found.solved
+        return found.value, found.nodes, found.moves
+
+    runs = [run(tuning) for tuning in tunings]
+    answers = {(value, tuple((m.action, m.value) for m in found)) for value, _, found in runs}
+    assert len(answers) == 1
+    assert len({nodes for _, nodes, _ in runs}) == 3  # the order changes the search
+    if compiled.AVAILABLE:
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+        assert run(tunings[2]) == runs[2]

@@ -31,7 +31,7 @@ SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, dis
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
             replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
-            Tuning()]
+            Tuning(in_order_turn=1), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]

@@ -334,7 +334,12 @@ static uint64_t hash_words(const uint64_t *w, int n) {
 static inline uint32_t check_of(uint64_t h) { return (uint32_t)h | 1u; }
 static inline uint8_t tag_of(uint32_t check) { return (uint8_t)(check >> 24 | 0x80u); }
 #define TAG_BUSY 1 /* a slot claimed by one of several searches writing at once (a group) */
-static inline size_t home_of(uint64_t h, size_t cap) { return (size_t)(h >> 32) & (cap - 1); }
+/* A key's home slot follows from its check alone (mixed by a multiplication), so that a table
+ * that grows or drops entries places them again from their slots without reading and hashing
+ * their keys' words; keys with the same home still differ in their checks and tags. */
+static inline size_t home_of(uint32_t check, size_t cap) {
+    return (size_t)(((uint64_t)check * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
 
 static size_t slot_bytes(const Table *t, size_t cap) {
     return cap * (sizeof(Entry) + 1 + (t->with_third ? sizeof(Q) : 0));
@@ -347,8 +352,7 @@ static size_t table_bytes_of(const Table *t) {
 /* Put the entry ``e`` (and its third component) into an empty slot of ``slots``. */
 static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, size_t cap, const Entry *e,
                   Q q3) {
-    const uint64_t *stored = t->words + e->offset;
-    size_t i = home_of(hash_words(stored + 1, (int)stored[0]), cap);
+    size_t i = home_of(e->check, cap);
     while (tags[i]) i = (i + 1) & (cap - 1);
     slots[i] = *e;
     tags[i] = tag_of(e->check);
@@ -390,8 +394,8 @@ static void table_free(Table *t) {
 /* The slot of a key: found (returns 1) or where it would go (returns 0). */
 static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
     if (!t || !t->cap) { *slot = 0; return 0; }
-    size_t mask = t->cap - 1, i = home_of(h, t->cap);
     uint32_t check = check_of(h);
+    size_t mask = t->cap - 1, i = home_of(check, t->cap);
     uint8_t tag = tag_of(check), seen;
     const uint8_t *tags = t->tags;
     while ((seen = __atomic_load_n(&tags[i], __ATOMIC_ACQUIRE))) {
@@ -663,7 +667,7 @@ static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q 
     memcpy(t->words + off + 1, w, n * sizeof(uint64_t));
     uint32_t check = check_of(h);
     uint8_t tag = tag_of(check);
-    size_t mask = t->cap - 1, i = home_of(h, t->cap);
+    size_t mask = t->cap - 1, i = home_of(check, t->cap);
     for (;;) {
         uint8_t seen = __atomic_load_n(&t->tags[i], __ATOMIC_ACQUIRE);
         if (seen == 0) {
@@ -721,6 +725,7 @@ typedef struct {
     int *keylen;
     uint64_t *hashes;
     int64_t *seed_pn, *seed_dn; /* df-pn: the numbers of children not searched yet */
+    uint8_t *found;   /* df-pn: where a child's first probe found it (FOUND_*) */
     int cap;
 } Frame;
 
@@ -915,6 +920,9 @@ static Frame *frame_at(Search *S, int depth, int need) {
         int64_t *seed_dn = realloc(f->seed_dn, cap * sizeof(int64_t));
         if (!seed_dn) return NULL;
         f->seed_dn = seed_dn;
+        uint8_t *found = realloc(f->found, cap);
+        if (!found) return NULL;
+        f->found = found;
         f->cap = cap;
     }
     return f;
@@ -1638,9 +1646,18 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
 #define EPSILON_SHARE 4
 #define ROW_MARK 0xF000000000000000ULL
 
-/* Proof and disproof numbers live in a table entry's low and high numerators. */
+/* Where a child's first probe found it. The shared table is never written while a search
+ * runs (a search stores in its own; a move searched alone stores in the shared one as its
+ * own, and then reads no other), so a child the first probe found only there keeps the
+ * numbers read then, and one found nowhere is not there either: the loop of dfpn_mid_
+ * probes the search's own table alone for them, with the same numbers as probing both. */
+enum { FOUND_NONE, FOUND_OWN, FOUND_SHARED };
+
+/* Proof and disproof numbers live in a table entry's low and high numerators. ``found``: where
+ * the child's first probe found it; for FOUND_SHARED the seed holds the shared entry's
+ * numbers. */
 static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
-                        int64_t seed_pn, int64_t seed_dn, int64_t *pn, int64_t *dn) {
+                        int found, int64_t seed_pn, int64_t seed_dn, int64_t *pn, int64_t *dn) {
     if (row < 0 && kid->phase == OVER) {
         if (check_total(S, kid) < 0) return -1;
         int winner = kid->winner;
@@ -1649,10 +1666,12 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
         else { *pn = PN_INFINITE; *dn = 0; }
         return 0;
     }
-    Probe p;
-    if (tt_probe(S, w, len, h, &p)) {
-        *pn = p.low.n;
-        *dn = p.high.n;
+    size_t slot;
+    const Table *t = S->table;
+    if (table_find(t, w, len, h, &slot)
+        || (found == FOUND_OWN && (t = S->shared) && table_find(t, w, len, h, &slot))) {
+        *pn = t->slots[slot].low.n;
+        *dn = t->slots[slot].high.n;
         return 0;
     }
     *pn = seed_pn; *dn = seed_dn;
@@ -1975,12 +1994,20 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
     int child_row[MAXMOVES];
     for (int i = 0; i < count; i++) {
         child_row[i] = rows_made ? f->moves[i] : -1;
-        Probe known;
         f->seed_pn[i] = f->seed_dn[i] = 1;
         const uint64_t *w = f->keys + (size_t)i * KEYWORDS;
-        if (!tt_probe(S, w, f->keylen[i], f->hashes[i], &known))
+        size_t slot;
+        if (table_find(S->table, w, f->keylen[i], f->hashes[i], &slot)) {
+            f->found[i] = FOUND_OWN;
+        } else if (S->shared && table_find(S->shared, w, f->keylen[i], f->hashes[i], &slot)) {
+            f->found[i] = FOUND_SHARED;
+            f->seed_pn[i] = S->shared->slots[slot].low.n;
+            f->seed_dn[i] = S->shared->slots[slot].high.n;
+        } else {
+            f->found[i] = FOUND_NONE;
             dfpn_first_numbers(S, &f->kids[i], child_row[i], w, f->keylen[i], f->hashes[i],
                                &f->seed_pn[i], &f->seed_dn[i]);
+        }
     }
     Group *g = S->group;
     for (;;) {
@@ -1997,7 +2024,8 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
             if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
-                             f->keylen[i], f->hashes[i], f->seed_pn[i], f->seed_dn[i], &pn, &dn) < 0)
+                             f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i], f->seed_dn[i],
+                             &pn, &dn) < 0)
                 return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
@@ -2057,7 +2085,7 @@ static void frames_free(Search *S) {
         Frame *f = S->frames[i];
         if (!f) continue;
         free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
-        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f);
+        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f->found); free(f);
     }
     free(S->frames);
     S->frames = NULL;

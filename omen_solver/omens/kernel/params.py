@@ -19,8 +19,8 @@ from typing import Any, Final
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import SimultaneousMode
 
-__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "PLAYOUTS_TURN", "SearchParams", "Tuning",
-           "Value"]
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "IN_ORDER_TURN", "PLAYOUTS_TURN",
+           "SearchParams", "Tuning", "Value"]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
@@ -28,6 +28,10 @@ Value = Fraction | int
 PLAYOUTS_TURN: Final = 200_000
 """The default ``Tuning.playouts_turn``: the first turns of a root move (50,000 and 100,000
 nodes, doubling) and the puzzles' whole solves (under 100,000 nodes) run without playouts."""
+
+IN_ORDER_TURN: Final = 100_000
+"""The default ``Tuning.in_order_turn``: a root move's first turns (50,000 nodes a question)
+ask both questions, its later ones one after the other."""
 
 DEFAULT_TABLE_LIMIT: Final = 8_000_000
 """Entries the transposition table keeps at most (about 2 GB in pure Python)."""
@@ -99,6 +103,15 @@ class Tuning:
     disproof of "value 1?" proves value 0). With ``hint``, each reads what the other has
     settled so far."""
 
+    in_order_turn: int = IN_ORDER_TURN
+    """The searches by turns: in df-pn's turns of this many nodes or more "value 0?" waits
+    while "value 1?" is open, and is asked in the step that disproves it; the shorter turns
+    ask both as ``both_questions`` says (0: every turn as ``both_questions`` says). A root
+    move still open after its first turns is a large one, where asking "value 0?" beside
+    "value 1?" costs a question's turns on a move worth 1, and on a move worth 0 searches
+    "value 0?" without what the disproof of "value 1?" tells it (``hint``); a small one
+    (every puzzle) is settled in its first turns, as before."""
+
     lone_move_shared: bool = True
     """The root's moves by rounds (:mod:`.rounds`): a move searched alone in its round stores
     straight into the root's shared tables, not into its own small ones (which replace their
@@ -124,6 +137,8 @@ class Tuning:
             raise ValueError(f"playouts: from 0 to 15, not {self.playouts!r}")
         if self.playouts_turn < 0:
             raise ValueError(f"playouts_turn: nodes, 0 or more, not {self.playouts_turn!r}")
+        if self.in_order_turn < 0:
+            raise ValueError(f"in_order_turn: nodes, 0 or more, not {self.in_order_turn!r}")
         if not 0 <= self.alpha_beta_shift <= 16:
             raise ValueError(
                 f"alpha_beta_shift: a power of 2 from 0 to 16, not {self.alpha_beta_shift!r}")

@@ -80,6 +80,7 @@ class Portfolio:
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.playouts = params.tuning.playouts
         self.playouts_turn = params.tuning.playouts_turn
+        self.in_order_turn = params.tuning.in_order_turn
         self.table_limit = params.table_limit
         if params.tuning.hint:
             link_questions(proofs)
@@ -215,22 +216,30 @@ class Portfolio:
         settles it, else None; and the questions still open (none: alpha-beta alone).
         "value 0?" opens when "value 1?" is disproved through an exchange or chance (one
         question at a time: from the next round on), or, with ``Tuning.both_questions``, as
-        soon as "value 1?" has met one (:meth:`_joins`), in the same step."""
+        soon as "value 1?" has met one (:meth:`_joins`), in the same step. In turns of
+        ``Tuning.in_order_turn`` nodes or more, "value 0?" waits while "value 1?" is open and
+        follows it in the step that disproves it."""
         still: list[int] = []
         asking = list(questions)
+        in_order = bool(self.in_order_turn) and (turn is None or turn >= self.in_order_turn)
+        waiting = in_order and 1 in asking and 0 in asking
+        if waiting:
+            asking.remove(0)
         while asking:
             question = asking.pop(0)
             try:
                 settled = self._ask(state, question, turn)
             except _TurnOver:
                 still.append(question)
-                if question == 1 and self._joins() and self._open_zero(key):
+                if question == 1 and waiting:
+                    still.append(0)
+                elif question == 1 and not in_order and self._joins() and self._open_zero(key):
                     asking.append(0)
                 continue
             if isinstance(settled, int):
                 self._values[key] = settled
                 return settled, questions
-            if question == 1 and self._open_zero(key):
+            if question == 1 and (waiting or self._open_zero(key)):
                 # disproved through an exchange or chance: "value 0?" is still to ask
                 (asking if self.both_questions else still).append(0)
         self._questions[key] = tuple(still)
