@@ -50,6 +50,23 @@ def test_omen_positions_too(client: TestClient) -> None:
     assert client.post("/api/omen/board", json={"text": reply.json()["text"]}).status_code == 200
 
 
+def test_each_games_file_keys_are_refused_and_only_omens_may_leave_out_its_game(
+        client: TestClient) -> None:
+    """The keys naming other files are the descriptor's ``file_keys`` (Omen: ``cards``); an
+    Omens file may leave out ``game`` (its reader's default), an Omen file may not."""
+    reply = client.post("/api/omen/text", json={"toml": 'cards = ["mine.toml"]\n' + WAR})
+    assert reply.status_code == 400 and "key 'cards': names a file on disk" in reply.json()[
+        "error"], reply.text
+    unnamed = "\n".join(line for line in WAR.splitlines() if not line.startswith("game ="))
+    reply = client.post("/api/omen/text", json={"toml": unnamed})
+    assert reply.status_code == 400 and "this board reads 'omen' positions, not" in reply.json()[
+        "error"], reply.text
+    omens = (ROOT / "docs/examples/omens/worked-example.toml").read_text(encoding="utf-8")
+    reply = client.post("/api/omens/text", json={"toml": "\n".join(
+        line for line in omens.splitlines() if not line.startswith("game ="))})
+    assert reply.status_code == 200, reply.text
+
+
 @pytest.mark.parametrize(("path", "body", "message"), [
     ("/api/omens/text", {"text": "omens 1,2/3"}, "key 'players'"),
     ("/api/omens/text", {"text": "omen reign-of-war"}, "not the text of 'omens' position"),
