@@ -25,9 +25,10 @@ __all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "IN_ORDER_TURN", "PLAYOUTS_T
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
 
-PLAYOUTS_TURN: Final = 200_000
-"""The default ``Tuning.playouts_turn``: the first turns of a root move (50,000 and 100,000
-nodes, doubling) and the puzzles' whole solves (under 100,000 nodes) run without playouts."""
+PLAYOUTS_TURN: Final = 100_000
+"""The default ``Tuning.playouts_turn``: the first turns of a root move (50,000 nodes a
+question) and the puzzles' whole solves run without playouts (until 2026-12-05 the second
+turns too, from 200,000)."""
 
 IN_ORDER_TURN: Final = 100_000
 """The default ``Tuning.in_order_turn``: a root move's first turns (50,000 nodes a question)

@@ -9,7 +9,7 @@ round's first turn and alpha-beta a sixteenth of it (:class:`~.params.Tuning`:
 ``dfpn_first``, ``alpha_beta_shift``): on the proof-size benchmark's deals df-pn settles
 nearly every round, so alpha-beta's turns are a small insurance, not half the work
 (``docs/kernel.md`` has the figures). df-pn's turns of ``Tuning.playouts_turn`` nodes or more
-(200,000) seed bout starts with playouts (``Tuning.playouts``), the shorter ones without: the
+(100,000) seed bout starts with playouts (``Tuning.playouts``), the shorter ones without: the
 default search by size (a short proof is found before the playouts' pull, a long search gets
 their cut). The
 turns are counted in nodes, not seconds, so the same position gives the same answer and the
