@@ -109,6 +109,29 @@ def test_a_budget_that_runs_out_reports_every_move_with_true_bounds(
     assert settled >= 1
 
 
+def test_a_budget_spent_on_the_line_says_every_move_is_known() -> None:
+    """Every root move settled but the line of play cut short: the answer stays unknown (the
+    line is part of an exact answer, docs/search.md) with the exact value as both bounds, and
+    its note says that every move is known rather than that some optimal ones are not."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook", {}))
+    state = deal_position(table, random_deal(table, 1, "first", 2))
+    team = state.team_of(state.current_player())
+    whole = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
+    assert whole.status is Status.SOLVED and whole.value is not None
+    # a few nodes short of the whole answer: the moves are settled, the line is not
+    cut = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=whole.nodes - 10),
+                            threads=1)
+    assert cut.status is Status.UNKNOWN and cut.value is None
+    assert all(move.settled for move in cut.moves)
+    assert cut.lower == cut.upper == whole.value
+    assert "every move's value are exact, the line of play is not" in (cut.note or "")
+    assert "not all known" not in (cut.note or "")
+
+
 def test_both_kernels_give_the_same_moves_and_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(moves, "FIRST_TURN", 500)  # several rounds of turns
     state = random_small(random.Random(16), 4, 3)

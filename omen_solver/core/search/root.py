@@ -402,10 +402,16 @@ class TwoSidedRoot:
         if value is None and driver is not None:
             found = driver.value()
             value = exact(found) if found is not None and _is_exact(found) else None
+        moves = driver.snapshot().moves if driver is not None else ()
         if value is not None:
             lower: Fraction | None = value
             upper: Fraction | None = value
-            note = f"{exceeded.reason}: the value is exact, the optimal actions are not all known"
+            if moves and all(move.status is not MoveStatus.UNKNOWN for move in moves):
+                note = (f"{exceeded.reason}: the value and every move's value are exact, the "
+                        "line of play is not")
+            else:
+                note = (f"{exceeded.reason}: the value is exact, the optimal actions are not "
+                        "all known")
         elif driver is not None:
             lower, upper = _finite(driver.bounds())
             note = exceeded.reason
@@ -413,7 +419,6 @@ class TwoSidedRoot:
             lower, upper = _finite(root_bounds(search, self.root))
             note = exceeded.reason
         nodes = max(exceeded.nodes, search.nodes)
-        moves = driver.snapshot().moves if driver is not None else ()
         return SolveResult(
             Status.UNKNOWN, self.concept, self.root.teams(), self.team, None, None, lower,
             upper, (), (), nodes, search.states, exceeded.seconds, note=note, moves=moves,
