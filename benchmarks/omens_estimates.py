@@ -116,6 +116,7 @@ def variants(names: list[str]) -> dict[str, Any]:
         "heuristic playouts": EvaluationSettings(params=MctsParams(policy="heuristic")),
         "random playouts": EvaluationSettings(params=MctsParams(policy="random")),
         "greedy, no oracle": EvaluationSettings(params=MctsParams(oracle_cards=0)),
+        "oracle at 8 cards": EvaluationSettings(params=MctsParams(oracle_cards=8)),
     }
     return {name: made[name] for name in names}
 
@@ -139,9 +140,10 @@ def _tuned(settings: Any, spec: str) -> Any:
 
 
 def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: float,
-            work: int | None, open_only: bool = False) -> Quality:
+            work: int | None, open_only: bool = False, seed: int = 0) -> Quality:
     """The variant's figures on ``deals`` (``open_only``: only those whose exact value the
-    solve did not find within the budget, where the estimates decide the order)."""
+    solve did not find within the budget, where the estimates decide the order); the
+    evaluation's seed is the deal's index plus ``seed``."""
     from omen_solver.core.budget import Budget
     from omen_solver.core.search.moves import MoveStatus
     from omen_solver.core.search.result import Concept
@@ -155,7 +157,8 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
         budget = Budget(max_nodes=work) if work else Budget(max_seconds=seconds)
         began = time.perf_counter()
         result = solve_with_kernel(state, Concept.MINIMAX, team, budget=budget,
-                                   evaluate=replace(settings, seed=deal["index"]), threads=1)
+                                   evaluate=replace(settings, seed=deal["index"] + seed),
+                                   threads=1)
         found.seconds.append(time.perf_counter() - began)
         found.asked += 1
         if open_only and result.solved:
@@ -316,10 +319,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="rows 2: the node budgets of the 3-card rows")
     parser.add_argument("--deals4", type=int, default=1000,
                         help="4-card deals and later positions (all kept)")
-    parser.add_argument("--deals3", type=int, default=60, help="3-card deals")
+    parser.add_argument("--kinds", default="first,later,after",
+                        help="rows 1: the kinds of kept positions (first: 4-card deals; later: "
+                             "4-card deals in later rounds; after: real deals after some bouts)")
+    parser.add_argument("--deals3", type=int, default=60, help="3-card deals (0: no rows 2)")
     parser.add_argument("--variants", default="default;random playouts, no oracle",
                         help="evaluations compared (names of variants(), ';'-separated)")
     parser.add_argument("--tune", default="", help="MctsParams overrides of every variant")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="rows 1 and 2: added to each deal's index to seed its evaluation")
     parser.add_argument("--full-deals", type=int, default=10, help="full deals a player count")
     parser.add_argument("--full-seconds", type=float, default=30.0)
     parser.add_argument("--cheap-nodes", type=int, default=2_000_000)
@@ -349,12 +357,17 @@ def main(argv: list[str] | None = None) -> int:
                                    (4, "later", "4-card deals, later rounds"),
                                    (None, "after", "real deals after some bouts")):
             deals = _load(cards, kind)[:args.deals4]
-            if not deals:
+            if not deals or kind not in args.kinds.split(","):
                 continue
             for name, settings in variants_.items():
-                got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work)
+                got = quality(name, _tuned(settings, args.tune), deals, args.seconds, args.work,
+                              seed=args.seed)
                 lines.append(_row(f"{name}, {where}", got, f"{got.deals}"))
                 print(lines[-1], file=sys.stderr, flush=True)
+        if not args.deals3:
+            lines.append("")
+    if "quality" not in skip and args.deals3:
+        variants_ = variants(args.variants.split(";"))
         lines += ["", "Quality on 3-card deals at small node budgets, counting only the deals "
                   "whose exact value the solve did not find within the budget (there the "
                   "estimates order the moves; one thread):", "",
@@ -365,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         for nodes in (int(text) for text in args.budgets.split(",") if text):
             for name, settings in variants_.items():
                 got = quality(name, _tuned(settings, args.tune), deals, args.seconds, nodes,
-                              open_only=True)
+                              open_only=True, seed=args.seed)
                 lines.append(_row(f"{name} | {nodes:,} nodes", got,
                                   f"{got.deals}/{got.asked}"))
                 print(lines[-1], file=sys.stderr, flush=True)

@@ -121,11 +121,13 @@ class MctsParams:
     """heuristic and greedy playouts: a uniformly random move with this probability."""
     gamma: float = 0.1
     """Regret matching at an exchange: this share of the strategy is uniform."""
-    oracle_cards: int = 8
+    oracle_cards: int = 6
     """The exact search settles bout starts with at most this many cards in the hands (0:
-    never). Measured (docs/benchmarks.md, "Estimates"): 8 ranks the moves of 3-card deals
-    better than 12 at every budget tried, most at small ones, where an oracle asked at 12 cards
-    spends up to ``oracle_nodes`` a call and leaves each move a handful of playouts."""
+    never): 6 asks it at the last bout of a round (one card a hand, 4 to 6 players), 8 with
+    four players at the two last. Measured (docs/benchmarks.md, "Estimates"): 6 ranks the
+    moves of 3-card deals better than 8 at every budget tried, on three seeds (its calls are
+    cheap, so the playouts are about three times as many), and 8 better than 12, where an
+    oracle call costs up to ``oracle_nodes`` and leaves each move a handful of playouts."""
     oracle_nodes: int = 2000
     """Nodes of each exact search of a bout start at most."""
     oracle_table: int = 1 << 20
