@@ -19,11 +19,21 @@ from rich.table import Table
 from omen_solver.cli.args import count_between, seconds
 from omen_solver.cli.output import console, print_json
 from omen_solver.errors import OmenSolverError
+from omen_solver.omen.game import OMEN
 from omen_solver.omen.rules import PROFILES
+from omen_solver.omens.game import OMENS
 from omen_solver.omens.rules import PRESETS
 from omen_solver.shipped import shipped
 from omen_solver.vectors.engine import serve
-from omen_solver.vectors.export import GAMES, SETS, check_docs, docs_key, export, update_docs
+from omen_solver.vectors.export import (
+    GAMES,
+    SETS,
+    check_docs,
+    docs_key,
+    export,
+    publication,
+    update_docs,
+)
 from omen_solver.vectors.fuzz import describe_found, fuzz
 from omen_solver.vectors.omens_mine import Suite
 from omen_solver.vectors.perft_runner import check_perft, load_perft_files
@@ -214,11 +224,11 @@ def _rule(text: str) -> tuple[str, str]:
 def _engine(args: argparse.Namespace) -> int:
     fixed = {}
     if args.preset is not None or args.rule:
-        fixed["omens"] = parse_declared(
-            "omens", {"preset": args.preset or "rulebook", "overrides": dict(args.rule)},
+        fixed[OMENS.name] = parse_declared(
+            OMENS.name, {"preset": args.preset or "rulebook", "overrides": dict(args.rule)},
             "--preset/--rule")
     if args.profile is not None:
-        fixed["omen"] = parse_declared("omen", {"profile": args.profile}, "--profile")
+        fixed[OMEN.name] = parse_declared(OMEN.name, {"profile": args.profile}, "--profile")
     return serve(fixed=fixed)
 
 
@@ -232,14 +242,14 @@ def _status(console: Console, quiet: bool) -> Iterator[Any]:
 
 
 def _export(args: argparse.Namespace) -> int:
-    if args.witnesses is not None and args.game != "omens":
-        raise OmenSolverError("--witnesses is for --game omens (Omen's witnesses are mined "
-                              "from its seed positions)")
+    part = publication(args.game)
+    if args.witnesses is not None and part.witnesses_refusal:
+        raise OmenSolverError(part.witnesses_refusal)
     witnesses = shipped("proofs") / "witnesses" if args.witnesses is None else args.witnesses
     suite = None
     if args.preset is not None or args.rule or args.suite is not None:
-        if args.game != "omens":
-            raise OmenSolverError("--preset, --rule and --suite are for --game omens")
+        if not part.suites:
+            raise OmenSolverError(part.suite_refusal)
         preset = args.preset or "rulebook"
         name = args.suite or ("custom" if args.rule else preset)
         suite = Suite(name, preset, dict(args.rule))

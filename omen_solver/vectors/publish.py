@@ -39,6 +39,9 @@ class Publication:
     (``GAME/SUITE/NAME.json``). Empty for a game without suites (``GAME/NAME.json``)."""
     suite_refusal: str = ""
     """Why a suite is refused for a game without suites."""
+    witnesses_refusal: str = ""
+    """Why a folder of option witnesses is refused for a game whose vectors are not mined from
+    them (empty: the game mines them)."""
 
 
 PUBLISHED: Final[Feature[Publication]] = Feature("vector files")
@@ -48,4 +51,6 @@ PUBLISHED.register(OMENS, Publication(sets=OMENS_SETS, build=build_omens, suites
 PUBLISHED.register(OMEN, Publication(
     sets=OMEN_SETS, build=build_omen,
     suite_refusal="--preset, --rule and --suite are for Omens (an Omen vector names its "
-    "profile and settings itself)"))
+    "profile and settings itself)",
+    witnesses_refusal="--witnesses is for Omens (Omen's witnesses are mined from its seed "
+    "positions)"))

@@ -378,3 +378,23 @@ def test_advise_json_lists_the_actions_in_the_tables_order(
     assert [row["action"] for row in actions] == table
     assert [row["rank"] for row in actions] == list(range(1, len(table) + 1))
     assert len(table) > 2
+
+
+# -- vectors export: a game's own flags ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("flags", "named"), [
+    (["--witnesses", "proofs/witnesses"], "--witnesses is for Omens"),
+    (["--preset", "gamepark"], "--preset, --rule and --suite are for Omens"),
+    (["--suite", "mine"], "--preset, --rule and --suite are for Omens"),
+])
+def test_export_refuses_a_flag_of_another_games_vectors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, flags: list[str], named: str,
+) -> None:
+    """Omen's vectors are mined from its seed positions and name their profile themselves
+    (docs/vectors.md), so an Omens-only flag is refused with exit status 2 and writes
+    nothing; the refusal is the registered game's part (vectors/publish.py)."""
+    status, _, err = _run(capsys, "vectors", "export", "--game", "omen", "--out",
+                            str(tmp_path / "out"), *flags)
+    assert status == 2 and named in err
+    assert not (tmp_path / "out").exists()

@@ -23,6 +23,10 @@ AGNOSTIC = ("core", "vectors", "web")
 of ``vectors/`` and ``web/`` know the games through the parts registered on them
 (``vectors/views.py``, ``vectors/publish.py``, ``web/games.py``)."""
 
+COMMANDS = ("cli/vectors.py",)
+"""Commands that work on every game the same way: ``vectors`` finds the games and their
+refusals in the registered parts; its flags of one game name it by the descriptor."""
+
 ALLOWED: dict[str, str] = {
     "vectors/fuzz.py": "`vectors fuzz` fuzzes Omens engines only (docs/vectors.md, "
     "\"Differential fuzzing\"): the whole module is Omens'",
@@ -38,7 +42,8 @@ def _own_game(path: Path) -> bool:
 
 
 def _modules() -> list[Path]:
-    return sorted(path for folder in AGNOSTIC for path in (PACKAGE / folder).rglob("*.py"))
+    return sorted([path for folder in AGNOSTIC for path in (PACKAGE / folder).rglob("*.py")]
+                  + [PACKAGE / name for name in COMMANDS])
 
 
 def _spellings(path: Path) -> list[str]:
