@@ -67,6 +67,10 @@ class Quality:
     """Deals whose moves differ (some won, some lost)."""
     top_optimal: int = 0
     """Of those, the deals whose first listed move is won."""
+    top_estimated: int = 0
+    """Of those, the deals whose first listed move is not proven (its place is the estimate's)."""
+    top_estimated_optimal: int = 0
+    """Of those, the deals whose first listed, unproven move is won."""
     scores: list[tuple[float, bool, bool]] = field(default_factory=list)
     """Per move: (score, won, proven)."""
     proven_wrong: int = 0
@@ -177,7 +181,11 @@ def quality(name: str, settings: Any, deals: list[dict[str, Any]], seconds: floa
         statuses = set(truth.values())
         if {"won", "lost"} <= statuses:
             found.mixed += 1
-            found.top_optimal += truth[result.moves[0].action] == "won"
+            top_won = truth[result.moves[0].action] == "won"
+            found.top_optimal += top_won
+            if result.moves[0].status is MoveStatus.UNKNOWN:
+                found.top_estimated += 1
+                found.top_estimated_optimal += top_won
     return found
 
 
@@ -303,7 +311,9 @@ def _row(label: str, got: Quality, deals: str) -> str:
     high, lost = got.high()
     auc = got.auc()
     median = statistics.median(got.seconds) if got.seconds else 0.0
-    return (f"| {label} | {deals} | {got.top_optimal}/{got.mixed} | "
+    estimated = (f" ({got.top_estimated_optimal}/{got.top_estimated} where unproven)"
+                 if got.top_estimated else "")
+    return (f"| {label} | {deals} | {got.top_optimal}/{got.mixed}{estimated} | "
             f"{'-' if math.isnan(auc) else f'{auc:.3f}'} | {lost}/{high} | {got.proven_wrong} "
             f"| {median:.1f} |")
 
