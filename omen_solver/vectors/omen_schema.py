@@ -11,8 +11,7 @@ from omen_solver.vectors.schema_parts import (
     COUNT,
     STRINGS,
     holds_under,
-    overrides,
-    settings,
+    rule_choice,
     strict,
 )
 
@@ -44,14 +43,7 @@ def omen_defs() -> dict[str, Any]:
     )
     return {
         "omenHoldsUnder": holds_under(OmenRules, list(PROFILES)),
-        "omenOptions": strict(
-            ["profile", "overrides", "settings"],
-            {
-                "profile": {"enum": list(PROFILES)},
-                "overrides": overrides(OmenRules),
-                "settings": settings(OmenRules),
-            },
-        ),
+        "omenOptions": rule_choice(OmenRules, "profile", PROFILES),
         "omenPosition": {
             "description": "An Omen position file (docs/omen.md) as JSON, every zone listed "
             "(no 'rest' defaults): the shuffled deck, the Reward, Relic and Challenge pools, "

@@ -8,7 +8,15 @@ from typing import Any, Final
 
 from omen_solver.omens.rules import PRESETS, OmensRules
 from omen_solver.omens.table import MAX_PLAYERS, MIN_PLAYERS
-from omen_solver.vectors.schema_parts import COUNT, NAME, holds_under, overrides, settings, strict
+from omen_solver.vectors.schema_parts import (
+    COUNT,
+    NAME,
+    holds_under,
+    overrides,
+    rule_choice,
+    settings,
+    strict,
+)
 
 __all__ = ["CARDS", "omens_defs", "suite_schema"]
 
@@ -45,14 +53,7 @@ def omens_defs() -> dict[str, Any]:
             "additionalProperties": False,
         },
         "omensHoldsUnder": holds_under(OmensRules, list(PRESETS)),
-        "omensOptions": strict(
-            ["preset", "overrides", "settings"],
-            {
-                "preset": {"enum": list(PRESETS)},
-                "overrides": overrides(OmensRules),
-                "settings": settings(OmensRules),
-            },
-        ),
+        "omensOptions": rule_choice(OmensRules, "preset", PRESETS),
         "omensPosition": {"oneOf": [{"$ref": "#/$defs/omensBout"},
                                     {"$ref": "#/$defs/omensNewGame"}]},
         "omensNewGame": strict(

@@ -4,7 +4,7 @@ strict object, a rule option class's settings, overrides and ``holds_under``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from omen_solver.core.options import RuleOptions, describe
@@ -41,6 +41,15 @@ def overrides(cls: type[RuleOptions]) -> dict[str, Any]:
     """Some options of a game, each with the enum of its settings."""
     specs = describe(cls)
     return strict([], {spec.name: {"enum": list(spec.settings)} for spec in specs})
+
+
+def rule_choice(cls: type[RuleOptions], key: str, names: Iterable[str]) -> dict[str, Any]:
+    """A game's rule settings as a vector's ``options`` name them: a preset (``key``, one of
+    ``names``) with ``overrides``, or every ``settings`` spelled out."""
+    return strict(
+        [key, "overrides", "settings"],
+        {key: {"enum": list(names)}, "overrides": overrides(cls), "settings": settings(cls)},
+    )
 
 
 def holds_under(cls: type[RuleOptions], presets: Sequence[str]) -> dict[str, Any]:

@@ -290,16 +290,14 @@ def test_both_kernels_keep_the_moves_tables_alike(monkeypatch: pytest.MonkeyPatc
     assert len(set(runs)) == 1
 
 
-def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """df-pn's short turns seed without playouts and the longer ones with them
-    (``Tuning.playouts_turn``): the answers are those of the search without playouts, and the
-    two kernels switch at the same turns (the same node counts and moves)."""
-    monkeypatch.setattr(moves, "FIRST_TURN", 500)  # turns of 500, 1,000, 2,000...
-    state = random_small(random.Random(16), 4, 3)
+def _same_answers_other_nodes_both_kernels(monkeypatch: pytest.MonkeyPatch, seed: int,
+                                           tunings: list[Tuning]) -> None:
+    """Three tunings of one small position in turns of 500, 1,000, 2,000... nodes: the same
+    answers, three node counts (the tuning changes the search), and the pure-Python kernel
+    repeating the compiled one's run of the last tuning."""
+    monkeypatch.setattr(moves, "FIRST_TURN", 500)
+    state = random_small(random.Random(seed), 4, 3)
     team = _leader_team(state)
-    tunings = [replace(Tuning(), playouts=0), replace(Tuning(), playouts=4, playouts_turn=0),
-               replace(Tuning(), playouts=4, playouts_turn=1_000)]
 
     def run(tuning: Tuning) -> tuple[object, ...]:
         found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), tuning=tuning)
@@ -309,10 +307,20 @@ def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
     runs = [run(tuning) for tuning in tunings]
     answers = {(value, tuple((m.action, m.value) for m in found)) for value, _, found in runs}
     assert len(answers) == 1
-    assert len({nodes for _, nodes, _ in runs}) == 3  # the switch changes the search
+    assert len({nodes for _, nodes, _ in runs}) == 3  # the tuning changes the search
     if compiled.AVAILABLE:
         monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
         assert run(tunings[2]) == runs[2]
+
+
+def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """df-pn's short turns seed without playouts and the longer ones with them
+    (``Tuning.playouts_turn``): the answers are those of the search without playouts, and the
+    two kernels switch at the same turns (the same node counts and moves)."""
+    tunings = [replace(Tuning(), playouts=0), replace(Tuning(), playouts=4, playouts_turn=0),
+               replace(Tuning(), playouts=4, playouts_turn=1_000)]
+    _same_answers_other_nodes_both_kernels(monkeypatch, 16, tunings)
 
 
 def test_value_zero_after_value_one_from_a_turn_size_keeps_the_answers_in_both_kernels(
@@ -321,21 +329,6 @@ def test_value_zero_after_value_one_from_a_turn_size_keeps_the_answers_in_both_k
     open and follows it in the step that disproves it; the shorter turns ask both. The answers
     are those of both questions in every turn and of one after the other, and the two kernels
     switch at the same turns (the same node counts and moves)."""
-    monkeypatch.setattr(moves, "FIRST_TURN", 500)  # turns of 500, 1,000, 2,000...
-    state = random_small(random.Random(17), 4, 3)
-    team = _leader_team(state)
     tunings = [replace(Tuning(), in_order_turn=0), replace(Tuning(), both_questions=False),
                replace(Tuning(), in_order_turn=1_000)]
-
-    def run(tuning: Tuning) -> tuple[object, ...]:
-        found = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), tuning=tuning)
-        assert found.solved
-        return found.value, found.nodes, found.moves
-
-    runs = [run(tuning) for tuning in tunings]
-    answers = {(value, tuple((m.action, m.value) for m in found)) for value, _, found in runs}
-    assert len(answers) == 1
-    assert len({nodes for _, nodes, _ in runs}) == 3  # the order changes the search
-    if compiled.AVAILABLE:
-        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
-        assert run(tunings[2]) == runs[2]
+    _same_answers_other_nodes_both_kernels(monkeypatch, 17, tunings)
