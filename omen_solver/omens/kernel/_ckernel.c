@@ -438,13 +438,21 @@ static int table_probe(const Table *t, const uint64_t *w, int n, uint32_t check,
  * already found) while other work goes on, so that the probes of a node's children wait for
  * their cache misses together instead of one after the other. */
 #define NO_SLOT SIZE_MAX
+/* (GCC 12 drops some __builtin_prefetch calls it inlines: on x86 the instruction itself) */
+static inline void prefetch_line(const void *p) {
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+    __builtin_prefetch(p);
+#endif
+}
 static inline void table_prefetch(const Table *t, uint64_t h) {
-    if (t && t->cap) __builtin_prefetch(&t->tags[home_of(check_of(h), t->cap)]);
+    if (t && t->cap) prefetch_line(&t->tags[home_of(check_of(h), t->cap)]);
 }
 static inline void slot_prefetch(const Table *t, size_t slot) {
     const char *e = (const char *)&t->slots[slot];
-    __builtin_prefetch(e);
-    __builtin_prefetch(e + sizeof(Entry) - 1);
+    prefetch_line(e);
+    prefetch_line(e + sizeof(Entry) - 1);
 }
 /* the slot of a key's home (where a key is found most often, the load being at most half) */
 static inline void home_prefetch(const Table *t, uint64_t h) {
@@ -1767,9 +1775,7 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
 static void child_prefetch(const Search *S, uint64_t h) {
     const Search *H = (const Search *)S->hint_obj;
     table_prefetch(S->table, h);
-    home_prefetch(S->table, h);
     table_prefetch(S->shared, h);
-    home_prefetch(S->shared, h);
     if (H) { table_prefetch(H->table, h); table_prefetch(H->shared, h); }
 }
 
@@ -1801,8 +1807,7 @@ static void dfpn_prefetch_loop(Search *S, Frame *f, int count) {
     if (stored >= 0) f->slots[stored] = S->stored_slot;
     S->stored_key = NULL;
     for (int i = 0; i < count; i++) {
-        if (f->slots[i] != NO_SLOT) slot_prefetch(t, f->slots[i]);
-        else table_prefetch(t, f->hashes[i]);
+        if (f->slots[i] == NO_SLOT) table_prefetch(t, f->hashes[i]);
     }
 }
 
@@ -2237,7 +2242,7 @@ static void frames_free(Search *S) {
 }
 
 static void clone_free(Search *C) {
-    free(C->memo.keys); free(C->memo.values); free(C->playouts);
+    free(C->memo.slots); free(C->playouts);
     frames_free(C);
     free(C);
 }
@@ -2374,7 +2379,7 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
-    free(S->memo.keys); free(S->memo.values); free(S->playouts);
+    free(S->memo.slots); free(S->playouts);
     S->playouts = NULL;
     frames_free(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
@@ -2612,7 +2617,7 @@ static int Search_set_total(Search *S, PyObject *value, void *closure) {
 static PyObject *Search_get_bytes(Search *S, void *closure) {
     /* its own table (a shared one is counted by its owner) and the end-of-bout memo */
     size_t own = S->table == &S->own ? table_bytes_of(&S->own) : 0;
-    return PyLong_FromSize_t(own + S->memo.cap * (3 * sizeof(uint64_t) + sizeof(Outcome)));
+    return PyLong_FromSize_t(own + S->memo.cap * sizeof(MemoSlot));
 }
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 

@@ -86,8 +86,12 @@ static inline uint64_t below(int rank) { return (((uint64_t)1) << rank) - 1; }
 /* ---------------------------------------------------------------- the end of a bout memo */
 
 typedef struct {
-    uint64_t *keys;   /* 3 words per slot: front packed (2 words) | nfront,leader | used */
-    Outcome *values;
+    uint64_t key[3];  /* front packed (2 words) | nfront,leader | used (0: an empty slot) */
+    Outcome value;    /* beside its key: a probe reads one place */
+} MemoSlot;
+
+typedef struct {
+    MemoSlot *slots;
     size_t cap, size;
     size_t max_cap;   /* slots at most (0: no limit); past it bouts are resolved each time */
 } Memo;
@@ -207,14 +211,14 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
     uint64_t h = key[0] * 0x9E3779B97F4A7C15ULL ^ key[1] * 0xC2B2AE3D27D4EB4FULL ^ key[2];
     h ^= h >> 29;
     size_t mask = m->cap - 1, i = (size_t)h & mask;
-    while (m->keys[3 * i + 2]) {
-        uint64_t *k = m->keys + 3 * i;
-        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2]) return m->values[i];
+    while (m->slots[i].key[2]) {
+        const uint64_t *k = m->slots[i].key;
+        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2]) return m->slots[i].value;
         i = (i + 1) & mask;
     }
     Outcome o = resolve_now(s, front, nfront, leader);
-    memcpy(m->keys + 3 * i, key, sizeof key);
-    m->values[i] = o;
+    memcpy(m->slots[i].key, key, sizeof key);
+    m->slots[i].value = o;
     m->size++;
     return o;
 }
@@ -222,21 +226,19 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
 static int memo_grow(Memo *m) {
     size_t cap = m->cap ? m->cap * 2 : 1024;
     if (m->max_cap && cap > m->max_cap) return 0;
-    uint64_t *keys = calloc(cap * 3, sizeof(uint64_t));
-    Outcome *values = malloc(cap * sizeof(Outcome));
-    if (!keys || !values) { free(keys); free(values); return 0; }
+    MemoSlot *slots = calloc(cap, sizeof(MemoSlot));
+    if (!slots) return 0;
     for (size_t j = 0; j < m->cap; j++) {
-        uint64_t *k = m->keys + 3 * j;
+        const uint64_t *k = m->slots[j].key;
         if (!k[2]) continue;
         uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL ^ k[2];
         h ^= h >> 29;
         size_t i = (size_t)h & (cap - 1);
-        while (keys[3 * i + 2]) i = (i + 1) & (cap - 1);
-        memcpy(keys + 3 * i, k, 3 * sizeof(uint64_t));
-        values[i] = m->values[j];
+        while (slots[i].key[2]) i = (i + 1) & (cap - 1);
+        slots[i] = m->slots[j];
     }
-    free(m->keys); free(m->values);
-    m->keys = keys; m->values = values; m->cap = cap;
+    free(m->slots);
+    m->slots = slots; m->cap = cap;
     return 1;
 }
 

@@ -763,7 +763,7 @@ static void Mcts_dealloc(Mcts *M) {
     free(M->nodes); free(M->edges); free(M->ints); free(M->dbls);
     free(M->map_moves); free(M->map_child); free(M->path); free(M->picks);
     free(M->kids); free(M->kidkeys); free(M->kidlen);
-    free(M->memo.keys); free(M->memo.values);
+    free(M->memo.slots);
     Py_XDECREF(M->oracle_obj);
     Py_XDECREF(M->pool_obj);
     Py_TYPE(M)->tp_free((PyObject *)M);
