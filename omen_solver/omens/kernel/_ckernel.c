@@ -319,6 +319,9 @@ typedef struct {
     long long collections;
     Pool *pool;         /* borrowed from the owner */
     struct Group *group; /* the searches writing it at once (a parallel df-pn), or NULL */
+    uint64_t epoch;     /* counts the times entries moved (grow, collect, free): a slot found
+                         * while it stays the same still holds the same key */
+    size_t added;       /* the slot of the entry added last */
 } Table;
 
 static uint64_t hash_words(const uint64_t *w, int n) {
@@ -376,6 +379,7 @@ static int table_grow(Table *t) {
     free(t->slots); free(t->tags); free(t->third);
     pool_give(t->pool, slot_bytes(t, t->cap));
     t->slots = slots; t->tags = tags; t->third = third; t->cap = cap;
+    t->epoch++;
     return 1;
 }
 
@@ -386,16 +390,29 @@ static void table_free(Table *t) {
     Pool *pool = t->pool;
     long long limit = t->limit, collections = t->collections;
     int with_third = t->with_third;
+    uint64_t epoch = t->epoch + 1;
     memset(t, 0, sizeof *t);
-    t->pool = pool; t->limit = limit; t->with_third = with_third;
+    t->pool = pool; t->limit = limit; t->with_third = with_third; t->epoch = epoch;
     t->collections = collections; /* what was dropped stays counted (tables.py: clear) */
 }
 
-/* The slot of a key: found (returns 1) or where it would go (returns 0). */
-static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
+static int table_probe(const Table *t, const uint64_t *w, int n, uint32_t check, size_t i,
+                       size_t *slot);
+
+/* The slot of a key: found (returns 1) or where it would go (returns 0). Inline: a key whose
+ * home slot is empty (most keys looked for and not there) costs no call. */
+static inline int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size_t *slot) {
     if (!t || !t->cap) { *slot = 0; return 0; }
     uint32_t check = check_of(h);
-    size_t mask = t->cap - 1, i = home_of(check, t->cap);
+    size_t i = home_of(check, t->cap);
+    if (!__atomic_load_n(&t->tags[i], __ATOMIC_ACQUIRE)) { *slot = i; return 0; }
+    return table_probe(t, w, n, check, i, slot);
+}
+
+/* table_find from the home slot ``i`` on. */
+static int table_probe(const Table *t, const uint64_t *w, int n, uint32_t check, size_t i,
+                       size_t *slot) {
+    size_t mask = t->cap - 1;
     uint8_t tag = tag_of(check), seen;
     const uint8_t *tags = t->tags;
     while ((seen = __atomic_load_n(&tags[i], __ATOMIC_ACQUIRE))) {
@@ -416,6 +433,24 @@ static int table_find(const Table *t, const uint64_t *w, int n, uint64_t h, size
     *slot = i;
     return 0;
 }
+
+/* Probes issued ahead: the processor fetches the tag line of a key's home slot (or a slot
+ * already found) while other work goes on, so that the probes of a node's children wait for
+ * their cache misses together instead of one after the other. */
+#define NO_SLOT SIZE_MAX
+static inline void table_prefetch(const Table *t, uint64_t h) {
+    if (t && t->cap) __builtin_prefetch(&t->tags[home_of(check_of(h), t->cap)]);
+}
+static inline void slot_prefetch(const Table *t, size_t slot) {
+    const char *e = (const char *)&t->slots[slot];
+    __builtin_prefetch(e);
+    __builtin_prefetch(e + sizeof(Entry) - 1);
+}
+/* the slot of a key's home (where a key is found most often, the load being at most half) */
+static inline void home_prefetch(const Table *t, uint64_t h) {
+    if (t && t->cap) slot_prefetch(t, home_of(check_of(h), t->cap));
+}
+#define MERGE_AHEAD 8
 
 static inline int work_bucket(uint32_t work) { return work ? 32 - __builtin_clz(work) : 0; }
 
@@ -470,6 +505,7 @@ static int table_collect(Table *t, size_t keep) {
         write += n;
     }
     memset(t->tags, 0, t->cap);
+    t->epoch++;
     t->nwords = write;
     for (size_t j = 0; j < count; j++)
         place(t, t->slots, t->tags, t->third, t->cap, &kept[j], third[j]);
@@ -519,6 +555,7 @@ static int table_add(Table *t, const uint64_t *w, int n, uint64_t h, size_t slot
     if (t->third) t->third[slot] = third;
     t->nwords += n + 1;
     t->size++;
+    t->added = slot;
     return 1;
 }
 
@@ -714,6 +751,10 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
 #define NO_MOVE (-1)
+/* df-pn's cycle check compares a child with the path only where a node of the path has the
+ * same bits of the hash (dfpn_mid counts them), so that most children skip the scan. */
+#define PATH_SEEN 4096
+static inline size_t path_bits(uint64_t h) { return (size_t)(h >> 40) & (PATH_SEEN - 1); }
 
 typedef struct {
     int legal[MAXMOVES], mine[MAXMOVES], theirs[MAXMOVES];
@@ -724,6 +765,8 @@ typedef struct {
     int *score;
     uint64_t *keys;   /* KEYWORDS words per child */
     int *keylen;
+    size_t *slots;    /* df-pn: where the search's table holds each child (NO_SLOT: not known) */
+    uint64_t epoch;   /* the table's epoch when those slots were found */
     uint64_t *hashes;
     int64_t *seed_pn, *seed_dn; /* df-pn: the numbers of children not searched yet */
     uint8_t *found;   /* df-pn: where a child's first probe found it (FOUND_*) */
@@ -761,11 +804,15 @@ typedef struct Search {
     uint64_t path_hash[MAX_DEPTH + 1];
     const uint64_t *path_key[MAX_DEPTH + 1];
     int path_len[MAX_DEPTH + 1];
+    uint16_t path_seen[PATH_SEEN]; /* df-pn: the nodes on the path by bits of their hashes */
     /* a parallel df-pn: how many threads prove (Search.workers), the other threads' searches
      * (plain structures, kept between proofs), and while they run, their group */
     int workers, nclones;
     struct Search **clones;
     struct PlayoutMemo *playouts; /* df-pn: the playouts of bout starts already seeded */
+    const uint64_t *stored_key; /* df-pn: the key stored last (a child's in a frame), and where:
+                                 * the parent's loop reads its numbers there (NULL: none) */
+    size_t stored_slot;
     Group *group;
     long long flushed; /* nodes already added to the group's count */
 } Search;
@@ -848,9 +895,19 @@ static int tt_probe(const Search *S, const uint64_t *w, int n, uint64_t h, Probe
 
 /* Store an entry in the search's own table; its work is the work already spent on the key
  * (in either table) plus ``spent`` nodes. */
+static int tt_store_at(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                       long long spent, size_t slot);
+
 static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
                     long long spent) {
-    size_t slot, there;
+    return tt_store_at(S, w, n, h, low, high, best, spent, NO_SLOT);
+}
+
+/* The same, ``slot`` where the table holds the key if known (else NO_SLOT); df-pn remembers
+ * where it stored (stored_key, stored_slot). */
+static int tt_store_at(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
+                       long long spent, size_t slot) {
+    size_t there;
     unsigned long long add = (unsigned long long)(spent > 0 ? spent : 0);
     Table *t = S->table;
     if (t->group) {
@@ -859,11 +916,12 @@ static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q hi
         if (!group_store(t, w, n, h, low, high, best, old, add)) { S->stop = STOP_MEMORY; return -1; }
         return 0;
     }
-    if (table_find(t, w, n, h, &slot)) {
+    if (slot != NO_SLOT || table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
         unsigned long long work = (unsigned long long)e->work + add;
         e->low = low; e->high = high; e->best = best;
         e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
+        S->stored_key = w; S->stored_slot = slot;
         return 0;
     }
     uint32_t old = 0;
@@ -874,6 +932,7 @@ static int tt_store(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q hi
         S->stop = STOP_MEMORY;
         return -1;
     }
+    S->stored_key = w; S->stored_slot = t->added;
     return 0;
 }
 
@@ -894,6 +953,9 @@ static Frame *frame_at(Search *S, int depth, int need) {
     }
     if (f->cap < need) {
         int cap = need < 64 ? 64 : need;
+        size_t *slots = realloc(f->slots, cap * sizeof(size_t));
+        if (!slots) return NULL;
+        f->slots = slots;
         KS *kids = realloc(f->kids, cap * sizeof(KS));
         if (!kids) return NULL;
         f->kids = kids;
@@ -1042,9 +1104,21 @@ static void skip_shows(Search *S, KS *k) {
     }
 }
 
+/* The processor's POPCNT instruction where it has one, chosen when the module loads (x86-64
+ * before it lacks the instruction, so the baseline build counts bits by a library call). */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define WITH_POPCNT __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef WITH_POPCNT
+#define WITH_POPCNT
+#endif
+
 /* A static guess for move ordering (omen_solver/omens/kernel/search.py: evaluate). */
 /* How many cards the nearest player of ``side`` and the nearest of the others must still lose to
  * hold 1, as if the bout ended now (search.py: distances). */
+WITH_POPCNT
 static void distances(const Spec *s, Memo *memo, const KS *k, const int *side, int *mine_out,
                       int *theirs_out) {
     uint64_t hands[MAXP];
@@ -1092,6 +1166,8 @@ static int evaluate(Search *S, const KS *k) {
 
 /* Make the distinct children of ``moves`` (the first action of each kept) into frame f.
  * Returns the number kept, or -1 on a capacity error. */
+static void child_prefetch(const Search *S, uint64_t h);
+
 static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int n, int joint_from) {
     int kept = 0;
     for (int i = 0; i < n; i++) {
@@ -1116,6 +1192,7 @@ static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int
             }
         }
         if (duplicate) continue;
+        child_prefetch(S, h);
         f->keylen[kept] = len;
         f->hashes[kept] = h;
         f->moves[kept] = joint_from >= 0 ? i : moves[i];
@@ -1658,7 +1735,8 @@ enum { FOUND_NONE, FOUND_OWN, FOUND_SHARED, FOUND_HINTED };
  * the child's first probe found it; for FOUND_SHARED the seed holds the shared entry's
  * numbers. */
 static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, int len, uint64_t h,
-                        int found, int64_t seed_pn, int64_t seed_dn, int64_t *pn, int64_t *dn) {
+                        int found, int64_t seed_pn, int64_t seed_dn, size_t *cached, int64_t *pn,
+                        int64_t *dn) {
     if (row < 0 && kid->phase == OVER) {
         if (check_total(S, kid) < 0) return -1;
         int winner = kid->winner;
@@ -1667,17 +1745,67 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
         else { *pn = PN_INFINITE; *dn = 0; }
         return 0;
     }
-    size_t slot;
+    size_t slot = *cached;
     const Table *t = S->table;
     if (found == FOUND_HINTED) { *pn = seed_pn; *dn = seed_dn; return 0; }
-    if (table_find(t, w, len, h, &slot)
-        || (found == FOUND_OWN && (t = S->shared) && table_find(t, w, len, h, &slot))) {
+    if (slot != NO_SLOT || table_find(t, w, len, h, &slot)) {
+        *cached = slot;
+        *pn = t->slots[slot].low.n;
+        *dn = t->slots[slot].high.n;
+        return 0;
+    }
+    if (found == FOUND_OWN && (t = S->shared) && table_find(t, w, len, h, &slot)) {
         *pn = t->slots[slot].low.n;
         *dn = t->slots[slot].high.n;
         return 0;
     }
     *pn = seed_pn; *dn = seed_dn;
     return 0;
+}
+
+/* The children's probes of the first look-up of a node's children (their own table, the
+ * shared one, and the other question's two), and of each pass of df-pn's loop (the slots found
+ * before, else the tags; all forgotten when the table's entries moved), issued ahead. */
+static void child_prefetch(const Search *S, uint64_t h) {
+    const Search *H = (const Search *)S->hint_obj;
+    table_prefetch(S->table, h);
+    home_prefetch(S->table, h);
+    table_prefetch(S->shared, h);
+    home_prefetch(S->shared, h);
+    if (H) { table_prefetch(H->table, h); table_prefetch(H->shared, h); }
+}
+
+/* The child of frame f whose key is at ``w``, or -1. */
+static inline int frame_child(const Frame *f, const uint64_t *w, int count) {
+    if (!w || w < f->keys || w >= f->keys + (size_t)count * KEYWORDS) return -1;
+    size_t at = (size_t)(w - f->keys);
+    return at % KEYWORDS ? -1 : (int)(at / KEYWORDS);
+}
+
+/* Where the search's table holds the node of key ``w`` as its parent's loop last found it
+ * (the node is the child of the frame one level up whose key is at ``w``), else NO_SLOT. */
+static size_t dfpn_parent_slot(const Search *S, const uint64_t *w) {
+    if (S->group || S->depth <= 0 || S->depth > S->nframes) return NO_SLOT;
+    const Frame *pf = S->frames[S->depth - 1];
+    if (!pf || pf->epoch != S->table->epoch) return NO_SLOT;
+    int i = frame_child(pf, w, pf->cap);
+    return i < 0 ? NO_SLOT : pf->slots[i];
+}
+
+static void dfpn_prefetch_loop(Search *S, Frame *f, int count) {
+    const Table *t = S->table;
+    if (f->epoch != t->epoch) {
+        for (int i = 0; i < count; i++) f->slots[i] = NO_SLOT;
+        f->epoch = t->epoch;
+    }
+    /* the child searched last stored itself: its slot */
+    int stored = S->group ? -1 : frame_child(f, S->stored_key, count);
+    if (stored >= 0) f->slots[stored] = S->stored_slot;
+    S->stored_key = NULL;
+    for (int i = 0; i < count; i++) {
+        if (f->slots[i] != NO_SLOT) slot_prefetch(t, f->slots[i]);
+        else table_prefetch(t, f->hashes[i]);
+    }
 }
 
 /* The numbers of a node with ``choices`` choices (dfpn.py: _mobility). */
@@ -1694,17 +1822,17 @@ static void dfpn_choices(Search *S, const KS *k, int row, int64_t *pn, int64_t *
     if (row >= 0) {
         const Pending *top = &k->pending[k->npending - 1];
         int player = top->seat, target = top->a;
-        int n = legal(s, k, S->attacker[player] ? target : player, moves);
+        int n = legal_unsorted(s, k, S->attacker[player] ? target : player, moves);
         *pn = n > 1 ? n : 1;
         *dn = 1;
         return;
     }
     int player = current_player(s, k);
-    if (player >= 0) { dfpn_mobility(legal(s, k, player, moves), S->attacker[player], pn, dn); return; }
-    if (player == CHANCE) { dfpn_mobility(legal(s, k, -1, moves), 0, pn, dn); return; }
+    if (player >= 0) { dfpn_mobility(legal_unsorted(s, k, player, moves), S->attacker[player], pn, dn); return; }
+    if (player == CHANCE) { dfpn_mobility(legal_unsorted(s, k, -1, moves), 0, pn, dn); return; }
     const Pending *top = &k->pending[k->npending - 1];
     int first = top->seat, second = top->a;
-    int nm = legal(s, k, first, moves), nt = legal(s, k, second, moves);
+    int nm = legal_unsorted(s, k, first, moves), nt = legal_unsorted(s, k, second, moves);
     if (S->attacker[first] == S->attacker[second]) dfpn_mobility(nm * nt, S->attacker[first], pn, dn);
     else dfpn_mobility(S->attacker[first] ? nm : nt, 1, pn, dn);
 }
@@ -1760,27 +1888,30 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     int wins = 0;
     *ended = 0;
     int a[MAXMOVES], b[MAXMOVES];
+    KS two[2]; /* the state and the next, by turns (a state is not copied back) */
     for (int p = 0; p < count; p++) {
-        KS k = *start, next;
-        for (int steps = 0; k.phase != OVER && steps < PLAYOUT_STEPS; steps++) {
-            int player = current_player(s, &k);
+        const KS *k = start;
+        KS *next = &two[0];
+        for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
+            int player = current_player(s, k);
             if (player == SIMULTANEOUS) {
-                const Pending *top = &k.pending[k.npending - 1];
-                int na = legal(s, &k, top->seat, a), nb = legal(s, &k, top->a, b);
+                const Pending *top = &k->pending[k->npending - 1];
+                int na = legal(s, k, top->seat, a), nb = legal(s, k, top->a, b);
                 if (na <= 0 || nb <= 0) break;
                 int i = (int)(playout_next(&x) % (uint64_t)na);
                 int j = (int)(playout_next(&x) % (uint64_t)nb);
-                joint_child(s, &S->memo, &k, a[i], b[j], &next);
+                joint_child(s, &S->memo, k, a[i], b[j], next);
             } else {
-                int n = legal(s, &k, player, a);
+                int n = legal(s, k, player, a);
                 if (n <= 0) break;
-                child(s, &S->memo, &k, a[playout_next(&x) % (uint64_t)n], &next);
+                child(s, &S->memo, k, a[playout_next(&x) % (uint64_t)n], next);
             }
             k = next;
-            if (k.error) break;
+            next = next == &two[0] ? &two[1] : &two[0];
+            if (k->error) break;
         }
-        if (k.phase == OVER && !k.error) {
-            int value = (k.winner >= 0 && S->maximising[k.winner]) ? 1 : 0;
+        if (k->phase == OVER && !k->error) {
+            int value = (k->winner >= 0 && S->maximising[k->winner]) ? 1 : 0;
             wins += value == S->target;
             ++*ended;
         }
@@ -1952,7 +2083,7 @@ static int dfpn_expand(Search *S, Frame **fp, const KS *k, int row, const uint64
 static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t pn, int64_t dn,
                       long long spent) {
     Q low = {pn, 1}, high = {dn, 1};
-    return tt_store(S, w, len, h, low, high, NO_MOVE, spent);
+    return tt_store_at(S, w, len, h, low, high, NO_MOVE, spent, dfpn_parent_slot(S, w));
 }
 
 static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int keylen,
@@ -1962,11 +2093,17 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
  * parallel df-pn the node counts as busy meanwhile (its virtual numbers, see Group). */
 static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
                     int64_t th_pn, int64_t th_dn) {
-    if (!S->group) return dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
+    S->path_seen[path_bits(hash)]++;
+    if (!S->group) {
+        int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
+        S->path_seen[path_bits(hash)]--;
+        return r;
+    }
     _Atomic uint16_t *busy = &S->group->busy[busy_slot(hash)];
     atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
     int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
     atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
+    S->path_seen[path_bits(hash)]--;
     return r;
 }
 
@@ -1984,6 +2121,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
     int depth = S->depth;
     S->path_hash[depth] = hash; S->path_key[depth] = key; S->path_len[depth] = keylen;
     for (int i = 0; i < count; i++) {
+        if (!S->path_seen[path_bits(f->hashes[i])]) continue; /* on the path: none such */
         const uint64_t *w = f->keys + (size_t)i * KEYWORDS;
         for (int d = 0; d <= depth; d++) {
             if (S->path_hash[d] == f->hashes[i] && S->path_len[d] == f->keylen[i]
@@ -1994,13 +2132,17 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
         }
     }
     int child_row[MAXMOVES];
+    S->stored_key = NULL; /* a store before this node's expansion is no child's of it */
+    f->epoch = S->table->epoch;
     for (int i = 0; i < count; i++) {
         child_row[i] = rows_made ? f->moves[i] : -1;
         f->seed_pn[i] = f->seed_dn[i] = 1;
+        f->slots[i] = NO_SLOT;
         const uint64_t *w = f->keys + (size_t)i * KEYWORDS;
         size_t slot;
         if (table_find(S->table, w, f->keylen[i], f->hashes[i], &slot)) {
             f->found[i] = FOUND_OWN;
+            f->slots[i] = slot;
         } else if (S->shared && table_find(S->shared, w, f->keylen[i], f->hashes[i], &slot)) {
             f->found[i] = FOUND_SHARED;
             f->seed_pn[i] = S->shared->slots[slot].low.n;
@@ -2040,11 +2182,12 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             S->stop = STOP_DONE;
             return -1;
         }
+        dfpn_prefetch_loop(S, f, count);
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
             if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
                              f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i], f->seed_dn[i],
-                             &pn, &dn) < 0)
+                             &f->slots[i], &pn, &dn) < 0)
                 return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
@@ -2104,6 +2247,7 @@ static void frames_free(Search *S) {
     for (int i = 0; i < S->nframes; i++) {
         Frame *f = S->frames[i];
         if (!f) continue;
+        free(f->slots);
         free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
         free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f->found); free(f);
     }
@@ -2676,7 +2820,21 @@ static PyObject *Table_merge(TableObject *T, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!p", &TableType, &other_o, &numbers)) return NULL;
     Table *t = &T->t, *o = &((TableObject *)other_o)->t;
     if (t == o) { PyErr_SetString(PyExc_ValueError, "a table merged into itself"); return NULL; }
+    /* the keys are read in order, their slots in both tables anywhere: the slots of the keys
+     * MERGE_AHEAD further on are asked for ahead, so that their cache misses overlap */
+    size_t ahead = 0;
+    int queued = 0;
     for (size_t read = 0; read < o->nwords;) {
+        for (; queued < MERGE_AHEAD && ahead < o->nwords; queued++) {
+            int m = (int)o->words[ahead];
+            uint64_t hh = hash_words(o->words + ahead + 1, m);
+            table_prefetch(o, hh);
+            table_prefetch(t, hh);
+            home_prefetch(o, hh);
+            home_prefetch(t, hh);
+            ahead += (size_t)m + 1;
+        }
+        queued--;
         int n = (int)o->words[read];
         const uint64_t *key = o->words + read + 1;
         uint64_t h = hash_words(key, n);

@@ -95,9 +95,10 @@ typedef struct {
 static inline int owner_of(const Spec *s, int p) { return s->owner_placer ? (p >> 9 & 7) : (p >> 6 & 7); }
 
 static int next_to_play(const Spec *s, const uint64_t *hands, int played, int leader) {
+    int seat = leader < s->players ? leader : leader % s->players;
     for (int step = 0; step < s->players; step++) {
-        int seat = (leader + step) % s->players;
         if (!(played >> seat & 1) && hands[seat]) return seat;
+        if (++seat == s->players) seat = 0; /* (leader + step) % players, without dividing */
     }
     return -1;
 }
@@ -418,7 +419,8 @@ static int dream_placements(const Spec *s, const KS *k, int target, int dreamer,
 
 /* The legal actions (sorted), or -1 if a capacity is exceeded. ``player`` is for the
  * simultaneous exchange. */
-static int legal(const Spec *s, const KS *k, int player, int *moves) {
+/* The legal actions in the order they are made (what a count needs: legal() sorts them). */
+static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
     int n = 0;
     if (k->phase == OVER) return 0;
     if (!k->npending) {
@@ -457,6 +459,11 @@ static int legal(const Spec *s, const KS *k, int player, int *moves) {
             break;
         }
     }
+    return n;
+}
+
+static int legal(const Spec *s, const KS *k, int player, int *moves) {
+    int n = legal_unsorted(s, k, player, moves);
     sort_ints(moves, n);
     return n;
 }
