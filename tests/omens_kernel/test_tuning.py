@@ -17,7 +17,7 @@ from omen_solver.errors import BudgetExceeded
 from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
-from omen_solver.omens.kernel.dfpn import DfpnSearch
+from omen_solver.omens.kernel.dfpn import DfpnSearch, link_questions
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import SearchParams, Tuning
 from omen_solver.omens.kernel.search import KernelSearch
@@ -190,9 +190,61 @@ def test_a_df_pn_search_alone_starts_without_the_playouts_of_long_turns() -> Non
     where every turn has them."""
     assert Tuning().playouts and Tuning().first_playouts() == 0
     assert Tuning(playouts=4, playouts_turn=0).first_playouts() == 4
+    assert Tuning().hint_stored and not Tuning().first_hint_stored()
+    assert Tuning(playouts_turn=0).first_hint_stored()
     machine, maximising, _ = _seeded_deals(1, 3)[0]
     for tuning, wanted in ((Tuning(), 0), (Tuning(playouts_turn=0), Tuning().playouts)):
         kinds: list[type] = [DfpnSearch] + ([compiled.CompiledDfpn] if compiled.AVAILABLE else [])
         for kind in kinds:
-            assert kind(machine, maximising, 1, SearchParams(tuning=tuning)).playouts == wanted
+            search = kind(machine, maximising, 1, SearchParams(tuning=tuning))
+            assert search.playouts == wanted
+            assert search.hint_stored == bool(wanted)
 
+
+
+def _questions_by_turns(kind: type, position: Position, hint_stored: bool) -> object:
+    """"value 1?" and "value 0?" by turns (as the searches by turns ask them, each reading the
+    other's table, the turns doubling from 100 nodes to 3,200): the answers, the nodes in all
+    and the states stored."""
+    machine, maximising, root = position
+    tuning = Tuning(playouts=0, playouts_turn=0, hint_stored=hint_stored)
+    proofs = {target: kind(machine, maximising, target, SearchParams(tuning=tuning))
+              for target in (1, 0)}
+    link_questions(proofs)
+    answers: dict[int, bool] = {}
+    nodes, turn = 0, 100
+    while len(answers) < 2 and turn <= 3_200:
+        for target in (1, 0):
+            if target in answers:
+                continue
+            proof = proofs[target]
+            proof.nodes = nodes
+            proof.limit_nodes(nodes + turn)
+            try:
+                with deep_recursion():
+                    answers[target] = proof.prove(root)
+            except BudgetExceeded as stopped:
+                if "node limit" not in stopped.reason:
+                    return stopped.reason
+            nodes = proof.nodes
+        turn *= 2
+    return answers, nodes, [proofs[target].states for target in (1, 0)]
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_the_hint_reaches_stored_entries_alike_in_both_kernels() -> None:
+    """``Tuning.hint_stored``: a state "value 0?" stored still open, which "value 1?" has
+    disproved since, starts the next visit of its parent as likely proved. The two kernels
+    give the same answers, node counts and table entries with it, the answers are those
+    without it (a round is won by one team: rules file 000, "Goal of the Game"), and it
+    changes the search somewhere."""
+    changed = 0
+    for position in _seeded_deals(6, 2) + _random_positions(24, 12):
+        runs = [_questions_by_turns(kind, position, True)
+                for kind in (DfpnSearch, compiled.CompiledDfpn)]
+        assert runs[0] == runs[1], position[2].key()
+        before = _questions_by_turns(compiled.CompiledDfpn, position, False)
+        if isinstance(runs[0], tuple) and isinstance(before, tuple):
+            assert runs[0][0] == before[0], position[2].key()
+        changed += runs[0] != before
+    assert changed > 0

@@ -754,6 +754,7 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define TUNE_DISTANCE(t) ((t) >> 1 & 7) /* params.py: Tuning.distance */
 #define TUNE_SQUEEZE 16 /* params.py: Tuning.squeeze */
 #define TUNE_PLAYOUTS(t) ((t) >> 5 & 15) /* params.py: Tuning.playouts */
+#define TUNE_HINT_STORED 512 /* params.py: Tuning.hint_stored */
 #define PLAYOUT_STEPS 400 /* dfpn.py: PLAYOUT_STEPS */
 #define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
@@ -1736,7 +1737,7 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
  * own, and then reads no other), so a child the first probe found only there keeps the
  * numbers read then, and one found nowhere is not there either: the loop of dfpn_mid_
  * probes the search's own table alone for them, with the same numbers as probing both. */
-enum { FOUND_NONE, FOUND_OWN, FOUND_SHARED };
+enum { FOUND_NONE, FOUND_OWN, FOUND_SHARED, FOUND_HINTED };
 
 /* Proof and disproof numbers live in a table entry's low and high numerators. ``found``: where
  * the child's first probe found it; for FOUND_SHARED the seed holds the shared entry's
@@ -1754,6 +1755,7 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
     }
     size_t slot = *cached;
     const Table *t = S->table;
+    if (found == FOUND_HINTED) { *pn = seed_pn; *dn = seed_dn; return 0; }
     if (slot != NO_SLOT || table_find(t, w, len, h, &slot)) {
         *cached = slot;
         *pn = t->slots[slot].low.n;
@@ -2154,6 +2156,23 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             f->found[i] = FOUND_NONE;
             dfpn_first_numbers(S, &f->kids[i], child_row[i], w, f->keylen[i], f->hashes[i],
                                &f->seed_pn[i], &f->seed_dn[i]);
+            continue;
+        }
+        if ((S->tuning & TUNE_HINT_STORED) && child_row[i] < 0 && S->hint_obj
+            && S->hint_target != S->target) {
+            /* stored and still open here, disproved by the other question: likely proved
+             * here, for this visit until it is searched (dfpn.py: DfpnSearch._hinted) */
+            const Table *t = f->found[i] == FOUND_OWN ? S->table : S->shared;
+            int64_t pn = t->slots[slot].low.n, dn = t->slots[slot].high.n;
+            Probe p;
+            if (pn > 1 && dn > 0
+                && tt_probe((const Search *)S->hint_obj, w, f->keylen[i], f->hashes[i], &p)
+                && p.high.n == 0 && p.low.n != 0) {
+                int64_t up = dn < SEED_MAX / HINT_SCALE ? dn * HINT_SCALE : SEED_MAX;
+                f->found[i] = FOUND_HINTED;
+                f->seed_pn[i] = 1;
+                f->seed_dn[i] = up > dn ? up : dn;
+            }
         }
     }
     Group *g = S->group;
@@ -2207,6 +2226,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
         }
         int64_t want_delta = th_delta - delta + best_delta;
         if (want_delta > PN_INFINITE - 1) want_delta = PN_INFINITE - 1;
+        if (f->found[best] == FOUND_HINTED) f->found[best] = FOUND_OWN;
         S->depth++;
         int r = dfpn_mid(S, &f->kids[best], child_row[best], f->keys + (size_t)best * KEYWORDS,
                          f->keylen[best], f->hashes[best],

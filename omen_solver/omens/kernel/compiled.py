@@ -73,6 +73,10 @@ def record_bout_starts(on: bool) -> dict[int, int]:
     return dict(_ckernel.record_bout_starts(on))
 
 
+HINT_STORED_BIT: Final = 1 << 9
+"""``Tuning.hint_stored`` in the compiled kernel's tuning bits (``_ckernel.c``:
+``TUNE_HINT_STORED``; :meth:`.params.Tuning.mask`)."""
+
 _MODES: Final = {SimultaneousMode.MIXED: 0, SimultaneousMode.LOWER: 1, SimultaneousMode.UPPER: 2}
 
 
@@ -255,6 +259,17 @@ class CompiledDfpn(_Compiled):
         if not 0 <= count <= 15:
             raise ValueError(f"playouts: from 0 to 15, not {count!r}")
         self._search.tuning = int(self._search.tuning) & ~(15 << 5) | count << 5
+
+    @property
+    def hint_stored(self) -> bool:
+        """Whether the hint reaches stored entries from now on
+        (:attr:`.dfpn.DfpnSearch.hint_stored`)."""
+        return bool(int(self._search.tuning) & HINT_STORED_BIT)
+
+    @hint_stored.setter
+    def hint_stored(self, on: bool) -> None:
+        tuning = int(self._search.tuning) & ~HINT_STORED_BIT
+        self._search.tuning = tuning | (HINT_STORED_BIT if on else 0)
 
     @property
     def workers(self) -> int:

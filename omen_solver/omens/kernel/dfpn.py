@@ -117,6 +117,12 @@ class Prover(Protocol):
     @playouts.setter
     def playouts(self, count: int) -> None: ...
 
+    @property
+    def hint_stored(self) -> bool: ...
+
+    @hint_stored.setter
+    def hint_stored(self, on: bool) -> None: ...
+
 Node = tuple[Key, KState, int]
 """A node of the AND/OR tree: its key, its state, and the attacker's card of an exchange row
 (``-1`` for a node that is a state of play)."""
@@ -173,6 +179,9 @@ class DfpnSearch(NodeMeter):
         self.playouts = params.tuning.first_playouts()
         """The playouts of a bout start's seed from now on (``Tuning.playouts``; the searches
         by turns set it turn by turn, ``Tuning.playouts_turn``)."""
+        self.hint_stored = params.tuning.first_hint_stored()
+        """Whether the hint reaches stored entries from now on (``Tuning.hint_stored``; the
+        searches by turns set it turn by turn, as the playouts): :meth:`_hinted`."""
         self._path: set[Key] = set()
         self.hint: DfpnSearch | None = None
         """The search of the other question (:meth:`use_hint`), or None."""
@@ -292,6 +301,23 @@ class DfpnSearch(NodeMeter):
                     return (1, min(self._seed_of(node)[1] * HINT_SCALE, SEED_MAX))
         return self._seed_of(node)
 
+    def _hinted(self, node: Node) -> tuple[int, int] | None:
+        """The numbers a node stored still open starts a visit of its parent with, if the
+        other question's search (the hint of "value 1?" for "value 0?" and the other way round)
+        has disproved it since (``Tuning.hint_stored``): proof number 1 and its stored
+        disproof number :data:`HINT_SCALE` times (at most :data:`SEED_MAX`, never less than
+        stored), as :meth:`_first_numbers` starts a state not stored; else None."""
+        hint = self.hint
+        if not self.hint_stored or hint is None or node[2] >= 0 or hint.target == self.target:
+            return None
+        pn, dn = self.table[node[0]]
+        if pn <= 1 or dn == 0:
+            return None
+        found = hint.table.get(node[0])
+        if found is None or found[1] != 0 or found[0] == 0:
+            return None
+        return (1, max(dn, min(dn * HINT_SCALE, SEED_MAX)))
+
     def _seed_of(self, node: Node) -> tuple[int, int]:
         """:meth:`_seed`, and at a bout start with ``tuning.playouts`` = P, the proof number
         multiplied by the playouts the attacker lost plus one and the disproof number by those
@@ -403,9 +429,11 @@ class DfpnSearch(NodeMeter):
                 if kid[0] in self._path:
                     raise BudgetExceeded(CYCLE_REASON, self.nodes, self.elapsed())
             table = self.table
+            hinted = [self._hinted(kid) if kid[0] in table else None for kid in kids]
             seeds = [(1, 1) if kid[0] in table else self._first_numbers(kid) for kid in kids]
             while True:
-                numbers = [self._numbers(kid, seed) for kid, seed in zip(kids, seeds, strict=True)]
+                numbers = [over or self._numbers(kid, seed)
+                           for kid, seed, over in zip(kids, seeds, hinted, strict=True)]
                 # phi: the number this node's side minimises; delta: the one it sums
                 if is_or:
                     phis = [pn for pn, _ in numbers]
@@ -432,6 +460,7 @@ class DfpnSearch(NodeMeter):
                 if second < INFINITE:
                     want_phi = min(th_phi, second + second // EPSILON_SHARE + 1)
                 want_delta = min(th_delta - delta + child_delta, INFINITE - 1)
+                hinted[best] = None  # searched in this visit: the table's numbers from now on
                 # the child's own phi is this node's delta side and vice versa
                 if is_or:
                     self._mid(kids[best], want_phi, want_delta, depth + 1)

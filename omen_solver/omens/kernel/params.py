@@ -97,6 +97,15 @@ class Tuning:
     search of "value 1?" proved is disproved at once in the search of "value 0?" (and the
     other way round) instead of being searched again."""
 
+    hint_stored: bool = True
+    """df-pn, with ``hint``: a state this question's table holds still open, which the other
+    question's search has since disproved, starts each visit of its parent as a state not
+    stored yet would (proof number 1, its disproof number :data:`~.dfpn.HINT_SCALE` times
+    the stored one) until it is searched in that visit; the table keeps the numbers it
+    learned, and a settled entry is never touched. (Without it the hint reaches only the
+    states not stored yet, and a root move's "value 0?" searched in its first turns, before
+    "value 1?" was disproved, keeps what it stored then.) The searches by turns apply it, as
+    the playouts, from turns of ``playouts_turn`` nodes on."""
     both_questions: bool = True
     """The searches by turns: each round gives df-pn a turn on "value 1?" and one on "value
     0?" while both are open, not "value 0?" only once "value 1?" is disproved; "value 0?"
@@ -155,11 +164,16 @@ class Tuning:
         turns, :mod:`.portfolio`; a df-pn search run alone keeps to its start)."""
         return 0 if self.playouts_turn else self.playouts
 
+    def first_hint_stored(self) -> bool:
+        """Whether a df-pn search starts with ``hint_stored``: where every turn has the
+        playouts (``playouts_turn`` 0); the searches by turns switch it on with them."""
+        return self.hint_stored and not self.playouts_turn
+
     def mask(self) -> int:
         """The settings the compiled kernel applies, as bits (``_ckernel.c``: ``TUNE_*``); the
         searches by turns are Python's in both kernels."""
         return (int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
-                | self.first_playouts() << 5)
+                | self.first_playouts() << 5 | int(self.first_hint_stored()) << 9)
 
 
 @dataclass(frozen=True)

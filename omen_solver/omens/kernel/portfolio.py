@@ -80,6 +80,7 @@ class Portfolio:
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.playouts = params.tuning.playouts
         self.playouts_turn = params.tuning.playouts_turn
+        self.hint_stored = params.tuning.hint_stored
         self.in_order_turn = params.tuning.in_order_turn
         self.table_limit = params.table_limit
         if params.tuning.hint:
@@ -266,6 +267,7 @@ class Portfolio:
         proof = self.proofs[question]
         long_turn = turn is None or turn >= self.playouts_turn
         proof.playouts = self.playouts if long_turn else 0
+        proof.hint_stored = self.hint_stored and long_turn
         proved = self._turn(proof, turn, lambda: proof.prove(state))
         settled = settled_by(question, bool(proved), proof)
         if settled is not None:
