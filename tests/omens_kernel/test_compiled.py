@@ -48,6 +48,9 @@ def _machine_walks(seed: int, games: int) -> int:
                 mine, theirs = machine.legal(k, a), machine.legal(k, b)
                 assert ckernel.legal(packed, key, a) == mine
                 assert ckernel.legal(packed, key, b) == theirs
+                # the count a seed's mobility uses, made without the actions
+                assert ckernel.legal_count(packed, key, a) == len(mine)
+                assert ckernel.legal_count(packed, key, b) == len(theirs)
                 for x in mine:
                     for y in theirs:
                         expected = machine.joint_child(k, (x, y)).key()
@@ -56,6 +59,7 @@ def _machine_walks(seed: int, games: int) -> int:
             else:
                 moves = machine.legal(k)
                 assert ckernel.legal(packed, key, -1) == moves
+                assert ckernel.legal_count(packed, key, -1) == len(moves)
                 for move in moves:
                     assert ckernel.child(packed, key, move) == machine.child(k, move).key()
                 k = machine.child(k, moves[rng.randrange(len(moves))])

@@ -3,6 +3,7 @@
  *
  * Module omen_solver.omens.kernel._ckernel:
  *   legal(spec, state, player) -> list of actions      (the machine, for differential tests)
+ *   legal_count(spec, state, player) -> int             (how many, as a seed's mobility counts)
  *   child(spec, state, action) -> state
  *   joint_child(spec, state, a, b) -> state
  *   Search(spec, maximising, constant_sum, mode, max_nodes, max_seconds, table_limit,
@@ -236,6 +237,15 @@ static PyObject *py_legal(PyObject *self, PyObject *args) {
     PyObject *list = PyList_New(n);
     for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
     return list;
+}
+
+static PyObject *py_legal_count(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o;
+    int player;
+    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, &player)) return NULL;
+    Spec s; KS k; int nteams;
+    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    return PyLong_FromLong(legal_count(&s, &k, player));
 }
 
 static PyObject *py_child(PyObject *self, PyObject *args) {
@@ -1164,8 +1174,7 @@ static int evaluate(Search *S, const KS *k) {
     int score = (theirs - mine) * SQUEEZE_SCALE;
     int player = current_player(&S->spec, k);
     if (player >= 0) {
-        int moves[MAXMOVES];
-        int count = legal(&S->spec, k, player, moves);
+        int count = legal_count(&S->spec, k, player);
         if (count > SQUEEZE_SCALE - 1) count = SQUEEZE_SCALE - 1;
         score += S->maximising[player] ? count : -count;
     }
@@ -1823,21 +1832,20 @@ static void dfpn_mobility(int choices, int is_or, int64_t *pn, int64_t *dn) {
 /* The numbers of a node by its mobility (dfpn.py: _choices). */
 static void dfpn_choices(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn) {
     const Spec *s = &S->spec;
-    int moves[MAXMOVES];
     if (row >= 0) {
         const Pending *top = &k->pending[k->npending - 1];
         int player = top->seat, target = top->a;
-        int n = legal_unsorted(s, k, S->attacker[player] ? target : player, moves);
+        int n = legal_count(s, k, S->attacker[player] ? target : player);
         *pn = n > 1 ? n : 1;
         *dn = 1;
         return;
     }
     int player = current_player(s, k);
-    if (player >= 0) { dfpn_mobility(legal_unsorted(s, k, player, moves), S->attacker[player], pn, dn); return; }
-    if (player == CHANCE) { dfpn_mobility(legal_unsorted(s, k, -1, moves), 0, pn, dn); return; }
+    if (player >= 0) { dfpn_mobility(legal_count(s, k, player), S->attacker[player], pn, dn); return; }
+    if (player == CHANCE) { dfpn_mobility(legal_count(s, k, -1), 0, pn, dn); return; }
     const Pending *top = &k->pending[k->npending - 1];
     int first = top->seat, second = top->a;
-    int nm = legal_unsorted(s, k, first, moves), nt = legal_unsorted(s, k, second, moves);
+    int nm = legal_count(s, k, first), nt = legal_count(s, k, second);
     if (S->attacker[first] == S->attacker[second]) dfpn_mobility(nm * nt, S->attacker[first], pn, dn);
     else dfpn_mobility(S->attacker[first] ? nm : nt, 1, pn, dn);
 }
@@ -2944,6 +2952,7 @@ static PyTypeObject TableType = {
 
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(spec, state, player) -> sorted actions"},
+    {"legal_count", py_legal_count, METH_VARARGS, "legal_count(spec, state, player) -> how many legal actions (-1: too many)"},
     {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
     {"joint_child", py_joint_child, METH_VARARGS, "joint_child(spec, state, a, b) -> state"},
     {"record_bout_starts", py_record_bout_starts, METH_VARARGS, "record_bout_starts(on) -> {cards: distinct bout starts expanded} (a benchmark's count)"},

@@ -464,6 +464,136 @@ static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
     return n;
 }
 
+/* How many legal actions legal_unsorted() makes (-1 where it returns -1), without making
+ * them: a seed's mobility counts them only. Each function below counts what the function of
+ * the same name without "_count" writes, with the same capacity checks. */
+static int now_choices_count(const Spec *s, int card, int resolver, int lies_before,
+                             const uint64_t *hands, const uint16_t *front, int nfront, int law,
+                             int nobody_left) {
+    /* a card being played is in front (its own entry); no choice names the card itself, so
+     * the entry is never counted and ``front`` may be the front without it */
+    int n = 0;
+    switch (s->effect[card]) {
+    case E_LAW:
+        return nobody_left && s->law_skip_when_last ? 0 : 2;
+    case E_WRATH:
+        for (int i = 0; i < nfront; i++) {
+            int p = front[i];
+            n += (p >> 6 & 7) != resolver && (p & 63) != card;
+        }
+        return n;
+    case E_JEALOUSY:
+        for (int i = 0; i < nfront; i++) {
+            int p = front[i];
+            n += (p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before);
+        }
+        return n;
+    case E_BETRAYAL:
+        for (int i = 0; i < nfront; i++) {
+            int p = front[i], taken = p & 63;
+            if ((p >> 6 & 7) == resolver || taken == card) continue;
+            uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
+            if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
+            int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
+            n += popcount(law_filter(s, remaining, hand, 0));
+            if (n > MAXMOVES) return -1;
+        }
+        return n;
+    case E_SECRET: {
+        int shows = popcount(hands[resolver]);
+        for (int seat = 0; seat < s->players; seat++) {
+            if (seat == resolver) continue;
+            n += hands[seat] != 0;
+            if (shows && n + shows > MAXMOVES) return -1;
+            n += shows;
+        }
+        return n;
+    }
+    case E_ABSOLUTE:
+        if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
+        for (int seat = 0; seat < s->players; seat++) n += seat != resolver && hands[seat];
+        return n;
+    default:
+        return 0;
+    }
+}
+
+static int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
+    if (!(s->now_mask >> card & 1)) return n + 1;
+    uint64_t hands[MAXP];
+    memcpy(hands, k->hands, sizeof hands);
+    hands[seat] &= ~(((uint64_t)1) << card);
+    int played = k->played;
+    int top = k->npending ? k->pending[k->npending - 1].kind : -1;
+    if (top < 0 || (top == P_DREAM && !s->dream_plays_again)) played |= 1 << seat;
+    int nobody_left = s->effect[card] == E_LAW && next_to_play(s, hands, played, k->leader) == -1;
+    int c = now_choices_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
+    if (c < 0 || n + c + 1 > MAXMOVES) return -1;
+    return n + (c ? c : 1);
+}
+
+static int play_actions_count(const Spec *s, const KS *k, int seat, int exclude) {
+    uint64_t hand = k->hands[seat], candidates = hand;
+    if (exclude >= 0 && !s->wrath_replay_allowed) {
+        uint64_t without = hand & ~(((uint64_t)1) << exclude);
+        candidates = without ? without : hand;
+    }
+    int n = 0;
+    for (uint64_t m = law_filter(s, k->law, candidates, exclude < 0); m; m &= m - 1) {
+        int card = lowbit(m);
+        if (s->effect[card] == E_DREAM) {
+            if (n + MAXP + 1 > MAXMOVES) return -1;
+            n++;
+            for (int target = 0; target < s->players; target++)
+                n += target != seat && !(k->played >> target & 1) && k->hands[target];
+            continue;
+        }
+        n = with_choices_count(s, k, seat, card, seat, n);
+        if (n < 0) return -1;
+    }
+    return n;
+}
+
+static int legal_count(const Spec *s, const KS *k, int player) {
+    if (k->phase == OVER) return 0;
+    if (!k->npending) return play_actions_count(s, k, next_to_play(s, k->hands, k->played, k->leader), -1);
+    const Pending *top = &k->pending[k->npending - 1];
+    int seat = top->seat, n = 0;
+    switch (top->kind) {
+    case P_EXCHANGE: return popcount(k->hands[player]);
+    case P_DREAM:
+        for (uint64_t m = law_filter(s, k->law, k->hands[seat], 0); m; m &= m - 1) {
+            int card = lowbit(m);
+            if (s->resolver_placer && s->effect[card] != E_DREAM) {
+                n = with_choices_count(s, k, seat, card, top->a, n);
+                if (n < 0) return -1;
+            } else {
+                if (n >= MAXMOVES) return -1;
+                n++;
+            }
+        }
+        return n;
+    case P_REPLAY: return play_actions_count(s, k, seat, top->a);
+    case P_RESOLVE: {
+        int card = top->a, before = 0;
+        for (int i = 0; i < k->nfront; i++) {
+            if ((k->front[i] & 63) == card) { before = k->front[i] >> 6 & 7; break; }
+        }
+        int nobody_left = s->effect[card] == E_LAW
+            && next_to_play(s, k->hands, k->played, k->leader) == -1;
+        return now_choices_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
+    }
+    case P_END_ABS:
+        if (!k->hands[seat]) return 0;
+        for (int other = 0; other < s->players; other++) n += other != seat && k->hands[other];
+        return n;
+    case P_SHOW:
+    case P_GIVE:
+    case P_GIVE_BACK: return popcount(k->hands[seat]);
+    default: return popcount(k->hands[seat] & ~s->fear_mask); /* P_LUCK */
+    }
+}
+
 static int legal(const Spec *s, const KS *k, int player, int *moves) {
     int n = legal_unsorted(s, k, player, moves);
     sort_ints(moves, n);
