@@ -183,7 +183,12 @@ class Jobs:
                 self._finish(job, {"type": "error", "error": _death(job.process)})
 
     def _add(self, job: Job, message: dict[str, Any], final: bool) -> None:
+        """Append ``message`` to the job's news, unless the news already ended: a search
+        cancelled or stopped at its limit may still have lines in its pipe, and its last
+        message stays the one that said why it stopped."""
         with job.changed:
+            if job.finished:
+                return
             job.events.append(message)
             if final:
                 job.finished = True

@@ -352,3 +352,32 @@ def test_generated_puzzle_is_played(client: TestClient) -> None:
     best = read_position_text(generated["toml"], "omens")["puzzle"]["answer"]["best_actions"]
     judged = client.post("/api/puzzles/try", json={"toml": generated["toml"], "move": best[0]})
     assert judged.json()["right"] is True
+
+
+def test_news_ends_at_the_last_message() -> None:
+    """A search's lines still in its pipe after a cancel are not news: the last message stays
+    the one that says it was cancelled (the race seen when a solve was cancelled while it
+    printed its moves)."""
+    import subprocess
+    import sys
+
+    from omen_solver.web.jobs import Job, Jobs
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                               stdout=subprocess.PIPE, text=True)
+    jobs = Jobs(Limits())
+    job = Job(id="1", kind="solve", seconds=5.0, process=process)
+    try:
+        jobs._add(job, {"type": "move", "move": "1:15"}, False)
+        jobs._kill(job, "cancelled")
+        jobs._add(job, {"type": "move", "move": "1:27"}, False)
+        jobs._add(job, {"type": "done", "status": "won"}, True)
+    finally:
+        process.kill()
+        process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
+    assert job.finished
+    assert job.events == [{"type": "move", "move": "1:15"},
+                          {"type": "done", "status": "unknown", "reason": "cancelled"}]
+    assert job.result() == {"type": "done", "status": "unknown", "reason": "cancelled"}
