@@ -259,15 +259,26 @@ static int current_player(const Spec *s, const KS *k) {
 
 typedef struct { int ck, c1, c2; } Choice;
 
+/* The cards Betrayal's resolver may give back for the card of front entry ``p`` (none for
+ * the resolver's own card or the card being played): its hand with the card taken, less
+ * that card where giving it back is forbidden, as Law lets it (a Law on the taken card
+ * leaves with it). */
+static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver,
+                                      const uint64_t *hands, int p, int law) {
+    int taken = p & 63;
+    if ((p >> 6 & 7) == resolver || taken == card) return 0;
+    uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
+    if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
+    int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
+    return law_filter(s, remaining, hand, 0);
+}
+
 static int betrayal_choices(const Spec *s, int card, int resolver, const uint64_t *hands,
                             const uint16_t *front, int nfront, int law, Choice *out, int n) {
     for (int i = 0; i < nfront; i++) {
-        int p = front[i], taken = p & 63;
-        if ((p >> 6 & 7) == resolver || taken == card) continue;
-        uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
-        if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
-        int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
-        for (uint64_t g = law_filter(s, remaining, hand, 0); g; g &= g - 1) {
+        int taken = front[i] & 63;
+        for (uint64_t g = betrayal_gifts(s, card, resolver, hands, front[i], law); g;
+             g &= g - 1) {
             if (n >= MAXMOVES) return -1;
             out[n].ck = CK_TAKE; out[n].c1 = taken; out[n].c2 = lowbit(g); n++;
         }
@@ -490,12 +501,7 @@ static int now_choices_count(const Spec *s, int card, int resolver, int lies_bef
         return n;
     case E_BETRAYAL:
         for (int i = 0; i < nfront; i++) {
-            int p = front[i], taken = p & 63;
-            if ((p >> 6 & 7) == resolver || taken == card) continue;
-            uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
-            if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
-            int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
-            n += popcount(law_filter(s, remaining, hand, 0));
+            n += popcount(betrayal_gifts(s, card, resolver, hands, front[i], law));
             if (n > MAXMOVES) return -1;
         }
         return n;
