@@ -225,12 +225,17 @@ static int parse_spec_state(PyObject *spec_o, PyObject *state_o, Spec *s, KS *k,
     return 0;
 }
 
-static PyObject *py_legal(PyObject *self, PyObject *args) {
+/* The arguments (spec, state, player) of legal() and legal_count(). */
+static int parse_legal_args(PyObject *args, Spec *s, KS *k, int *player) {
     PyObject *spec_o, *state_o;
-    int player;
-    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, &player)) return NULL;
-    Spec s; KS k; int nteams;
-    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    int nteams;
+    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, player)) return -1;
+    return parse_spec_state(spec_o, state_o, s, k, &nteams);
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *args) {
+    Spec s; KS k; int player;
+    if (parse_legal_args(args, &s, &k, &player) < 0) return NULL;
     int moves[MAXMOVES];
     int n = legal(&s, &k, player, moves);
     if (n < 0) { PyErr_SetString(PyExc_OverflowError, "too many legal actions for the compiled kernel"); return NULL; }
@@ -240,11 +245,8 @@ static PyObject *py_legal(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_legal_count(PyObject *self, PyObject *args) {
-    PyObject *spec_o, *state_o;
-    int player;
-    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, &player)) return NULL;
-    Spec s; KS k; int nteams;
-    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    Spec s; KS k; int player;
+    if (parse_legal_args(args, &s, &k, &player) < 0) return NULL;
     return PyLong_FromLong(legal_count(&s, &k, player));
 }
 
@@ -2106,16 +2108,11 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
  * parallel df-pn the node counts as busy meanwhile (its virtual numbers, see Group). */
 static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
                     int64_t th_pn, int64_t th_dn) {
+    _Atomic uint16_t *busy = S->group ? &S->group->busy[busy_slot(hash)] : NULL;
     S->path_seen[path_bits(hash)]++;
-    if (!S->group) {
-        int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
-        S->path_seen[path_bits(hash)]--;
-        return r;
-    }
-    _Atomic uint16_t *busy = &S->group->busy[busy_slot(hash)];
-    atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
+    if (busy) atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
     int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
-    atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
+    if (busy) atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
     S->path_seen[path_bits(hash)]--;
     return r;
 }

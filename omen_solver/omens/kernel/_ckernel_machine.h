@@ -337,6 +337,23 @@ static int now_choices(const Spec *s, int card, int resolver, int lies_before,
     }
 }
 
+/* Whether nobody is left to play after a card with a "now" effect (Law's choice may be
+ * skipped then): asked only for Law, the one effect that reads it. */
+static inline int nobody_left_after(const Spec *s, int card, const uint64_t *hands, int played,
+                                    int leader) {
+    return s->effect[card] == E_LAW && next_to_play(s, hands, played, leader) == -1;
+}
+
+/* For a card in front resolving now: the seat whose card lay before it (``before``), and
+ * whether nobody is left to play. */
+static inline int resolve_context(const Spec *s, const KS *k, int card, int *before) {
+    *before = 0;
+    for (int i = 0; i < k->nfront; i++) {
+        if ((k->front[i] & 63) == card) { *before = k->front[i] >> 6 & 7; break; }
+    }
+    return nobody_left_after(s, card, k->hands, k->played, k->leader);
+}
+
 static int pending_choices(const Spec *s, const KS *k, const Pending *top, Choice *out) {
     int seat = top->seat, card = top->a, n = 0;
     if (top->kind == P_END_ABS) {
@@ -348,11 +365,7 @@ static int pending_choices(const Spec *s, const KS *k, const Pending *top, Choic
         }
         return n;
     }
-    int before = 0;
-    for (int i = 0; i < k->nfront; i++) {
-        if ((k->front[i] & 63) == card) { before = k->front[i] >> 6 & 7; break; }
-    }
-    int nobody_left = next_to_play(s, k->hands, k->played, k->leader) == -1;
+    int before, nobody_left = resolve_context(s, k, card, &before);
     return now_choices(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left, out);
 }
 
@@ -368,6 +381,17 @@ static inline void sort_ints(int *moves, int n) {
     }
 }
 
+/* The hands once ``seat`` has played ``card`` (into ``hands``), and whether nobody is left to
+ * play then (nobody_left_after). */
+static int after_play(const Spec *s, const KS *k, int seat, int card, uint64_t *hands) {
+    memcpy(hands, k->hands, MAXP * sizeof(uint64_t));
+    hands[seat] &= ~(((uint64_t)1) << card);
+    int played = k->played;
+    int top = k->npending ? k->pending[k->npending - 1].kind : -1;
+    if (top < 0 || (top == P_DREAM && !s->dream_plays_again)) played |= 1 << seat;
+    return nobody_left_after(s, card, hands, played, k->leader);
+}
+
 static int with_choices(const Spec *s, const KS *k, int seat, int card, int before, int *moves, int n) {
     int to = before == seat ? -1 : before;
     if (!(s->now_mask >> card & 1)) {
@@ -375,15 +399,10 @@ static int with_choices(const Spec *s, const KS *k, int seat, int card, int befo
         return n;
     }
     uint64_t hands[MAXP];
-    memcpy(hands, k->hands, sizeof hands);
-    hands[seat] &= ~(((uint64_t)1) << card);
+    int nobody_left = after_play(s, k, seat, card, hands);
     uint16_t front[MAXFRONT + 1];
     memcpy(front, k->front, k->nfront * sizeof(uint16_t));
     front[k->nfront] = (uint16_t)(card | before << 6 | seat << 9);
-    int played = k->played;
-    int top = k->npending ? k->pending[k->npending - 1].kind : -1;
-    if (top < 0 || (top == P_DREAM && !s->dream_plays_again)) played |= 1 << seat;
-    int nobody_left = next_to_play(s, hands, played, k->leader) == -1;
     Choice choices[MAXMOVES];
     int c = now_choices(s, card, seat, before, hands, front, k->nfront + 1, k->law, nobody_left, choices);
     if (c < 0 || n + c + 1 > MAXMOVES) return -1;
@@ -393,13 +412,18 @@ static int with_choices(const Spec *s, const KS *k, int seat, int card, int befo
     return n;
 }
 
-static int play_actions(const Spec *s, const KS *k, int seat, int exclude, int *moves, int n) {
+/* The cards ``seat`` may play (``exclude``: the card Wrath returned, or -1), as Law lets it. */
+static inline uint64_t playable(const Spec *s, const KS *k, int seat, int exclude) {
     uint64_t hand = k->hands[seat], candidates = hand;
     if (exclude >= 0 && !s->wrath_replay_allowed) {
         uint64_t without = hand & ~(((uint64_t)1) << exclude);
         candidates = without ? without : hand;
     }
-    for (uint64_t m = law_filter(s, k->law, candidates, exclude < 0); m; m &= m - 1) {
+    return law_filter(s, k->law, candidates, exclude < 0);
+}
+
+static int play_actions(const Spec *s, const KS *k, int seat, int exclude, int *moves, int n) {
+    for (uint64_t m = playable(s, k, seat, exclude); m; m &= m - 1) {
         int card = lowbit(m);
         if (s->effect[card] == E_DREAM) {
             if (n + MAXP + 1 > MAXMOVES) return -1;
@@ -527,25 +551,15 @@ static int now_choices_count(const Spec *s, int card, int resolver, int lies_bef
 static int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
     if (!(s->now_mask >> card & 1)) return n + 1;
     uint64_t hands[MAXP];
-    memcpy(hands, k->hands, sizeof hands);
-    hands[seat] &= ~(((uint64_t)1) << card);
-    int played = k->played;
-    int top = k->npending ? k->pending[k->npending - 1].kind : -1;
-    if (top < 0 || (top == P_DREAM && !s->dream_plays_again)) played |= 1 << seat;
-    int nobody_left = s->effect[card] == E_LAW && next_to_play(s, hands, played, k->leader) == -1;
+    int nobody_left = after_play(s, k, seat, card, hands);
     int c = now_choices_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
     if (c < 0 || n + c + 1 > MAXMOVES) return -1;
     return n + (c ? c : 1);
 }
 
 static int play_actions_count(const Spec *s, const KS *k, int seat, int exclude) {
-    uint64_t hand = k->hands[seat], candidates = hand;
-    if (exclude >= 0 && !s->wrath_replay_allowed) {
-        uint64_t without = hand & ~(((uint64_t)1) << exclude);
-        candidates = without ? without : hand;
-    }
     int n = 0;
-    for (uint64_t m = law_filter(s, k->law, candidates, exclude < 0); m; m &= m - 1) {
+    for (uint64_t m = playable(s, k, seat, exclude); m; m &= m - 1) {
         int card = lowbit(m);
         if (s->effect[card] == E_DREAM) {
             if (n + MAXP + 1 > MAXMOVES) return -1;
@@ -581,12 +595,7 @@ static int legal_count(const Spec *s, const KS *k, int player) {
         return n;
     case P_REPLAY: return play_actions_count(s, k, seat, top->a);
     case P_RESOLVE: {
-        int card = top->a, before = 0;
-        for (int i = 0; i < k->nfront; i++) {
-            if ((k->front[i] & 63) == card) { before = k->front[i] >> 6 & 7; break; }
-        }
-        int nobody_left = s->effect[card] == E_LAW
-            && next_to_play(s, k->hands, k->played, k->leader) == -1;
+        int card = top->a, before, nobody_left = resolve_context(s, k, card, &before);
         return now_choices_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
     }
     case P_END_ABS:
