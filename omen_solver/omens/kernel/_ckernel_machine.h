@@ -16,7 +16,7 @@
 #define MAXP 6
 #define MAXFRONT 24
 #define MAXPEND 32
-#define MAXSTAGES 5
+#define MAXSTAGES 5 /* advance() moves the stages down as five bytes */
 #define MAXMOVES 512
 
 enum { BOUT = 1, END = 2, OVER = 3 };
@@ -193,10 +193,9 @@ static void memo_pack(const uint16_t *front, int nfront, int leader, uint64_t *k
     /* 12 bits per placement, up to 10 per word pair is not enough for MAXFRONT: hash chain. */
     key[0] = key[1] = 0;
     key[2] = (uint64_t)nfront | (uint64_t)leader << 8 | ((uint64_t)1) << 63;
-    for (int i = 0; i < nfront && i < 10; i++) {
-        if (i < 5) key[0] |= (uint64_t)front[i] << (12 * i);
-        else key[1] |= (uint64_t)front[i] << (12 * (i - 5));
-    }
+    int i = 0;
+    for (; i < nfront && i < 5; i++) key[0] |= (uint64_t)front[i] << (12 * i);
+    for (; i < nfront && i < 10; i++) key[1] |= (uint64_t)front[i] << (12 * (i - 5));
 }
 
 static int memo_grow(Memo *m);
@@ -205,9 +204,10 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
     if (!m || nfront > 10) return resolve_now(s, front, nfront, leader);
     uint64_t key[3];
     memo_pack(front, nfront, leader, key);
-    if (m->cap == 0 || (m->size + 1) * 2 > m->cap) {
-        if (!memo_grow(m)) return resolve_now(s, front, nfront, leader);
-    }
+    /* a memo that cannot grow is still read (at most half full, a probe ends); it keeps
+     * what it holds and a bout not in it is resolved each time */
+    if ((m->cap == 0 || (m->size + 1) * 2 > m->cap) && !memo_grow(m) && m->cap == 0)
+        return resolve_now(s, front, nfront, leader);
     uint64_t h = key[0] * 0x9E3779B97F4A7C15ULL ^ key[1] * 0xC2B2AE3D27D4EB4FULL ^ key[2];
     h ^= h >> 29;
     size_t mask = m->cap - 1, i = (size_t)h & mask;
@@ -217,6 +217,7 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
         i = (i + 1) & mask;
     }
     Outcome o = resolve_now(s, front, nfront, leader);
+    if ((m->size + 1) * 2 > m->cap) return o;
     memcpy(m->slots[i].key, key, sizeof key);
     m->slots[i].value = o;
     m->size++;
@@ -257,8 +258,6 @@ static int current_player(const Spec *s, const KS *k) {
 
 /* ---------------------------------------------------------------- choices */
 
-typedef struct { int ck, c1, c2; } Choice;
-
 /* The cards Betrayal's resolver may give back for the card of front entry ``p`` (none for
  * the resolver's own card or the card being played): its hand with the card taken, less
  * that card where giving it back is forbidden, as Law lets it (a Law on the taken card
@@ -273,68 +272,73 @@ static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver,
     return law_filter(s, remaining, hand, 0);
 }
 
-static int betrayal_choices(const Spec *s, int card, int resolver, const uint64_t *hands,
-                            const uint16_t *front, int nfront, int law, Choice *out, int n) {
-    for (int i = 0; i < nfront; i++) {
-        int taken = front[i] & 63;
-        for (uint64_t g = betrayal_gifts(s, card, resolver, hands, front[i], law); g;
-             g &= g - 1) {
-            if (n >= MAXMOVES) return -1;
-            out[n].ck = CK_TAKE; out[n].c1 = taken; out[n].c2 = lowbit(g); n++;
-        }
-    }
-    return n;
-}
+/* A choice's part of an action (machine.encode: kind, then two numbers). */
+static inline int choice_bits(int ck, int c1, int c2) { return ck << 12 | c1 << 6 | c2; }
 
-static int now_choices(const Spec *s, int card, int resolver, int lies_before,
-                       const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                       int nobody_left, Choice *out) {
-    int effect = s->effect[card], n = 0;
-    switch (effect) {
+/* The actions choosing how a card with a "now" effect resolves: ``base`` (the action without
+ * its choice) with each choice, written to ``out`` in ascending order, which is the order of
+ * legal() (the choice's kind, then its numbers: the cards and seats are walked as bits, lowest
+ * first). Returns how many, or -1 past ``room`` of them (room < 0: none fits). A card being
+ * played is in front (its own entry); no choice names the card itself, so ``front`` may be the
+ * front without it. (machine.py: now_choices.) */
+static int now_moves(const Spec *s, int card, int resolver, int lies_before,
+                     const uint64_t *hands, const uint16_t *front, int nfront, int law,
+                     int nobody_left, int base, int *out, int room) {
+    int n = 0;
+    uint64_t m = 0;
+#define NOW_PUT(bits) do { if (n >= room) return -1; out[n++] = base | (bits); } while (0)
+    switch (s->effect[card]) {
     case E_LAW:
         if (nobody_left && s->law_skip_when_last) return 0;
-        out[0].ck = CK_HIGHER; out[0].c1 = out[0].c2 = 0;
-        out[1].ck = CK_LOWER; out[1].c1 = out[1].c2 = 0;
-        return 2;
+        NOW_PUT(choice_bits(CK_HIGHER, 0, 0));
+        NOW_PUT(choice_bits(CK_LOWER, 0, 0));
+        return n;
     case E_WRATH:
         for (int i = 0; i < nfront; i++) {
             int p = front[i];
-            if ((p >> 6 & 7) != resolver && (p & 63) != card) {
-                out[n].ck = CK_RETURN; out[n].c1 = p & 63; out[n].c2 = 0; n++;
-            }
+            if ((p >> 6 & 7) != resolver && (p & 63) != card) m |= ((uint64_t)1) << (p & 63);
         }
+        for (; m; m &= m - 1) NOW_PUT(choice_bits(CK_RETURN, lowbit(m), 0));
         return n;
     case E_JEALOUSY:
         for (int i = 0; i < nfront; i++) {
             int p = front[i];
-            if ((p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before)) {
-                out[n].ck = CK_SWAP; out[n].c1 = p & 63; out[n].c2 = 0; n++;
-            }
+            if ((p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before))
+                m |= ((uint64_t)1) << (p & 63);
+        }
+        for (; m; m &= m - 1) NOW_PUT(choice_bits(CK_SWAP, lowbit(m), 0));
+        return n;
+    case E_BETRAYAL: {
+        uint16_t at[64]; /* the front entry of each card in front */
+        for (int i = 0; i < nfront; i++) {
+            at[front[i] & 63] = front[i];
+            m |= ((uint64_t)1) << (front[i] & 63);
+        }
+        for (; m; m &= m - 1) {
+            int taken = lowbit(m);
+            for (uint64_t g = betrayal_gifts(s, card, resolver, hands, at[taken], law); g; g &= g - 1)
+                NOW_PUT(choice_bits(CK_TAKE, taken, lowbit(g)));
         }
         return n;
-    case E_BETRAYAL:
-        return betrayal_choices(s, card, resolver, hands, front, nfront, law, out, 0);
+    }
     case E_SECRET:
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_ASK, seat, 0));
+        if (!hands[resolver]) return n;
         for (int seat = 0; seat < s->players; seat++) {
             if (seat == resolver) continue;
-            if (hands[seat]) { out[n].ck = CK_ASK; out[n].c1 = seat; out[n].c2 = 0; n++; }
-            for (uint64_t m = hands[resolver]; m; m &= m - 1) {
-                if (n >= MAXMOVES) return -1;
-                out[n].ck = CK_SHOW; out[n].c1 = seat; out[n].c2 = lowbit(m); n++;
-            }
+            for (m = hands[resolver]; m; m &= m - 1) NOW_PUT(choice_bits(CK_SHOW, seat, lowbit(m)));
         }
         return n;
     case E_ABSOLUTE:
         if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
-        for (int seat = 0; seat < s->players; seat++) {
-            if (seat != resolver && hands[seat]) {
-                out[n].ck = CK_WITH; out[n].c1 = seat; out[n].c2 = 0; n++;
-            }
-        }
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_WITH, seat, 0));
         return n;
     default:
         return 0;
     }
+#undef NOW_PUT
 }
 
 /* Whether nobody is left to play after a card with a "now" effect (Law's choice may be
@@ -354,32 +358,23 @@ static inline int resolve_context(const Spec *s, const KS *k, int card, int *bef
     return nobody_left_after(s, card, k->hands, k->played, k->leader);
 }
 
-static int pending_choices(const Spec *s, const KS *k, const Pending *top, Choice *out) {
+/* The actions of a pending resolution (P_RESOLVE, P_END_ABS), in ascending order, into
+ * ``moves``: how many, or -1 past MAXMOVES of them. */
+static int pending_moves(const Spec *s, const KS *k, const Pending *top, int *moves) {
     int seat = top->seat, card = top->a, n = 0;
+    int base = encode(V_RESOLVE, seat, card, -1, 0, 0, 0);
     if (top->kind == P_END_ABS) {
         if (!k->hands[seat]) return 0;
-        for (int other = 0; other < s->players; other++) {
-            if (other != seat && k->hands[other]) {
-                out[n].ck = CK_WITH; out[n].c1 = other; out[n].c2 = 0; n++;
-            }
-        }
+        for (int other = 0; other < s->players; other++)
+            if (other != seat && k->hands[other]) moves[n++] = base | choice_bits(CK_WITH, other, 0);
         return n;
     }
     int before, nobody_left = resolve_context(s, k, card, &before);
-    return now_choices(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left, out);
+    return now_moves(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left,
+                     base, moves, MAXMOVES);
 }
 
 /* ---------------------------------------------------------------- legal actions */
-
-/* Ascending order by insertion: the lists are short (a hand's cards and their choices), where
- * the library's qsort spent more time in its calls than in comparing. */
-static inline void sort_ints(int *moves, int n) {
-    for (int i = 1; i < n; i++) {
-        int x = moves[i], j = i;
-        while (j > 0 && moves[j - 1] > x) { moves[j] = moves[j - 1]; j--; }
-        moves[j] = x;
-    }
-}
 
 /* The hands once ``seat`` has played ``card`` (into ``hands``), and whether nobody is left to
  * play then (nobody_left_after). */
@@ -392,24 +387,24 @@ static int after_play(const Spec *s, const KS *k, int seat, int card, uint64_t *
     return nobody_left_after(s, card, hands, played, k->leader);
 }
 
+/* The actions of ``seat`` playing ``card`` (placed before ``before``), with their choices, in
+ * ascending order after the ``n`` in ``moves``: the new count, or -1 where more than MAXMOVES
+ * less one would be made (a card with choices leaves room for one more action). */
 static int with_choices(const Spec *s, const KS *k, int seat, int card, int before, int *moves, int n) {
     int to = before == seat ? -1 : before;
+    int base = encode(V_PLAY, seat, card, to, 0, 0, 0);
     if (!(s->now_mask >> card & 1)) {
-        moves[n++] = encode(V_PLAY, seat, card, to, 0, 0, 0);
+        moves[n++] = base;
         return n;
     }
     uint64_t hands[MAXP];
     int nobody_left = after_play(s, k, seat, card, hands);
-    uint16_t front[MAXFRONT + 1];
-    memcpy(front, k->front, k->nfront * sizeof(uint16_t));
-    front[k->nfront] = (uint16_t)(card | before << 6 | seat << 9);
-    Choice choices[MAXMOVES];
-    int c = now_choices(s, card, seat, before, hands, front, k->nfront + 1, k->law, nobody_left, choices);
-    if (c < 0 || n + c + 1 > MAXMOVES) return -1;
-    if (c == 0) moves[n++] = encode(V_PLAY, seat, card, to, 0, 0, 0);
-    for (int i = 0; i < c; i++)
-        moves[n++] = encode(V_PLAY, seat, card, to, choices[i].ck, choices[i].c1, choices[i].c2);
-    return n;
+    int room = MAXMOVES - n - 1;
+    int c = now_moves(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left,
+                      base, moves + n, room);
+    if (c < 0 || c > room) return -1;
+    if (c == 0) moves[n++] = base;
+    return n + c;
 }
 
 /* The cards ``seat`` may play (``exclude``: the card Wrath returned, or -1), as Law lets it. */
@@ -454,10 +449,10 @@ static int dream_placements(const Spec *s, const KS *k, int target, int dreamer,
     return n;
 }
 
-/* The legal actions (sorted), or -1 if a capacity is exceeded. ``player`` is for the
- * simultaneous exchange. */
-/* The legal actions in the order they are made (what a count needs: legal() sorts them). */
-static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
+/* The legal actions in ascending order (the order of machine.py's legal(): each is made in
+ * it, the cards and seats walked as bits, lowest first), or -1 if a capacity is exceeded.
+ * ``player`` is for the simultaneous exchange. */
+static int legal(const Spec *s, const KS *k, int player, int *moves) {
     int n = 0;
     if (k->phase == OVER) return 0;
     if (!k->npending) {
@@ -474,14 +469,9 @@ static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
         case P_DREAM: n = dream_placements(s, k, seat, top->a, moves, 0); break;
         case P_REPLAY: n = play_actions(s, k, seat, top->a, moves, 0); break;
         case P_RESOLVE:
-        case P_END_ABS: {
-            Choice choices[MAXMOVES];
-            int c = pending_choices(s, k, top, choices);
-            if (c < 0) return -1;
-            for (int i = 0; i < c; i++)
-                moves[n++] = encode(V_RESOLVE, seat, top->a, -1, choices[i].ck, choices[i].c1, choices[i].c2);
+        case P_END_ABS:
+            n = pending_moves(s, k, top, moves);
             break;
-        }
         case P_SHOW:
         case P_GIVE:
         case P_GIVE_BACK: {
@@ -499,12 +489,12 @@ static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
     return n;
 }
 
-/* How many legal actions legal_unsorted() makes (-1 where it returns -1), without making
+/* How many legal actions legal() makes (-1 where it returns -1), without making
  * them: a seed's mobility counts them only. Each function below counts what the function of
  * the same name without "_count" writes, with the same capacity checks. */
-static int now_choices_count(const Spec *s, int card, int resolver, int lies_before,
-                             const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                             int nobody_left) {
+static int now_moves_count(const Spec *s, int card, int resolver, int lies_before,
+                           const uint64_t *hands, const uint16_t *front, int nfront, int law,
+                           int nobody_left) {
     /* a card being played is in front (its own entry); no choice names the card itself, so
      * the entry is never counted and ``front`` may be the front without it */
     int n = 0;
@@ -552,7 +542,7 @@ static int with_choices_count(const Spec *s, const KS *k, int seat, int card, in
     if (!(s->now_mask >> card & 1)) return n + 1;
     uint64_t hands[MAXP];
     int nobody_left = after_play(s, k, seat, card, hands);
-    int c = now_choices_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
+    int c = now_moves_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
     if (c < 0 || n + c + 1 > MAXMOVES) return -1;
     return n + (c ? c : 1);
 }
@@ -596,7 +586,7 @@ static int legal_count(const Spec *s, const KS *k, int player) {
     case P_REPLAY: return play_actions_count(s, k, seat, top->a);
     case P_RESOLVE: {
         int card = top->a, before, nobody_left = resolve_context(s, k, card, &before);
-        return now_choices_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
+        return now_moves_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
     }
     case P_END_ABS:
         if (!k->hands[seat]) return 0;
@@ -607,12 +597,6 @@ static int legal_count(const Spec *s, const KS *k, int player) {
     case P_GIVE_BACK: return popcount(k->hands[seat]);
     default: return popcount(k->hands[seat] & ~s->fear_mask); /* P_LUCK */
     }
-}
-
-static int legal(const Spec *s, const KS *k, int player, int *moves) {
-    int n = legal_unsorted(s, k, player, moves);
-    sort_ints(moves, n);
-    return n;
 }
 
 /* ---------------------------------------------------------------- moving */
@@ -727,13 +711,11 @@ static void reset_bout(KS *k, int leader) {
     k->n_end_abs = 0;
 }
 
-static void drop_void_pending(const Spec *s, KS *k) {
-    Choice choices[MAXMOVES];
+/* Resolutions without a choice left are dropped (their actions counted, not made). */
+static inline void drop_void_pending(const Spec *s, KS *k) {
     while (k->npending) {
-        const Pending *top = &k->pending[k->npending - 1];
-        if (top->kind != P_RESOLVE && top->kind != P_END_ABS) return;
-        int c = pending_choices(s, k, top, choices);
-        if (c != 0) return;
+        int kind = k->pending[k->npending - 1].kind;
+        if ((kind != P_RESOLVE && kind != P_END_ABS) || legal_count(s, k, -1) != 0) return;
         k->npending--;
     }
 }
@@ -814,7 +796,10 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
             drop_void_pending(s, k);
             if (k->npending) return;
             int stage = k->stages[0];
-            memmove(k->stages, k->stages + 1, k->nstages - 1);
+            /* the stages move down one place (MAXSTAGES of them; those past nstages are
+             * never read), without a call */
+            uint8_t *st = k->stages;
+            st[0] = st[1]; st[1] = st[2]; st[2] = st[3]; st[3] = st[4];
             k->nstages--;
             switch (stage) {
             case S_RETURN:
