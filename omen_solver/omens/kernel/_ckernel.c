@@ -1118,9 +1118,7 @@ static void skip_shows(Search *S, KS *k) {
     while (k->npending && k->pending[k->npending - 1].kind == P_SHOW && !k->error) {
         int n = legal(&S->spec, k, -1, moves);
         if (n <= 0) { k->error = 1; return; }
-        KS next;
-        child(&S->spec, &S->memo, k, moves[0], &next);
-        *k = next;
+        apply(&S->spec, &S->memo, k, moves[0]);
     }
 }
 
@@ -1903,10 +1901,10 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     int wins = 0;
     *ended = 0;
     int a[MAXMOVES], b[MAXMOVES];
-    KS two[2]; /* the state and the next, by turns (a state is not copied back) */
+    KS play; /* the playout's state, moved on in place */
     for (int p = 0; p < count; p++) {
-        const KS *k = start;
-        KS *next = &two[0];
+        KS *k = &play;
+        *k = *start;
         for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
             int player = current_player(s, k);
             if (player == SIMULTANEOUS) {
@@ -1915,14 +1913,12 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
                 if (na <= 0 || nb <= 0) break;
                 int i = (int)(playout_next(&x) % (uint64_t)na);
                 int j = (int)(playout_next(&x) % (uint64_t)nb);
-                joint_child(s, &S->memo, k, a[i], b[j], next);
+                apply_joint(s, &S->memo, k, a[i], b[j]);
             } else {
                 int n = legal(s, k, player, a);
                 if (n <= 0) break;
-                child(s, &S->memo, k, a[playout_next(&x) % (uint64_t)n], next);
+                apply(s, &S->memo, k, a[playout_next(&x) % (uint64_t)n]);
             }
-            k = next;
-            next = next == &two[0] ? &two[1] : &two[0];
             if (k->error) break;
         }
         if (k->phase == OVER && !k->error) {

@@ -830,8 +830,8 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
     }
 }
 
-static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
-    *k = *from;
+/* The state ``k`` once ``move`` is made, in place (child() on a copy). */
+static void apply(const Spec *s, Memo *memo, KS *k, int move) {
     int verb = move >> 28, seat = move >> 25 & 7, card = move >> 19 & 63, to = (move >> 16 & 7) - 1;
     int ck = move >> 12 & 15, c1 = move >> 6 & 63, c2 = move & 63;
     switch (verb) {
@@ -859,14 +859,24 @@ static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
     advance(s, memo, k);
 }
 
-static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m2, KS *k) {
+static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
     *k = *from;
+    apply(s, memo, k, move);
+}
+
+/* The state ``k`` once the simultaneous gifts ``m1`` and ``m2`` are made, in place. */
+static void apply_joint(const Spec *s, Memo *memo, KS *k, int m1, int m2) {
     Pending top = k->pending[--k->npending];
     int gift[MAXP];
     gift[m1 >> 25 & 7] = m1 >> 19 & 63;
     gift[m2 >> 25 & 7] = m2 >> 19 & 63;
     swap_cards(k, top.seat, gift[top.seat], top.a, gift[top.a]);
     advance(s, memo, k);
+}
+
+static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m2, KS *k) {
+    *k = *from;
+    apply_joint(s, memo, k, m1, m2);
 }
 
 /* ---------------------------------------------------------------- identity */
