@@ -259,14 +259,14 @@ static int current_player(const Spec *s, const KS *k) {
 /* ---------------------------------------------------------------- choices */
 
 /* The cards Betrayal's resolver may give back for the card of front entry ``p`` (none for
- * the resolver's own card or the card being played): its hand with the card taken, less
- * that card where giving it back is forbidden, as Law lets it (a Law on the taken card
+ * the resolver's own card or the card being played): its hand (``own``) with the card taken,
+ * less that card where giving it back is forbidden, as Law lets it (a Law on the taken card
  * leaves with it). */
-static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver,
-                                      const uint64_t *hands, int p, int law) {
+static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver, uint64_t own, int p,
+                                      int law) {
     int taken = p & 63;
     if ((p >> 6 & 7) == resolver || taken == card) return 0;
-    uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
+    uint64_t hand = own | ((uint64_t)1) << taken;
     if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
     int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
     return law_filter(s, remaining, hand, 0);
@@ -280,10 +280,11 @@ static inline int choice_bits(int ck, int c1, int c2) { return ck << 12 | c1 << 
  * legal() (the choice's kind, then its numbers: the cards and seats are walked as bits, lowest
  * first). Returns how many, or -1 past ``room`` of them (room < 0: none fits). A card being
  * played is in front (its own entry); no choice names the card itself, so ``front`` may be the
- * front without it. (machine.py: now_choices.) */
+ * front without it. ``hands``: the hands of the others; ``own``: the resolver's hand (after
+ * the play of the card, for a card being played). (machine.py: now_choices.) */
 static int now_moves(const Spec *s, int card, int resolver, int lies_before,
-                     const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                     int nobody_left, int base, int *out, int room) {
+                     const uint64_t *hands, uint64_t own, const uint16_t *front, int nfront,
+                     int law, int nobody_left, int base, int *out, int room) {
     int n = 0;
     uint64_t m = 0;
 #define NOW_PUT(bits) do { if (n >= room) return -1; out[n++] = base | (bits); } while (0)
@@ -316,7 +317,7 @@ static int now_moves(const Spec *s, int card, int resolver, int lies_before,
         }
         for (; m; m &= m - 1) {
             int taken = lowbit(m);
-            for (uint64_t g = betrayal_gifts(s, card, resolver, hands, at[taken], law); g; g &= g - 1)
+            for (uint64_t g = betrayal_gifts(s, card, resolver, own, at[taken], law); g; g &= g - 1)
                 NOW_PUT(choice_bits(CK_TAKE, taken, lowbit(g)));
         }
         return n;
@@ -324,14 +325,14 @@ static int now_moves(const Spec *s, int card, int resolver, int lies_before,
     case E_SECRET:
         for (int seat = 0; seat < s->players; seat++)
             if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_ASK, seat, 0));
-        if (!hands[resolver]) return n;
+        if (!own) return n;
         for (int seat = 0; seat < s->players; seat++) {
             if (seat == resolver) continue;
-            for (m = hands[resolver]; m; m &= m - 1) NOW_PUT(choice_bits(CK_SHOW, seat, lowbit(m)));
+            for (m = own; m; m &= m - 1) NOW_PUT(choice_bits(CK_SHOW, seat, lowbit(m)));
         }
         return n;
     case E_ABSOLUTE:
-        if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
+        if (!(s->now_mask >> card & 1) || !own) return 0;
         for (int seat = 0; seat < s->players; seat++)
             if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_WITH, seat, 0));
         return n;
@@ -370,15 +371,17 @@ static int pending_moves(const Spec *s, const KS *k, const Pending *top, int *mo
         return n;
     }
     int before, nobody_left = resolve_context(s, k, card, &before);
-    return now_moves(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left,
-                     base, moves, MAXMOVES);
+    return now_moves(s, card, seat, before, k->hands, k->hands[seat], k->front, k->nfront,
+                     k->law, nobody_left, base, moves, MAXMOVES);
 }
 
 /* ---------------------------------------------------------------- legal actions */
 
-/* The hands once ``seat`` has played ``card`` (into ``hands``), and whether nobody is left to
- * play then (nobody_left_after). */
-static int after_play(const Spec *s, const KS *k, int seat, int card, uint64_t *hands) {
+/* Whether nobody is left to play once ``seat`` has played ``card`` (nobody_left_after: asked
+ * for Law alone, the hands after the play made only then). */
+static int nobody_left_after_play(const Spec *s, const KS *k, int seat, int card) {
+    if (s->effect[card] != E_LAW) return 0;
+    uint64_t hands[MAXP];
     memcpy(hands, k->hands, MAXP * sizeof(uint64_t));
     hands[seat] &= ~(((uint64_t)1) << card);
     int played = k->played;
@@ -397,11 +400,10 @@ static int with_choices(const Spec *s, const KS *k, int seat, int card, int befo
         moves[n++] = base;
         return n;
     }
-    uint64_t hands[MAXP];
-    int nobody_left = after_play(s, k, seat, card, hands);
+    int nobody_left = nobody_left_after_play(s, k, seat, card);
     int room = MAXMOVES - n - 1;
-    int c = now_moves(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left,
-                      base, moves + n, room);
+    int c = now_moves(s, card, seat, before, k->hands, k->hands[seat] & ~(((uint64_t)1) << card),
+                      k->front, k->nfront, k->law, nobody_left, base, moves + n, room);
     if (c < 0 || c > room) return -1;
     if (c == 0) moves[n++] = base;
     return n + c;
@@ -493,8 +495,8 @@ static int legal(const Spec *s, const KS *k, int player, int *moves) {
  * them: a seed's mobility counts them only. Each function below counts what the function of
  * the same name without "_count" writes, with the same capacity checks. */
 static int now_moves_count(const Spec *s, int card, int resolver, int lies_before,
-                           const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                           int nobody_left) {
+                           const uint64_t *hands, uint64_t own, const uint16_t *front,
+                           int nfront, int law, int nobody_left) {
     /* a card being played is in front (its own entry); no choice names the card itself, so
      * the entry is never counted and ``front`` may be the front without it */
     int n = 0;
@@ -515,12 +517,12 @@ static int now_moves_count(const Spec *s, int card, int resolver, int lies_befor
         return n;
     case E_BETRAYAL:
         for (int i = 0; i < nfront; i++) {
-            n += popcount(betrayal_gifts(s, card, resolver, hands, front[i], law));
+            n += popcount(betrayal_gifts(s, card, resolver, own, front[i], law));
             if (n > MAXMOVES) return -1;
         }
         return n;
     case E_SECRET: {
-        int shows = popcount(hands[resolver]);
+        int shows = popcount(own);
         for (int seat = 0; seat < s->players; seat++) {
             if (seat == resolver) continue;
             n += hands[seat] != 0;
@@ -530,7 +532,7 @@ static int now_moves_count(const Spec *s, int card, int resolver, int lies_befor
         return n;
     }
     case E_ABSOLUTE:
-        if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
+        if (!(s->now_mask >> card & 1) || !own) return 0;
         for (int seat = 0; seat < s->players; seat++) n += seat != resolver && hands[seat];
         return n;
     default:
@@ -540,9 +542,10 @@ static int now_moves_count(const Spec *s, int card, int resolver, int lies_befor
 
 static int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
     if (!(s->now_mask >> card & 1)) return n + 1;
-    uint64_t hands[MAXP];
-    int nobody_left = after_play(s, k, seat, card, hands);
-    int c = now_moves_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
+    int nobody_left = nobody_left_after_play(s, k, seat, card);
+    int c = now_moves_count(s, card, seat, before, k->hands,
+                            k->hands[seat] & ~(((uint64_t)1) << card), k->front, k->nfront,
+                            k->law, nobody_left);
     if (c < 0 || n + c + 1 > MAXMOVES) return -1;
     return n + (c ? c : 1);
 }
@@ -586,7 +589,8 @@ static int legal_count(const Spec *s, const KS *k, int player) {
     case P_REPLAY: return play_actions_count(s, k, seat, top->a);
     case P_RESOLVE: {
         int card = top->a, before, nobody_left = resolve_context(s, k, card, &before);
-        return now_moves_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
+        return now_moves_count(s, card, seat, before, k->hands, k->hands[seat], k->front,
+                               k->nfront, k->law, nobody_left);
     }
     case P_END_ABS:
         if (!k->hands[seat]) return 0;
