@@ -1904,7 +1904,7 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     KS play; /* the playout's state, moved on in place */
     for (int p = 0; p < count; p++) {
         KS *k = &play;
-        *k = *start;
+        ks_copy(k, start);
         for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
             int player = current_player(s, k);
             if (player == SIMULTANEOUS) {

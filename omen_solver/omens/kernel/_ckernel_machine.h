@@ -10,6 +10,7 @@
 #ifndef OMENS_CKERNEL_MACHINE_H
 #define OMENS_CKERNEL_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -52,13 +53,11 @@ typedef struct {
     uint64_t discarded;
 } Outcome;
 
+/* A state. The arrays hold ``n...`` entries each (what lies past them is never read), in
+ * an order that lets a copy stop early (ks_copy). */
 typedef struct {
     uint64_t hands[MAXP];
     uint64_t out_discarded; /* outcome.discarded (when has_outcome) */
-    uint16_t front[MAXFRONT];
-    Pending pending[MAXPEND];
-    uint8_t stages[MAXSTAGES];
-    uint8_t end_abs_card[MAXFRONT], end_abs_seat[MAXFRONT];
     uint8_t nfront, npending, nstages, n_end_abs;
     uint8_t phase, played, leader;
     int8_t law;
@@ -69,7 +68,23 @@ typedef struct {
     int8_t out_winning, out_winner, out_luck_seat;
     uint8_t out_next_leader, out_pride;
     uint8_t error; /* set when a fixed capacity would be exceeded */
+    uint8_t stages[MAXSTAGES];
+    uint16_t front[MAXFRONT];
+    Pending pending[MAXPEND];
+    uint8_t end_abs_card[MAXFRONT], end_abs_seat[MAXFRONT];
 } KS;
+
+/* A copy of a state: its first KS_HEAD bytes (everything but the pending entries past the
+ * first few and the Absolutes of a bout's end), copied inline, where they hold it all. */
+#define KS_HEAD 160
+_Static_assert(offsetof(KS, pending) + 4 * sizeof(Pending) <= KS_HEAD
+               && KS_HEAD <= sizeof(KS), "a state's head holds its front and a few pending");
+static inline void ks_copy(KS *to, const KS *from) {
+    if (from->n_end_abs || offsetof(KS, pending) + from->npending * sizeof(Pending) > KS_HEAD)
+        *to = *from;
+    else
+        memcpy(to, from, KS_HEAD);
+}
 
 static inline int encode(int verb, int seat, int card, int to, int ck, int c1, int c2) {
     return verb << 28 | seat << 25 | card << 19 | (to + 1) << 16 | ck << 12 | c1 << 6 | c2;
@@ -864,7 +879,7 @@ static void apply(const Spec *s, Memo *memo, KS *k, int move) {
 }
 
 static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
-    *k = *from;
+    ks_copy(k, from);
     apply(s, memo, k, move);
 }
 
@@ -879,7 +894,7 @@ static void apply_joint(const Spec *s, Memo *memo, KS *k, int m1, int m2) {
 }
 
 static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m2, KS *k) {
-    *k = *from;
+    ks_copy(k, from);
     apply_joint(s, memo, k, m1, m2);
 }
 
