@@ -179,7 +179,10 @@ static Outcome resolve_now(const Spec *s, const uint16_t *front, int nfront, int
     int winner = winning < 0 ? -1 : owner_of(s, by_card[winning]);
     uint64_t discarded = winning < 0 ? 0 : ((uint64_t)1) << winning;
     uint64_t protect = winning >= 0 ? (s->fear_mask & ~(((uint64_t)1) << winning)) : s->fear_mask;
-    for (uint64_t rest = cards; rest; rest &= rest - 1) {
+    /* the cards whose effect may discard (effect_discards: none for the others) */
+    uint64_t sources = cards & (s->effect_mask[E_EXTREME] | s->effect_mask[E_ALL]
+                                | s->effect_mask[E_SELF_IF]);
+    for (uint64_t rest = sources; rest; rest &= rest - 1) {
         int source = lowbit(rest);
         discarded |= effect_discards(s, source, cards) & ~protect;
     }
@@ -189,10 +192,12 @@ static Outcome resolve_now(const Spec *s, const uint16_t *front, int nfront, int
     if (lucky) luck_seat = owner_of(s, by_card[highbit(lucky)]);
     int next_leader = winner < 0 ? leader : winner;
     int pride = 0;
-    for (int i = 0; i < nfront; i++) {
-        if (s->effect[front[i] & 63] == E_PRIDE) {
-            next_leader = (owner_of(s, front[i]) + 1) % s->players;
-            pride = 1;
+    if (cards & s->effect_mask[E_PRIDE]) {
+        for (int i = 0; i < nfront; i++) {
+            if (s->effect[front[i] & 63] == E_PRIDE) {
+                next_leader = (owner_of(s, front[i]) + 1) % s->players;
+                pride = 1;
+            }
         }
     }
     o.winning = (int8_t)winning;
