@@ -793,10 +793,12 @@ typedef struct {
     int cap;
 } Frame;
 
+/* A search resolves each bout's end where it comes (resolve_now, a memo of NULL): cheaper than
+ * a probe of a memo of the ends seen before, whose cache misses cost more than the
+ * resolution (docs/benchmarks.md, "One thread's node rate, continued"). */
 typedef struct Search {
     PyObject_HEAD
     Spec spec;
-    Memo memo;
     Table own;
     Table *table;      /* where this search stores: its own table, or a shared Table's */
     Table *shared;     /* read after ``table`` and never written during a search (NULL: none) */
@@ -1118,7 +1120,7 @@ static void skip_shows(Search *S, KS *k) {
     while (k->npending && k->pending[k->npending - 1].kind == P_SHOW && !k->error) {
         int n = legal(&S->spec, k, -1, moves);
         if (n <= 0) { k->error = 1; return; }
-        apply(&S->spec, &S->memo, k, moves[0]);
+        apply(&S->spec, NULL, k, moves[0]);
     }
 }
 
@@ -1169,7 +1171,7 @@ static int evaluate(Search *S, const KS *k) {
         return squeeze ? won * SQUEEZE_SCALE : won;
     }
     int mine, theirs;
-    distances(&S->spec, &S->memo, k, S->maximising, &mine, &theirs);
+    distances(&S->spec, NULL, k, S->maximising, &mine, &theirs);
     if (!squeeze) return theirs - mine;
     int score = (theirs - mine) * SQUEEZE_SCALE;
     int player = current_player(&S->spec, k);
@@ -1191,9 +1193,9 @@ static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int
         KS *kid = &f->kids[kept];
         if (joint_from >= 0) {
             /* moves holds pairs */
-            joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
+            joint_child(&S->spec, NULL, k, moves[2 * i], moves[2 * i + 1], kid);
         } else {
-            child(&S->spec, &S->memo, k, moves[i], kid);
+            child(&S->spec, NULL, k, moves[i], kid);
         }
         skip_shows(S, kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
@@ -1351,7 +1353,7 @@ static int chance(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
             return 0;
         }
         KS *kid = &f->kids[0];
-        child(&S->spec, &S->memo, k, moves[i], kid);
+        child(&S->spec, NULL, k, moves[i], kid);
         skip_shows(S, kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
         Q value;
@@ -1382,7 +1384,7 @@ static KS *matrix_child(Matrix *M, int r, int c) {
     if (!M->made[index]) {
         int a = M->player_rows ? M->rows[r] : M->columns[c];
         int b = M->player_rows ? M->columns[c] : M->rows[r];
-        joint_child(&M->S->spec, &M->S->memo, M->state, a, b, kid);
+        joint_child(&M->S->spec, NULL, M->state, a, b, kid);
         skip_shows(M->S, kid);
         M->made[index] = 1;
     }
@@ -1581,8 +1583,8 @@ static void maxn_leaf(Search *S, const KS *k, Vec *out) {
 static int maxn_children(Search *S, Frame *f, const KS *k, const int *moves, int n, int joint) {
     for (int i = 0; i < n; i++) {
         KS *kid = &f->kids[i];
-        if (joint) joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
-        else child(&S->spec, &S->memo, k, moves[i], kid);
+        if (joint) joint_child(&S->spec, NULL, k, moves[2 * i], moves[2 * i + 1], kid);
+        else child(&S->spec, NULL, k, moves[i], kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
     }
     return n;
@@ -1858,7 +1860,7 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
     int power = TUNE_DISTANCE(S->tuning);
     if (power) {
         int mine, theirs;
-        distances(&S->spec, &S->memo, k, S->attacker, &mine, &theirs);
+        distances(&S->spec, NULL, k, S->attacker, &mine, &theirs);
         int64_t p = 1, d = 1;
         for (int i = 0; i < power; i++) { p *= 1 + (mine < 9 ? mine : 9); d *= 1 + (theirs < 9 ? theirs : 9); }
         *pn *= p;
@@ -1913,11 +1915,11 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
                 if (na <= 0 || nb <= 0) break;
                 int i = (int)(playout_next(&x) % (uint64_t)na);
                 int j = (int)(playout_next(&x) % (uint64_t)nb);
-                apply_joint(s, &S->memo, k, a[i], b[j]);
+                apply_joint(s, NULL, k, a[i], b[j]);
             } else {
                 int n = legal(s, k, player, a);
                 if (n <= 0) break;
-                apply(s, &S->memo, k, a[playout_next(&x) % (uint64_t)n]);
+                apply(s, NULL, k, a[playout_next(&x) % (uint64_t)n]);
             }
             if (k->error) break;
         }
@@ -2240,12 +2242,11 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
 /* ---------------------------------------------------------------- a parallel df-pn */
 
 /* The searches of the other threads are plain structures, made once and kept between proofs
- * (their memos of ended bouts stay warm); each reads the settings of the first. */
+ * (their frames stay allocated); each reads the settings of the first. */
 static Search *clone_new(const Search *S) {
     Search *C = calloc(1, sizeof(Search));
     if (!C) return NULL;
     C->spec = S->spec;
-    C->memo.max_cap = S->memo.max_cap;
     return C;
 }
 
@@ -2263,7 +2264,7 @@ static void frames_free(Search *S) {
 }
 
 static void clone_free(Search *C) {
-    free(C->memo.slots); free(C->playouts);
+    free(C->playouts);
     frames_free(C);
     free(C);
 }
@@ -2400,7 +2401,7 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
-    free(S->memo.slots); free(S->playouts);
+    free(S->playouts);
     S->playouts = NULL;
     frames_free(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
@@ -2428,16 +2429,15 @@ static int use_tables(Search *S, PyObject *table, PyObject *shared) {
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"spec", "maximising", "constant_sum", "mode", "max_nodes",
                              "max_seconds", "table_limit", "progress", "matrix_value", "payoff",
-                             "tuning", "pool", "table", "shared", "memo_slots", NULL};
+                             "tuning", "pool", "table", "shared", NULL};
     PyObject *spec_o, *maximising, *progress, *matrix, *payoff;
     PyObject *pool = Py_None, *table = Py_None, *shared = Py_None;
     int constant_sum, mode, tuning;
-    long long max_nodes, table_limit, memo_slots = 0;
+    long long max_nodes, table_limit;
     double max_seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOOL", kwlist, &spec_o, &maximising,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOO", kwlist, &spec_o, &maximising,
                                      &constant_sum, &mode, &max_nodes, &max_seconds, &table_limit,
-                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared,
-                                     &memo_slots))
+                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared))
         return -1;
     S->tuning = tuning;
     if (pool != Py_None && !PyObject_TypeCheck(pool, &PoolType)) {
@@ -2447,7 +2447,6 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     if (pool != Py_None) { Py_INCREF(pool); S->pool_obj = pool; S->pool = (Pool *)pool; }
     S->own.pool = S->pool;
     S->own.limit = table_limit;
-    S->memo.max_cap = memo_slots > 0 ? (size_t)memo_slots : 0;
     if (use_tables(S, table, shared) < 0) return -1;
     if (spec_from_py(spec_o, &S->spec) < 0) return -1;
     if (get_ints(maximising, S->maximising, S->spec.players) < 0) return -1;
@@ -2636,9 +2635,9 @@ static int Search_set_total(Search *S, PyObject *value, void *closure) {
     return 0;
 }
 static PyObject *Search_get_bytes(Search *S, void *closure) {
-    /* its own table (a shared one is counted by its owner) and the end-of-bout memo */
+    /* its own table (a shared one is counted by its owner) */
     size_t own = S->table == &S->own ? table_bytes_of(&S->own) : 0;
-    return PyLong_FromSize_t(own + S->memo.cap * sizeof(MemoSlot));
+    return PyLong_FromSize_t(own);
 }
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 
