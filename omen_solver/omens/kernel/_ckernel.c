@@ -230,7 +230,9 @@ static int parse_legal_args(PyObject *args, Spec *s, KS *k, int *player) {
     PyObject *spec_o, *state_o;
     int nteams;
     if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, player)) return -1;
-    return parse_spec_state(spec_o, state_o, s, k, &nteams);
+    if (parse_spec_state(spec_o, state_o, s, k, &nteams) < 0) return -1;
+    if (!k->npending) *player = -1; /* the player counts in an exchange only */
+    return 0;
 }
 
 static PyObject *py_legal(PyObject *self, PyObject *args) {
@@ -1156,7 +1158,7 @@ static void distances(const Spec *s, Memo *memo, const KS *k, const int *side, i
     int mine = 99, theirs = 99;
     for (int seat = 0; seat < s->players; seat++) {
         if (!hands[seat]) continue;
-        int distance = popcount(hands[seat]) - 1;
+        int distance = __builtin_popcountll(hands[seat]) - 1;
         if (side[seat]) { if (distance < mine) mine = distance; }
         else if (distance < theirs) theirs = distance;
     }

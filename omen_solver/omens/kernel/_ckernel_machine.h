@@ -92,7 +92,18 @@ static inline int encode(int verb, int seat, int card, int to, int ck, int c1, i
 
 static inline int lowbit(uint64_t m) { return __builtin_ctzll(m); }
 static inline int highbit(uint64_t m) { return 63 - __builtin_clzll(m); }
-static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+/* Bits counted inline (the baseline x86-64 has no POPCNT instruction: __builtin_popcountll
+ * would be a library call); the functions built for POPCNT call __builtin_popcountll. */
+static inline int popcount(uint64_t m) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(m);
+#else
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+#endif
+}
 static inline uint64_t above(const Spec *s, int rank) {
     return rank >= 63 ? 0 : s->full & ~((((uint64_t)2) << rank) - 1);
 }
@@ -473,12 +484,13 @@ static int dream_placements(const Spec *s, const KS *k, int target, int dreamer,
 
 /* The legal actions in ascending order (the order of machine.py's legal(): each is made in
  * it, the cards and seats walked as bits, lowest first), or -1 if a capacity is exceeded.
- * ``player`` is for the simultaneous exchange. */
+ * ``player``: whose gifts, in the simultaneous exchange; with nothing pending, the seat to play
+ * where the caller has it (current_player's), else -1 (found here). */
 static int legal(const Spec *s, const KS *k, int player, int *moves) {
     int n = 0;
     if (k->phase == OVER) return 0;
     if (!k->npending) {
-        int seat = next_to_play(s, k->hands, k->played, k->leader);
+        int seat = player >= 0 ? player : next_to_play(s, k->hands, k->played, k->leader);
         n = play_actions(s, k, seat, -1, moves, 0);
     } else {
         const Pending *top = &k->pending[k->npending - 1];
@@ -587,9 +599,13 @@ static int play_actions_count(const Spec *s, const KS *k, int seat, int exclude)
     return n;
 }
 
+/* (``player`` as for legal().) */
 static int legal_count(const Spec *s, const KS *k, int player) {
     if (k->phase == OVER) return 0;
-    if (!k->npending) return play_actions_count(s, k, next_to_play(s, k->hands, k->played, k->leader), -1);
+    if (!k->npending) {
+        int seat = player >= 0 ? player : next_to_play(s, k->hands, k->played, k->leader);
+        return play_actions_count(s, k, seat, -1);
+    }
     const Pending *top = &k->pending[k->npending - 1];
     int seat = top->seat, n = 0;
     switch (top->kind) {
