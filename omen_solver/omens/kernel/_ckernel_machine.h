@@ -922,7 +922,8 @@ static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m
 /* ---------------------------------------------------------------- identity */
 
 /* A canonical packing of everything KState.key() holds, for the transposition table:
- * the words written and their number. Two states pack equal exactly when their keys are. */
+ * the words written and their number (``w`` has room for KEYWORDS). Two states pack equal
+ * exactly when their keys are. */
 static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
     int n = 0;
     uint64_t head = (uint64_t)k->phase | (uint64_t)k->played << 2 | (uint64_t)k->leader << 8
@@ -931,7 +932,8 @@ static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
         | (uint64_t)k->won[1] << 46 | (uint64_t)k->won[2] << 49
         | (uint64_t)k->has_outcome << 52 | (uint64_t)k->nstages << 53;
     w[n++] = head;
-    for (int seat = 0; seat < s->players; seat++) w[n++] = k->hands[seat];
+    memcpy(w + n, k->hands, MAXP * sizeof(uint64_t)); /* those past the players are written over */
+    n += s->players;
     uint64_t word = (uint64_t)k->nfront | (uint64_t)k->npending << 8 | (uint64_t)k->n_end_abs << 16;
     for (int i = 0; i < k->nstages; i++) word |= (uint64_t)k->stages[i] << (24 + 3 * i);
     w[n++] = word;
@@ -940,27 +942,29 @@ static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
         w[n++] = (uint64_t)(uint8_t)k->out_winner | (uint64_t)(uint8_t)k->out_luck_seat << 8
             | (uint64_t)k->out_next_leader << 16 | (uint64_t)k->out_pride << 24;
     }
-    word = 0;
-    int used = 0;
-    for (int i = 0; i < k->nfront; i++) {
-        word |= (uint64_t)k->front[i] << (12 * used);
-        if (++used == 5) { w[n++] = word; word = 0; used = 0; }
+    /* five cards in play a word, two pending entries, seven Absolutes of the end */
+    for (int i = 0; i < k->nfront; i += 5) {
+        int end = i + 5 < k->nfront ? i + 5 : k->nfront;
+        word = 0;
+        for (int j = i; j < end; j++) word |= (uint64_t)k->front[j] << (12 * (j - i));
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
-    word = 0; used = 0;
-    for (int i = 0; i < k->npending; i++) {
-        const Pending *p = &k->pending[i];
-        word |= ((uint64_t)p->kind | (uint64_t)p->seat << 4 | (uint64_t)p->a << 8
-                 | (uint64_t)p->b << 16) << (24 * used);
-        if (++used == 2) { w[n++] = word; word = 0; used = 0; }
+    for (int i = 0; i < k->npending; i += 2) {
+        word = 0;
+        for (int j = i; j < i + 2 && j < k->npending; j++) {
+            const Pending *p = &k->pending[j];
+            word |= ((uint64_t)p->kind | (uint64_t)p->seat << 4 | (uint64_t)p->a << 8
+                     | (uint64_t)p->b << 16) << (24 * (j - i));
+        }
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
-    word = 0; used = 0;
-    for (int i = 0; i < k->n_end_abs; i++) {
-        word |= ((uint64_t)k->end_abs_card[i] | (uint64_t)k->end_abs_seat[i] << 6) << (9 * used);
-        if (++used == 7) { w[n++] = word; word = 0; used = 0; }
+    for (int i = 0; i < k->n_end_abs; i += 7) {
+        int end = i + 7 < k->n_end_abs ? i + 7 : k->n_end_abs;
+        word = 0;
+        for (int j = i; j < end; j++)
+            word |= ((uint64_t)k->end_abs_card[j] | (uint64_t)k->end_abs_seat[j] << 6) << (9 * (j - i));
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
     return n;
 }
 
