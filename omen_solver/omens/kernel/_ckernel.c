@@ -1941,21 +1941,21 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
  * the other question (its hint, same side, same playouts) plays the same playouts from the
  * same state, so its memo answers too: its wins, or the ended playouts less its wins. */
 #define PMEMO_SLOTS (1 << 14)
-#define PMEMO_WORDS 16
-typedef struct PlayoutMemo {
-    uint64_t hash[PMEMO_SLOTS];
-    uint8_t len[PMEMO_SLOTS];  /* 0: empty */
-    uint8_t wins[PMEMO_SLOTS];
-    uint8_t ended[PMEMO_SLOTS];
-    uint8_t count[PMEMO_SLOTS];
-    uint8_t target[PMEMO_SLOTS];
-    uint64_t words[PMEMO_SLOTS][PMEMO_WORDS];
-} PlayoutMemo;
+#define PMEMO_WORDS 8 /* a bout start's key: its head, the hands (six at most), the counts */
+typedef struct {          /* a slot's fields together: a probe reads one or two cache lines */
+    uint64_t hash;
+    uint64_t words[PMEMO_WORDS];
+    uint8_t len;          /* 0: empty */
+    uint8_t wins, ended, count, target;
+} PlayoutSlot;
+typedef struct PlayoutMemo { PlayoutSlot slots[PMEMO_SLOTS]; } PlayoutMemo;
 
 static int pmemo_find(const PlayoutMemo *m, size_t i, const uint64_t *w, int len, uint64_t h,
                       int count) {
-    return m && m->len[i] == len && m->hash[i] == h && m->count[i] == count
-        && memcmp(m->words[i], w, (size_t)len * sizeof(uint64_t)) == 0;
+    if (!m) return 0;
+    const PlayoutSlot *e = &m->slots[i];
+    return e->len == len && e->hash == h && e->count == count
+        && memcmp(e->words, w, (size_t)len * sizeof(uint64_t)) == 0;
 }
 
 static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
@@ -1968,25 +1968,27 @@ static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len,
     }
     PlayoutMemo *m = S->playouts;
     size_t i = (size_t)(h >> 17) & (PMEMO_SLOTS - 1);
+    PlayoutSlot *e = &m->slots[i];
     if (pmemo_find(m, i, w, len, h, count))
-        return m->target[i] == S->target ? m->wins[i] : m->ended[i] - m->wins[i];
+        return e->target == S->target ? e->wins : e->ended - e->wins;
     const Search *H = (const Search *)S->hint_obj;
     const PlayoutMemo *o = H ? H->playouts : NULL;
     int wins;
     if (o && pmemo_find(o, i, w, len, h, count)
         && memcmp(H->maximising, S->maximising, sizeof S->maximising) == 0) {
-        wins = o->wins[i]; ended = o->ended[i];
-        if (o->target[i] != S->target) wins = ended - wins;
+        const PlayoutSlot *x = &o->slots[i];
+        wins = x->wins; ended = x->ended;
+        if (x->target != S->target) wins = ended - wins;
     } else {
         wins = playout_wins(S, k, count, &ended);
     }
-    m->hash[i] = h;
-    m->len[i] = (uint8_t)len;
-    m->wins[i] = (uint8_t)wins;
-    m->ended[i] = (uint8_t)ended;
-    m->count[i] = (uint8_t)count;
-    m->target[i] = (uint8_t)S->target;
-    memcpy(m->words[i], w, (size_t)len * sizeof(uint64_t));
+    e->hash = h;
+    e->len = (uint8_t)len;
+    e->wins = (uint8_t)wins;
+    e->ended = (uint8_t)ended;
+    e->count = (uint8_t)count;
+    e->target = (uint8_t)S->target;
+    memcpy(e->words, w, (size_t)len * sizeof(uint64_t));
     return wins;
 }
 
