@@ -381,3 +381,35 @@ def test_parallel_dfpn_keeps_its_budget_and_can_be_interrupted() -> None:
     for wrong in (0, 257):
         with pytest.raises(ValueError, match="workers"):
             proof.workers = wrong
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the parallel df-pn is the compiled kernel's")
+def test_parallel_dfpn_answers_as_one_thread_on_a_small_table() -> None:
+    """A table far smaller than the proof drops what cost least many times while two threads
+    write it at once (each thread keeps words for its new keys and counts its new entries in
+    batches, and a collection moves the entries and the words under the threads): the answers
+    stay those of one thread on the same small table."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    collected = 0
+    for index in range(2):
+        state = deal_position(table, random_deal(table, 20261130 + index, cards=3))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+        answers = []
+        for count in (1, 2):
+            for target in (1, 0):
+                small = compiled.new_table(2048)
+                proof = compiled.CompiledDfpn(
+                    Machine(spec), maximising, target,
+                    SearchParams(budget=Budget(max_nodes=1_000_000), table=small))
+                proof.workers = count
+                answers.append(proof.prove(start))
+                if count == 2:
+                    collected += small.collections
+        assert answers[:2] == answers[2:], index
+    assert collected >= 100

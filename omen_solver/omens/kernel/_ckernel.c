@@ -615,10 +615,18 @@ static PyTypeObject PoolType;
  * one that must grow or collect the table can have it alone); a new key claims an empty slot
  * with one atomic step (its tag TAG_BUSY while it is written), and an entry is updated under
  * one of GROUP_LOCKS little locks, never from a proof or a disproof back to open numbers.
- * While a thread searches a node, its count in ``busy`` makes the node look dearer to the
- * others (virtual proof and disproof numbers), so that they spread over other subtrees. */
+ * A thread takes the words of its new keys GROUP_WORDS at a time and adds its new entries to
+ * the table's size GROUP_SIZES at a time (and at every check), so that the table's counters
+ * are seldom written by all; the room kept for the others (group_slack) covers what a thread
+ * has not counted yet. While the table's entries do not move (its epoch), a thread stores a
+ * node where its parent found it, as one thread does (dfpn_parent_slot).
+ * While a thread searches a node, its count in its own row of ``busy`` makes the node look
+ * dearer to the others (virtual proof and disproof numbers), so that they spread over other
+ * subtrees; a thread writes only its own row, without an atomic step. */
 #define GROUP_LOCKS 4096
 #define BUSY_SLOTS 65536
+#define GROUP_WORDS 512
+#define GROUP_SIZES 32
 
 typedef struct Group {
     pthread_rwlock_t rw;
@@ -628,7 +636,7 @@ typedef struct Group {
     _Atomic int *abort;        /* the first search's interrupt flag (Search.interrupt) */
     int workers;
     atomic_flag locks[GROUP_LOCKS];
-    _Atomic uint16_t busy[BUSY_SLOTS];
+    _Atomic uint16_t *busy;    /* BUSY_SLOTS a thread: the nodes it searches, by busy_slot */
 } Group;
 
 static Group *group_new(int workers, _Atomic int *abort) {
@@ -643,14 +651,23 @@ static Group *group_new(int workers, _Atomic int *abort) {
     for (int i = 0; i < GROUP_LOCKS; i++) atomic_flag_clear(&g->locks[i]);
     g->workers = workers;
     g->abort = abort;
+    /* written before read: no page is first mapped for reading, then copied for writing
+     * (which stops the other threads' processors to flush their address caches) */
+    size_t bytes = (size_t)workers * BUSY_SLOTS * sizeof(uint16_t);
+    g->busy = malloc(bytes);
+    if (g->busy) memset((void *)g->busy, 0, bytes);
     return g;
 }
 
 static void group_free(Group *g) {
     if (!g) return;
     pthread_rwlock_destroy(&g->rw);
+    free((void *)g->busy);
     free(g);
 }
+
+/* The entries a thread of the group may add before the table's size counts them. */
+static inline size_t group_slack(const Group *g) { return (size_t)g->workers * GROUP_SIZES; }
 
 static inline void group_lock(Group *g, size_t slot) {
     while (atomic_flag_test_and_set_explicit(&g->locks[slot & (GROUP_LOCKS - 1)],
@@ -676,10 +693,13 @@ static void group_update(Table *t, size_t slot, Q low, Q high, int best, unsigne
 
 /* Room for every thread of the group to add a key without growing anything (alone). */
 static void group_make_room(Table *t) {
-    size_t slack = (size_t)t->group->workers;
+    size_t slack = group_slack(t->group);
+    /* a table at its limit drops what cost least before it would grow (as table_add) */
+    if (t->limit > 0 && (long long)(t->size + 1 + slack) >= t->limit)
+        table_collect(t, (size_t)(t->limit / 2));
     while (!t->cap || (t->size + 1 + slack) * 2 > t->cap)
         if (!table_grow(t)) break;
-    size_t need = t->nwords + (KEYWORDS + 1) * (slack + 1);
+    size_t need = t->nwords + KEYWORDS + 1 + GROUP_WORDS * (size_t)(t->group->workers + 1);
     if (need > t->capwords) {
         size_t capwords = t->capwords ? t->capwords * 2 : (1 << 14);
         while (capwords < need) capwords *= 2;
@@ -692,21 +712,63 @@ static void group_make_room(Table *t) {
     }
 }
 
-/* Store an entry of a table the group writes (its work: ``old`` when the key is new, plus
- * ``add``). Returns 0 when memory runs out. */
-static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q high, int best,
-                       uint32_t old, unsigned long long add) {
+/* What one thread of a group holds of the table for itself: words taken for its new keys, and
+ * entries added that the table's size does not count yet. */
+typedef struct {
+    size_t at, end;     /* the words taken and not used yet: [at, end) of the table's */
+    uint64_t epoch;     /* the table's epoch when they were taken (a collection moves words) */
+    size_t uncounted;   /* entries added, not in the table's size yet */
+} GroupPart;
+
+/* The entries a thread added, counted in the table's size (before it lets go of the group's
+ * lock, so that one that has the table alone reads the true size). */
+static inline void group_count(Table *t, GroupPart *my) {
+    if (my->uncounted) __atomic_fetch_add(&t->size, my->uncounted, __ATOMIC_RELAXED);
+    my->uncounted = 0;
+}
+
+/* Words of the table's for a thread's new keys. The words not used yet always read as one
+ * key that no entry points at (its length first), so that a collection walking the words
+ * (table_collect) steps over them. 0 when the table must make room first. */
+static int group_words(Table *t, GroupPart *my, int n) {
+    if (my->epoch != t->epoch) my->at = my->end = 0;
+    if (my->end - my->at >= (size_t)n + 1) return 1;
+    size_t at = __atomic_load_n(&t->nwords, __ATOMIC_RELAXED);
+    while (at + GROUP_WORDS <= t->capwords) {
+        if (__atomic_compare_exchange_n(&t->nwords, &at, at + GROUP_WORDS, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            my->at = at; my->end = at + GROUP_WORDS; my->epoch = t->epoch;
+            t->words[at] = GROUP_WORDS - 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Store an entry of a table the group writes (its work, for a new key: the work already spent
+ * on it in ``shared`` plus ``add``). ``*where``: the slot that holds it, or NO_SLOT when it
+ * was stored with the table alone (the entries may have moved since). Returns 0 when memory
+ * runs out. */
+static int group_store(Table *t, GroupPart *my, const Table *shared, const uint64_t *w, int n,
+                       uint64_t h, Q low, Q high, int best, unsigned long long add,
+                       size_t *where) {
     Group *g = t->group;
     size_t slot;
-    if (table_find(t, w, n, h, &slot)) { group_update(t, slot, low, high, best, add); return 1; }
-    size_t slack = (size_t)g->workers;
-    size_t size = __atomic_load_n(&t->size, __ATOMIC_RELAXED);
-    size_t nwords = __atomic_load_n(&t->nwords, __ATOMIC_RELAXED);
-    unsigned long long work = (unsigned long long)old + add;
+    *where = NO_SLOT;
+    if (table_find(t, w, n, h, &slot)) {
+        group_update(t, slot, low, high, best, add);
+        *where = slot;
+        return 1;
+    }
+    unsigned long long work = add;
+    if (shared && table_find(shared, w, n, h, &slot)) work += shared->slots[slot].work;
     if (work > WORK_MAX) work = WORK_MAX;
+    size_t slack = group_slack(g);
+    size_t size = __atomic_load_n(&t->size, __ATOMIC_RELAXED);
     if ((t->limit > 0 && (long long)(size + slack) >= t->limit) || !t->cap
-        || (size + 1 + slack) * 2 > t->cap || nwords + (KEYWORDS + 1) * (slack + 1) > t->capwords) {
+        || (size + 1 + slack) * 2 > t->cap || !group_words(t, my, n)) {
         /* the table must grow, or drop what cost least: alone */
+        group_count(t, my);
         pthread_rwlock_unlock(&g->rw);
         pthread_rwlock_wrlock(&g->rw);
         int ok = 1;
@@ -721,9 +783,11 @@ static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q 
         pthread_rwlock_rdlock(&g->rw);
         return ok;
     }
-    size_t off = __atomic_fetch_add(&t->nwords, (size_t)n + 1, __ATOMIC_RELAXED);
+    size_t off = my->at;
     t->words[off] = (uint64_t)n;
     memcpy(t->words + off + 1, w, n * sizeof(uint64_t));
+    my->at += (size_t)n + 1;
+    if (my->at < my->end) t->words[my->at] = my->end - my->at - 1;
     uint32_t check = check_of(h);
     uint8_t tag = tag_of(check);
     size_t mask = t->cap - 1, i = home_of(check, t->cap);
@@ -744,6 +808,7 @@ static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q 
                 && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
                 /* another thread stored it meanwhile (its words here stay unused) */
                 group_update(t, i, low, high, best, add);
+                *where = i;
                 return 1;
             }
         }
@@ -752,8 +817,9 @@ static int group_store(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q 
     Entry *e = &t->slots[i];
     e->check = check; e->offset = (uint32_t)off;
     e->low = low; e->high = high; e->best = best; e->work = (uint32_t)work;
-    __atomic_fetch_add(&t->size, 1, __ATOMIC_RELAXED);
+    if (++my->uncounted >= GROUP_SIZES) group_count(t, my);
     __atomic_store_n(&t->tags[i], tag, __ATOMIC_RELEASE);
+    *where = i;
     return 1;
 }
 
@@ -839,6 +905,8 @@ typedef struct Search {
     size_t stored_slot;
     Group *group;
     long long flushed; /* nodes already added to the group's count */
+    GroupPart part;    /* what this thread holds of the group's table */
+    int worker;        /* this thread's row of the group's busy counts */
 } Search;
 
 static double now_seconds(void) {
@@ -868,6 +936,7 @@ static int group_check(Search *S) {
     Group *g = S->group;
     long long total = atomic_fetch_add(&g->nodes, S->nodes - S->flushed) + (S->nodes - S->flushed);
     S->flushed = S->nodes;
+    group_count(S->table, &S->part);
     if (atomic_load(&g->done)) { S->stop = STOP_DONE; return -1; }
     if (S->max_nodes > 0 && total > S->max_nodes) { S->stop = STOP_NODES; return -1; }
     if (atomic_load(g->abort)) { S->stop = STOP_ABORT; return -1; }
@@ -935,9 +1004,13 @@ static int tt_store_at(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q
     unsigned long long add = (unsigned long long)(spent > 0 ? spent : 0);
     Table *t = S->table;
     if (t->group) {
-        uint32_t old = 0;
-        if (S->shared && table_find(S->shared, w, n, h, &there)) old = S->shared->slots[there].work;
-        if (!group_store(t, w, n, h, low, high, best, old, add)) { S->stop = STOP_MEMORY; return -1; }
+        if (slot != NO_SLOT) {
+            group_update(t, slot, low, high, best, add);
+        } else if (!group_store(t, &S->part, S->shared, w, n, h, low, high, best, add, &slot)) {
+            S->stop = STOP_MEMORY;
+            return -1;
+        }
+        if (slot != NO_SLOT) { S->stored_key = w; S->stored_slot = slot; }
         return 0;
     }
     if (slot != NO_SLOT || table_find(t, w, n, h, &slot)) {
@@ -1804,7 +1877,7 @@ static inline int frame_child(const Frame *f, const uint64_t *w, int count) {
 /* Where the search's table holds the node of key ``w`` as its parent's loop last found it
  * (the node is the child of the frame one level up whose key is at ``w``), else NO_SLOT. */
 static size_t dfpn_parent_slot(const Search *S, const uint64_t *w) {
-    if (S->group || S->depth <= 0 || S->depth > S->nframes) return NO_SLOT;
+    if (S->depth <= 0 || S->depth > S->nframes) return NO_SLOT;
     const Frame *pf = S->frames[S->depth - 1];
     if (!pf || pf->epoch != S->table->epoch) return NO_SLOT;
     int i = frame_child(pf, w, pf->cap);
@@ -1818,7 +1891,7 @@ static void dfpn_prefetch_loop(Search *S, Frame *f, int count) {
         f->epoch = t->epoch;
     }
     /* the child searched last stored itself: its slot */
-    int stored = S->group ? -1 : frame_child(f, S->stored_key, count);
+    int stored = frame_child(f, S->stored_key, count);
     if (stored >= 0) f->slots[stored] = S->stored_slot;
     S->stored_key = NULL;
     for (int i = 0; i < count; i++) {
@@ -2106,15 +2179,30 @@ static int dfpn_store(Search *S, const uint64_t *w, int len, uint64_t h, int64_t
 static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int keylen,
                      uint64_t hash, int64_t th_pn, int64_t th_dn);
 
+/* How many of the other threads of the group search a node of hash ``h`` now. */
+static inline int group_busy(const Group *g, int me, uint64_t h) {
+    int on = 0;
+    size_t at = busy_slot(h);
+    for (int w = 0; w < g->workers; w++, at += BUSY_SLOTS)
+        if (w != me) on += atomic_load_explicit(&g->busy[at], memory_order_relaxed);
+    return on;
+}
+
 /* Search a node until its numbers reach the thresholds (dfpn.py: DfpnSearch._mid); in a
  * parallel df-pn the node counts as busy meanwhile (its virtual numbers, see Group). */
 static int dfpn_mid(Search *S, const KS *k, int row, const uint64_t *key, int keylen, uint64_t hash,
                     int64_t th_pn, int64_t th_dn) {
-    _Atomic uint16_t *busy = S->group ? &S->group->busy[busy_slot(hash)] : NULL;
+    /* this thread's row alone writes it: a plain load and store, no atomic step */
+    _Atomic uint16_t *busy =
+        S->group ? &S->group->busy[(size_t)S->worker * BUSY_SLOTS + busy_slot(hash)] : NULL;
     S->path_seen[path_bits(hash)]++;
-    if (busy) atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
+    if (busy)
+        atomic_store_explicit(busy, atomic_load_explicit(busy, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
     int r = dfpn_mid_(S, k, row, key, keylen, hash, th_pn, th_dn);
-    if (busy) atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
+    if (busy)
+        atomic_store_explicit(busy, atomic_load_explicit(busy, memory_order_relaxed) - 1,
+                              memory_order_relaxed);
     S->path_seen[path_bits(hash)]--;
     return r;
 }
@@ -2208,9 +2296,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             if (delta > PN_INFINITE) delta = PN_INFINITE;
             if (g) {
                 int64_t seen = p;
-                int on = p > 0 && p < PN_INFINITE
-                    ? atomic_load_explicit(&g->busy[busy_slot(f->hashes[i])], memory_order_relaxed)
-                    : 0;
+                int on = p > 0 && p < PN_INFINITE ? group_busy(g, S->worker, f->hashes[i]) : 0;
                 if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
                 if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = d; }
                 else if (seen < chosen_second) chosen_second = seen;
@@ -2308,6 +2394,7 @@ static void *proof_thread(void *arg) {
                      PN_INFINITE - 1);
     atomic_fetch_add(&g->nodes, S->nodes - S->flushed);
     S->flushed = S->nodes;
+    group_count(S->table, &S->part);
     if (r < 0 && S->stop != STOP_DONE) {
         int none = STOP_NONE;
         atomic_compare_exchange_strong(&g->stop, &none, S->stop);
@@ -2334,7 +2421,10 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     Group *g = group_new(workers, &S->abort);
     ProofRun *runs = calloc((size_t)workers, sizeof(ProofRun));
     pthread_t *threads = calloc((size_t)workers, sizeof(pthread_t));
-    if (!g || !runs || !threads) { group_free(g); free(runs); free(threads); return -2; }
+    if (!g || !g->busy || !runs || !threads) {
+        group_free(g); free(runs); free(threads);
+        return -2;
+    }
     atomic_store(&g->nodes, S->nodes);
     S->group = g;
     S->flushed = S->nodes;
@@ -2342,6 +2432,9 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     for (int i = 0; i < workers; i++) {
         Search *W = i == 0 ? S : S->clones[i - 1];
         if (i > 0) clone_sync(S, W);
+        W->worker = i;
+        memset(&W->part, 0, sizeof W->part);
+        W->stored_key = NULL;
         runs[i].S = W; runs[i].root = k; runs[i].key = key; runs[i].len = len; runs[i].h = h;
     }
     PyThreadState *saved = PyEval_SaveThread();
