@@ -476,6 +476,22 @@ static inline void home_prefetch(const Table *t, uint64_t h) {
 
 static inline int work_bucket(uint32_t work) { return work ? 32 - __builtin_clz(work) : 0; }
 
+/* Sort ``n`` values by their high 32 bits (least significant digit first, 12 bits a pass);
+ * ``spare`` as many. Returns where they are sorted (``v`` or ``spare``). */
+static uint64_t *sort_high(uint64_t *v, uint64_t *spare, size_t n) {
+    uint64_t most = 0;
+    for (size_t i = 0; i < n; i++) most |= v[i] >> 32;
+    for (int shift = 32; shift < 64 && (most >> (shift - 32)); shift += 12) {
+        size_t at[1 << 12] = {0};
+        for (size_t i = 0; i < n; i++) at[(v[i] >> shift) & 0xFFF]++;
+        size_t sum = 0;
+        for (int d = 0; d < (1 << 12); d++) { size_t c = at[d]; at[d] = sum; sum += c; }
+        for (size_t i = 0; i < n; i++) spare[at[(v[i] >> shift) & 0xFFF]++] = v[i];
+        uint64_t *swap = v; v = spare; spare = swap;
+    }
+    return v;
+}
+
 /* Replacement (kernel/tables.py: Table.collect): keep the ``keep`` entries that cost most,
  * by the bit length of their work, and within the last bucket kept the most recently stored;
  * the others go. Keys are compacted in their order and the slots rebuilt. Returns 0 when the
@@ -502,9 +518,36 @@ static int table_collect(Table *t, size_t keep) {
         pool_give(t->pool, bytes);
         return 0;
     }
-    /* which entries stay, in the order their keys were stored (nothing moves yet) */
-    size_t count = 0;
-    for (size_t read = 0; read < t->nwords && count < keep;) {
+    /* which entries stay, in the order their keys were stored (nothing moves yet): the order
+     * of their words. The entries of the buckets that stay are sorted by where their words
+     * are; without the memory for that, the words are read in order and their entries found */
+    size_t count = 0, ncand = total + buckets[top];
+    size_t sort_bytes = 2 * ncand * sizeof(uint64_t);
+    uint64_t *cand = NULL, *spare = NULL;
+    if (t->cap <= ((size_t)1 << 32) && pool_take(t->pool, sort_bytes)) {
+        cand = malloc(ncand * sizeof(uint64_t));
+        spare = malloc(ncand * sizeof(uint64_t));
+        if (!cand || !spare) {
+            free(cand); free(spare);
+            cand = spare = NULL;
+            pool_give(t->pool, sort_bytes);
+        }
+    }
+    if (cand) {
+        size_t c = 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->tags[i] && work_bucket(t->slots[i].work) >= top)
+                cand[c++] = (uint64_t)t->slots[i].offset << 32 | i;
+        const uint64_t *sorted = sort_high(cand, spare, c);
+        for (size_t j = 0; j < c && count < keep; j++) {
+            size_t slot = (size_t)(uint32_t)sorted[j];
+            int b = work_bucket(t->slots[slot].work);
+            if (b > top || (b == top && (skip == 0 || (skip--, 0)))) slots[count++] = slot;
+        }
+        free(cand); free(spare);
+        pool_give(t->pool, sort_bytes);
+    }
+    for (size_t read = 0; !cand && read < t->nwords && count < keep;) {
         int n = (int)t->words[read];
         const uint64_t *key = t->words + read + 1;
         size_t slot;
@@ -624,7 +667,7 @@ static PyTypeObject PoolType;
  * dearer to the others (virtual proof and disproof numbers), so that they spread over other
  * subtrees; a thread writes only its own row, without an atomic step. */
 #define GROUP_LOCKS 4096
-#define BUSY_SLOTS 65536
+#define BUSY_SLOTS 8192
 #define GROUP_WORDS 512
 #define GROUP_SIZES 32
 
@@ -651,11 +694,7 @@ static Group *group_new(int workers, _Atomic int *abort) {
     for (int i = 0; i < GROUP_LOCKS; i++) atomic_flag_clear(&g->locks[i]);
     g->workers = workers;
     g->abort = abort;
-    /* written before read: no page is first mapped for reading, then copied for writing
-     * (which stops the other threads' processors to flush their address caches) */
-    size_t bytes = (size_t)workers * BUSY_SLOTS * sizeof(uint16_t);
-    g->busy = malloc(bytes);
-    if (g->busy) memset((void *)g->busy, 0, bytes);
+    g->busy = alloc_written((size_t)workers * BUSY_SLOTS * sizeof(uint16_t));
     return g;
 }
 
@@ -783,14 +822,10 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
         pthread_rwlock_rdlock(&g->rw);
         return ok;
     }
-    size_t off = my->at;
-    t->words[off] = (uint64_t)n;
-    memcpy(t->words + off + 1, w, n * sizeof(uint64_t));
-    my->at += (size_t)n + 1;
-    if (my->at < my->end) t->words[my->at] = my->end - my->at - 1;
     uint32_t check = check_of(h);
     uint8_t tag = tag_of(check);
     size_t mask = t->cap - 1, i = home_of(check, t->cap);
+    prefetch_line(&t->slots[i]); /* where the entry most likely goes */
     for (;;) {
         uint8_t seen = __atomic_load_n(&t->tags[i], __ATOMIC_ACQUIRE);
         if (seen == 0) {
@@ -806,7 +841,7 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
             const uint64_t *stored = t->words + e->offset;
             if (e->check == check && stored[0] == (uint64_t)n
                 && memcmp(stored + 1, w, n * sizeof(uint64_t)) == 0) {
-                /* another thread stored it meanwhile (its words here stay unused) */
+                /* another thread stored it meanwhile */
                 group_update(t, i, low, high, best, add);
                 *where = i;
                 return 1;
@@ -814,6 +849,13 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
         }
         i = (i + 1) & mask;
     }
+    /* the slot claimed first, then the key's words written (the claim, an atomic step, then
+     * waits for fewer writes before it) */
+    size_t off = my->at;
+    t->words[off] = (uint64_t)n;
+    memcpy(t->words + off + 1, w, n * sizeof(uint64_t));
+    my->at += (size_t)n + 1;
+    if (my->at < my->end) t->words[my->at] = my->end - my->at - 1;
     Entry *e = &t->slots[i];
     e->check = check; e->offset = (uint32_t)off;
     e->low = low; e->high = high; e->best = best; e->work = (uint32_t)work;
@@ -2272,35 +2314,44 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
     }
     Group *g = S->group;
     for (;;) {
-        int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
-        int best = -1;
+        int64_t phi, delta, second, best_delta;
+        int best;
         /* a parallel df-pn: the choice with the numbers of the children other threads search
          * made dearer (their virtual numbers, see Group) */
-        int64_t chosen = PN_INFINITE, chosen_second = PN_INFINITE, chosen_delta = 0;
-        int pick = -1;
+        int64_t chosen, chosen_second, chosen_delta;
+        int pick;
         if (g && atomic_load_explicit(&g->done, memory_order_relaxed)) {
             S->stop = STOP_DONE;
             return -1;
         }
         dfpn_prefetch_loop(S, f, count);
-        for (int i = 0; i < count; i++) {
-            int64_t pn, dn;
-            if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
-                             f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i], f->seed_dn[i],
-                             &f->slots[i], &pn, &dn) < 0)
-                return -1;
-            int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
-            if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
-            else if (p < second) second = p;
-            delta += d;
-            if (delta > PN_INFINITE) delta = PN_INFINITE;
-            if (g) {
-                int64_t seen = p;
-                int on = p > 0 && p < PN_INFINITE ? group_busy(g, S->worker, f->hashes[i]) : 0;
-                if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
-                if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = d; }
-                else if (seen < chosen_second) chosen_second = seen;
+        /* the virtual numbers are looked at only when another thread searches the child of
+         * least numbers: else that child is the choice with them too */
+        for (int spread = 0;; spread = 1) {
+            phi = PN_INFINITE; delta = 0; second = PN_INFINITE; best_delta = 0; best = -1;
+            chosen = PN_INFINITE; chosen_second = PN_INFINITE; chosen_delta = 0; pick = -1;
+            for (int i = 0; i < count; i++) {
+                int64_t pn, dn;
+                if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
+                                 f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i],
+                                 f->seed_dn[i], &f->slots[i], &pn, &dn) < 0)
+                    return -1;
+                int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
+                if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
+                else if (p < second) second = p;
+                delta += d;
+                if (delta > PN_INFINITE) delta = PN_INFINITE;
+                if (spread) {
+                    int64_t seen = p;
+                    int on = p > 0 && p < PN_INFINITE ? group_busy(g, S->worker, f->hashes[i]) : 0;
+                    if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
+                    if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = d; }
+                    else if (seen < chosen_second) chosen_second = seen;
+                }
             }
+            if (spread || !g || best < 0 || phi <= 0 || phi >= PN_INFINITE
+                || !group_busy(g, S->worker, f->hashes[best]))
+                break;
         }
         if (phi == 0) delta = PN_INFINITE;
         if (delta == 0) phi = PN_INFINITE;

@@ -109,6 +109,19 @@ static inline uint64_t above(const Spec *s, int rank) {
 }
 static inline uint64_t below(int rank) { return (((uint64_t)1) << rank) - 1; }
 
+/* Zeroed memory, its pages written at once: a page of calloc's is mapped for reading first,
+ * and copied at its first write, which stops the processors of the other threads of a
+ * parallel df-pn to flush their caches of addresses (a hash table reads before it writes).
+ * The empty asm keeps the compiler from making the malloc and memset one calloc. */
+static void *alloc_written(size_t bytes) {
+    void *p = malloc(bytes);
+    if (p) {
+        __asm__ volatile("" : : "r"(p) : "memory");
+        memset(p, 0, bytes);
+    }
+    return p;
+}
+
 /* ---------------------------------------------------------------- the end of a bout memo */
 
 typedef struct {
@@ -258,7 +271,7 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
 static int memo_grow(Memo *m) {
     size_t cap = m->cap ? m->cap * 2 : 1024;
     if (m->max_cap && cap > m->max_cap) return 0;
-    MemoSlot *slots = calloc(cap, sizeof(MemoSlot));
+    MemoSlot *slots = alloc_written(cap * sizeof(MemoSlot));
     if (!slots) return 0;
     for (size_t j = 0; j < m->cap; j++) {
         const uint64_t *k = m->slots[j].key;
