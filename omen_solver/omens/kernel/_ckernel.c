@@ -230,7 +230,9 @@ static int parse_legal_args(PyObject *args, Spec *s, KS *k, int *player) {
     PyObject *spec_o, *state_o;
     int nteams;
     if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state_o, player)) return -1;
-    return parse_spec_state(spec_o, state_o, s, k, &nteams);
+    if (parse_spec_state(spec_o, state_o, s, k, &nteams) < 0) return -1;
+    if (!k->npending) *player = -1; /* the player counts in an exchange only */
+    return 0;
 }
 
 static PyObject *py_legal(PyObject *self, PyObject *args) {
@@ -901,10 +903,12 @@ typedef struct {
     int cap;
 } Frame;
 
+/* A search resolves each bout's end where it comes (resolve_now, a memo of NULL): cheaper than
+ * a probe of a memo of the ends seen before, whose cache misses cost more than the
+ * resolution (docs/benchmarks.md, "One thread's node rate, continued"). */
 typedef struct Search {
     PyObject_HEAD
     Spec spec;
-    Memo memo;
     Table own;
     Table *table;      /* where this search stores: its own table, or a shared Table's */
     Table *shared;     /* read after ``table`` and never written during a search (NULL: none) */
@@ -1233,9 +1237,7 @@ static void skip_shows(Search *S, KS *k) {
     while (k->npending && k->pending[k->npending - 1].kind == P_SHOW && !k->error) {
         int n = legal(&S->spec, k, -1, moves);
         if (n <= 0) { k->error = 1; return; }
-        KS next;
-        child(&S->spec, &S->memo, k, moves[0], &next);
-        *k = next;
+        apply(&S->spec, NULL, k, moves[0]);
     }
 }
 
@@ -1271,7 +1273,7 @@ static void distances(const Spec *s, Memo *memo, const KS *k, const int *side, i
     int mine = 99, theirs = 99;
     for (int seat = 0; seat < s->players; seat++) {
         if (!hands[seat]) continue;
-        int distance = popcount(hands[seat]) - 1;
+        int distance = __builtin_popcountll(hands[seat]) - 1;
         if (side[seat]) { if (distance < mine) mine = distance; }
         else if (distance < theirs) theirs = distance;
     }
@@ -1286,7 +1288,7 @@ static int evaluate(Search *S, const KS *k) {
         return squeeze ? won * SQUEEZE_SCALE : won;
     }
     int mine, theirs;
-    distances(&S->spec, &S->memo, k, S->maximising, &mine, &theirs);
+    distances(&S->spec, NULL, k, S->maximising, &mine, &theirs);
     if (!squeeze) return theirs - mine;
     int score = (theirs - mine) * SQUEEZE_SCALE;
     int player = current_player(&S->spec, k);
@@ -1308,9 +1310,9 @@ static int make_children(Search *S, Frame *f, const KS *k, const int *moves, int
         KS *kid = &f->kids[kept];
         if (joint_from >= 0) {
             /* moves holds pairs */
-            joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
+            joint_child(&S->spec, NULL, k, moves[2 * i], moves[2 * i + 1], kid);
         } else {
-            child(&S->spec, &S->memo, k, moves[i], kid);
+            child(&S->spec, NULL, k, moves[i], kid);
         }
         skip_shows(S, kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
@@ -1468,7 +1470,7 @@ static int chance(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
             return 0;
         }
         KS *kid = &f->kids[0];
-        child(&S->spec, &S->memo, k, moves[i], kid);
+        child(&S->spec, NULL, k, moves[i], kid);
         skip_shows(S, kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
         Q value;
@@ -1499,7 +1501,7 @@ static KS *matrix_child(Matrix *M, int r, int c) {
     if (!M->made[index]) {
         int a = M->player_rows ? M->rows[r] : M->columns[c];
         int b = M->player_rows ? M->columns[c] : M->rows[r];
-        joint_child(&M->S->spec, &M->S->memo, M->state, a, b, kid);
+        joint_child(&M->S->spec, NULL, M->state, a, b, kid);
         skip_shows(M->S, kid);
         M->made[index] = 1;
     }
@@ -1698,8 +1700,8 @@ static void maxn_leaf(Search *S, const KS *k, Vec *out) {
 static int maxn_children(Search *S, Frame *f, const KS *k, const int *moves, int n, int joint) {
     for (int i = 0; i < n; i++) {
         KS *kid = &f->kids[i];
-        if (joint) joint_child(&S->spec, &S->memo, k, moves[2 * i], moves[2 * i + 1], kid);
-        else child(&S->spec, &S->memo, k, moves[i], kid);
+        if (joint) joint_child(&S->spec, NULL, k, moves[2 * i], moves[2 * i + 1], kid);
+        else child(&S->spec, NULL, k, moves[i], kid);
         if (kid->error) { S->stop = STOP_CAPACITY; return -1; }
     }
     return n;
@@ -1975,7 +1977,7 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
     int power = TUNE_DISTANCE(S->tuning);
     if (power) {
         int mine, theirs;
-        distances(&S->spec, &S->memo, k, S->attacker, &mine, &theirs);
+        distances(&S->spec, NULL, k, S->attacker, &mine, &theirs);
         int64_t p = 1, d = 1;
         for (int i = 0; i < power; i++) { p *= 1 + (mine < 9 ? mine : 9); d *= 1 + (theirs < 9 ? theirs : 9); }
         *pn *= p;
@@ -2018,10 +2020,10 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     int wins = 0;
     *ended = 0;
     int a[MAXMOVES], b[MAXMOVES];
-    KS two[2]; /* the state and the next, by turns (a state is not copied back) */
+    KS play; /* the playout's state, moved on in place */
     for (int p = 0; p < count; p++) {
-        const KS *k = start;
-        KS *next = &two[0];
+        KS *k = &play;
+        ks_copy(k, start);
         for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
             int player = current_player(s, k);
             if (player == SIMULTANEOUS) {
@@ -2030,14 +2032,12 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
                 if (na <= 0 || nb <= 0) break;
                 int i = (int)(playout_next(&x) % (uint64_t)na);
                 int j = (int)(playout_next(&x) % (uint64_t)nb);
-                joint_child(s, &S->memo, k, a[i], b[j], next);
+                apply_joint(s, NULL, k, a[i], b[j]);
             } else {
                 int n = legal(s, k, player, a);
                 if (n <= 0) break;
-                child(s, &S->memo, k, a[playout_next(&x) % (uint64_t)n], next);
+                apply(s, NULL, k, a[playout_next(&x) % (uint64_t)n]);
             }
-            k = next;
-            next = next == &two[0] ? &two[1] : &two[0];
             if (k->error) break;
         }
         if (k->phase == OVER && !k->error) {
@@ -2056,21 +2056,21 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
  * the other question (its hint, same side, same playouts) plays the same playouts from the
  * same state, so its memo answers too: its wins, or the ended playouts less its wins. */
 #define PMEMO_SLOTS (1 << 14)
-#define PMEMO_WORDS 16
-typedef struct PlayoutMemo {
-    uint64_t hash[PMEMO_SLOTS];
-    uint8_t len[PMEMO_SLOTS];  /* 0: empty */
-    uint8_t wins[PMEMO_SLOTS];
-    uint8_t ended[PMEMO_SLOTS];
-    uint8_t count[PMEMO_SLOTS];
-    uint8_t target[PMEMO_SLOTS];
-    uint64_t words[PMEMO_SLOTS][PMEMO_WORDS];
-} PlayoutMemo;
+#define PMEMO_WORDS 8 /* a bout start's key: its head, the hands (six at most), the counts */
+typedef struct {          /* a slot's fields together: a probe reads one or two cache lines */
+    uint64_t hash;
+    uint64_t words[PMEMO_WORDS];
+    uint8_t len;          /* 0: empty */
+    uint8_t wins, ended, count, target;
+} PlayoutSlot;
+typedef struct PlayoutMemo { PlayoutSlot slots[PMEMO_SLOTS]; } PlayoutMemo;
 
 static int pmemo_find(const PlayoutMemo *m, size_t i, const uint64_t *w, int len, uint64_t h,
                       int count) {
-    return m && m->len[i] == len && m->hash[i] == h && m->count[i] == count
-        && memcmp(m->words[i], w, (size_t)len * sizeof(uint64_t)) == 0;
+    if (!m) return 0;
+    const PlayoutSlot *e = &m->slots[i];
+    return e->len == len && e->hash == h && e->count == count
+        && memcmp(e->words, w, (size_t)len * sizeof(uint64_t)) == 0;
 }
 
 static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
@@ -2083,25 +2083,27 @@ static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len,
     }
     PlayoutMemo *m = S->playouts;
     size_t i = (size_t)(h >> 17) & (PMEMO_SLOTS - 1);
+    PlayoutSlot *e = &m->slots[i];
     if (pmemo_find(m, i, w, len, h, count))
-        return m->target[i] == S->target ? m->wins[i] : m->ended[i] - m->wins[i];
+        return e->target == S->target ? e->wins : e->ended - e->wins;
     const Search *H = (const Search *)S->hint_obj;
     const PlayoutMemo *o = H ? H->playouts : NULL;
     int wins;
     if (o && pmemo_find(o, i, w, len, h, count)
         && memcmp(H->maximising, S->maximising, sizeof S->maximising) == 0) {
-        wins = o->wins[i]; ended = o->ended[i];
-        if (o->target[i] != S->target) wins = ended - wins;
+        const PlayoutSlot *x = &o->slots[i];
+        wins = x->wins; ended = x->ended;
+        if (x->target != S->target) wins = ended - wins;
     } else {
         wins = playout_wins(S, k, count, &ended);
     }
-    m->hash[i] = h;
-    m->len[i] = (uint8_t)len;
-    m->wins[i] = (uint8_t)wins;
-    m->ended[i] = (uint8_t)ended;
-    m->count[i] = (uint8_t)count;
-    m->target[i] = (uint8_t)S->target;
-    memcpy(m->words[i], w, (size_t)len * sizeof(uint64_t));
+    e->hash = h;
+    e->len = (uint8_t)len;
+    e->wins = (uint8_t)wins;
+    e->ended = (uint8_t)ended;
+    e->count = (uint8_t)count;
+    e->target = (uint8_t)S->target;
+    memcpy(e->words, w, (size_t)len * sizeof(uint64_t));
     return wins;
 }
 
@@ -2381,12 +2383,11 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
 /* ---------------------------------------------------------------- a parallel df-pn */
 
 /* The searches of the other threads are plain structures, made once and kept between proofs
- * (their memos of ended bouts stay warm); each reads the settings of the first. */
+ * (their frames stay allocated); each reads the settings of the first. */
 static Search *clone_new(const Search *S) {
     Search *C = calloc(1, sizeof(Search));
     if (!C) return NULL;
     C->spec = S->spec;
-    C->memo.max_cap = S->memo.max_cap;
     return C;
 }
 
@@ -2404,7 +2405,7 @@ static void frames_free(Search *S) {
 }
 
 static void clone_free(Search *C) {
-    free(C->memo.slots); free(C->playouts);
+    free(C->playouts);
     frames_free(C);
     free(C);
 }
@@ -2548,7 +2549,7 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
-    free(S->memo.slots); free(S->playouts);
+    free(S->playouts);
     S->playouts = NULL;
     frames_free(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
@@ -2576,16 +2577,15 @@ static int use_tables(Search *S, PyObject *table, PyObject *shared) {
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"spec", "maximising", "constant_sum", "mode", "max_nodes",
                              "max_seconds", "table_limit", "progress", "matrix_value", "payoff",
-                             "tuning", "pool", "table", "shared", "memo_slots", NULL};
+                             "tuning", "pool", "table", "shared", NULL};
     PyObject *spec_o, *maximising, *progress, *matrix, *payoff;
     PyObject *pool = Py_None, *table = Py_None, *shared = Py_None;
     int constant_sum, mode, tuning;
-    long long max_nodes, table_limit, memo_slots = 0;
+    long long max_nodes, table_limit;
     double max_seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOOL", kwlist, &spec_o, &maximising,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLdLOOOi|OOO", kwlist, &spec_o, &maximising,
                                      &constant_sum, &mode, &max_nodes, &max_seconds, &table_limit,
-                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared,
-                                     &memo_slots))
+                                     &progress, &matrix, &payoff, &tuning, &pool, &table, &shared))
         return -1;
     S->tuning = tuning;
     if (pool != Py_None && !PyObject_TypeCheck(pool, &PoolType)) {
@@ -2595,7 +2595,6 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     if (pool != Py_None) { Py_INCREF(pool); S->pool_obj = pool; S->pool = (Pool *)pool; }
     S->own.pool = S->pool;
     S->own.limit = table_limit;
-    S->memo.max_cap = memo_slots > 0 ? (size_t)memo_slots : 0;
     if (use_tables(S, table, shared) < 0) return -1;
     if (spec_from_py(spec_o, &S->spec) < 0) return -1;
     if (get_ints(maximising, S->maximising, S->spec.players) < 0) return -1;
@@ -2784,9 +2783,9 @@ static int Search_set_total(Search *S, PyObject *value, void *closure) {
     return 0;
 }
 static PyObject *Search_get_bytes(Search *S, void *closure) {
-    /* its own table (a shared one is counted by its owner) and the end-of-bout memo */
+    /* its own table (a shared one is counted by its owner) */
     size_t own = S->table == &S->own ? table_bytes_of(&S->own) : 0;
-    return PyLong_FromSize_t(own + S->memo.cap * sizeof(MemoSlot));
+    return PyLong_FromSize_t(own);
 }
 static PyObject *Search_get_elapsed(Search *S, void *closure) { return PyFloat_FromDouble(now_seconds() - S->started); }
 

@@ -10,13 +10,14 @@
 #ifndef OMENS_CKERNEL_MACHINE_H
 #define OMENS_CKERNEL_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #define MAXP 6
 #define MAXFRONT 24
 #define MAXPEND 32
-#define MAXSTAGES 5
+#define MAXSTAGES 5 /* advance() moves the stages down as five bytes */
 #define MAXMOVES 512
 
 enum { BOUT = 1, END = 2, OVER = 3 };
@@ -52,13 +53,11 @@ typedef struct {
     uint64_t discarded;
 } Outcome;
 
+/* A state. The arrays hold ``n...`` entries each (what lies past them is never read), in
+ * an order that lets a copy stop early (ks_copy). */
 typedef struct {
     uint64_t hands[MAXP];
     uint64_t out_discarded; /* outcome.discarded (when has_outcome) */
-    uint16_t front[MAXFRONT];
-    Pending pending[MAXPEND];
-    uint8_t stages[MAXSTAGES];
-    uint8_t end_abs_card[MAXFRONT], end_abs_seat[MAXFRONT];
     uint8_t nfront, npending, nstages, n_end_abs;
     uint8_t phase, played, leader;
     int8_t law;
@@ -69,7 +68,23 @@ typedef struct {
     int8_t out_winning, out_winner, out_luck_seat;
     uint8_t out_next_leader, out_pride;
     uint8_t error; /* set when a fixed capacity would be exceeded */
+    uint8_t stages[MAXSTAGES];
+    uint16_t front[MAXFRONT];
+    Pending pending[MAXPEND];
+    uint8_t end_abs_card[MAXFRONT], end_abs_seat[MAXFRONT];
 } KS;
+
+/* A copy of a state: its first KS_HEAD bytes (everything but the pending entries past the
+ * first few and the Absolutes of a bout's end), copied inline, where they hold it all. */
+#define KS_HEAD 160
+_Static_assert(offsetof(KS, pending) + 4 * sizeof(Pending) <= KS_HEAD
+               && KS_HEAD <= sizeof(KS), "a state's head holds its front and a few pending");
+static inline void ks_copy(KS *to, const KS *from) {
+    if (from->n_end_abs || offsetof(KS, pending) + from->npending * sizeof(Pending) > KS_HEAD)
+        *to = *from;
+    else
+        memcpy(to, from, KS_HEAD);
+}
 
 static inline int encode(int verb, int seat, int card, int to, int ck, int c1, int c2) {
     return verb << 28 | seat << 25 | card << 19 | (to + 1) << 16 | ck << 12 | c1 << 6 | c2;
@@ -77,7 +92,18 @@ static inline int encode(int verb, int seat, int card, int to, int ck, int c1, i
 
 static inline int lowbit(uint64_t m) { return __builtin_ctzll(m); }
 static inline int highbit(uint64_t m) { return 63 - __builtin_clzll(m); }
-static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+/* Bits counted inline (the baseline x86-64 has no POPCNT instruction: __builtin_popcountll
+ * would be a library call); the functions built for POPCNT call __builtin_popcountll. */
+static inline int popcount(uint64_t m) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(m);
+#else
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+#endif
+}
 static inline uint64_t above(const Spec *s, int rank) {
     return rank >= 63 ? 0 : s->full & ~((((uint64_t)2) << rank) - 1);
 }
@@ -177,7 +203,10 @@ static Outcome resolve_now(const Spec *s, const uint16_t *front, int nfront, int
     int winner = winning < 0 ? -1 : owner_of(s, by_card[winning]);
     uint64_t discarded = winning < 0 ? 0 : ((uint64_t)1) << winning;
     uint64_t protect = winning >= 0 ? (s->fear_mask & ~(((uint64_t)1) << winning)) : s->fear_mask;
-    for (uint64_t rest = cards; rest; rest &= rest - 1) {
+    /* the cards whose effect may discard (effect_discards: none for the others) */
+    uint64_t sources = cards & (s->effect_mask[E_EXTREME] | s->effect_mask[E_ALL]
+                                | s->effect_mask[E_SELF_IF]);
+    for (uint64_t rest = sources; rest; rest &= rest - 1) {
         int source = lowbit(rest);
         discarded |= effect_discards(s, source, cards) & ~protect;
     }
@@ -187,10 +216,12 @@ static Outcome resolve_now(const Spec *s, const uint16_t *front, int nfront, int
     if (lucky) luck_seat = owner_of(s, by_card[highbit(lucky)]);
     int next_leader = winner < 0 ? leader : winner;
     int pride = 0;
-    for (int i = 0; i < nfront; i++) {
-        if (s->effect[front[i] & 63] == E_PRIDE) {
-            next_leader = (owner_of(s, front[i]) + 1) % s->players;
-            pride = 1;
+    if (cards & s->effect_mask[E_PRIDE]) {
+        for (int i = 0; i < nfront; i++) {
+            if (s->effect[front[i] & 63] == E_PRIDE) {
+                next_leader = (owner_of(s, front[i]) + 1) % s->players;
+                pride = 1;
+            }
         }
     }
     o.winning = (int8_t)winning;
@@ -206,10 +237,9 @@ static void memo_pack(const uint16_t *front, int nfront, int leader, uint64_t *k
     /* 12 bits per placement, up to 10 per word pair is not enough for MAXFRONT: hash chain. */
     key[0] = key[1] = 0;
     key[2] = (uint64_t)nfront | (uint64_t)leader << 8 | ((uint64_t)1) << 63;
-    for (int i = 0; i < nfront && i < 10; i++) {
-        if (i < 5) key[0] |= (uint64_t)front[i] << (12 * i);
-        else key[1] |= (uint64_t)front[i] << (12 * (i - 5));
-    }
+    int i = 0;
+    for (; i < nfront && i < 5; i++) key[0] |= (uint64_t)front[i] << (12 * i);
+    for (; i < nfront && i < 10; i++) key[1] |= (uint64_t)front[i] << (12 * (i - 5));
 }
 
 static int memo_grow(Memo *m);
@@ -218,9 +248,10 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
     if (!m || nfront > 10) return resolve_now(s, front, nfront, leader);
     uint64_t key[3];
     memo_pack(front, nfront, leader, key);
-    if (m->cap == 0 || (m->size + 1) * 2 > m->cap) {
-        if (!memo_grow(m)) return resolve_now(s, front, nfront, leader);
-    }
+    /* a memo that cannot grow is still read (at most half full, a probe ends); it keeps
+     * what it holds and a bout not in it is resolved each time */
+    if ((m->cap == 0 || (m->size + 1) * 2 > m->cap) && !memo_grow(m) && m->cap == 0)
+        return resolve_now(s, front, nfront, leader);
     uint64_t h = key[0] * 0x9E3779B97F4A7C15ULL ^ key[1] * 0xC2B2AE3D27D4EB4FULL ^ key[2];
     h ^= h >> 29;
     size_t mask = m->cap - 1, i = (size_t)h & mask;
@@ -230,6 +261,7 @@ static Outcome memo_resolve(const Spec *s, Memo *m, const uint16_t *front, int n
         i = (i + 1) & mask;
     }
     Outcome o = resolve_now(s, front, nfront, leader);
+    if ((m->size + 1) * 2 > m->cap) return o;
     memcpy(m->slots[i].key, key, sizeof key);
     m->slots[i].value = o;
     m->size++;
@@ -270,84 +302,88 @@ static int current_player(const Spec *s, const KS *k) {
 
 /* ---------------------------------------------------------------- choices */
 
-typedef struct { int ck, c1, c2; } Choice;
-
 /* The cards Betrayal's resolver may give back for the card of front entry ``p`` (none for
- * the resolver's own card or the card being played): its hand with the card taken, less
- * that card where giving it back is forbidden, as Law lets it (a Law on the taken card
+ * the resolver's own card or the card being played): its hand (``own``) with the card taken,
+ * less that card where giving it back is forbidden, as Law lets it (a Law on the taken card
  * leaves with it). */
-static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver,
-                                      const uint64_t *hands, int p, int law) {
+static inline uint64_t betrayal_gifts(const Spec *s, int card, int resolver, uint64_t own, int p,
+                                      int law) {
     int taken = p & 63;
     if ((p >> 6 & 7) == resolver || taken == card) return 0;
-    uint64_t hand = hands[resolver] | ((uint64_t)1) << taken;
+    uint64_t hand = own | ((uint64_t)1) << taken;
     if (s->give_back_forbidden) hand &= ~(((uint64_t)1) << taken);
     int remaining = (law >= 0 && (law >> 1) == taken) ? -1 : law;
     return law_filter(s, remaining, hand, 0);
 }
 
-static int betrayal_choices(const Spec *s, int card, int resolver, const uint64_t *hands,
-                            const uint16_t *front, int nfront, int law, Choice *out, int n) {
-    for (int i = 0; i < nfront; i++) {
-        int taken = front[i] & 63;
-        for (uint64_t g = betrayal_gifts(s, card, resolver, hands, front[i], law); g;
-             g &= g - 1) {
-            if (n >= MAXMOVES) return -1;
-            out[n].ck = CK_TAKE; out[n].c1 = taken; out[n].c2 = lowbit(g); n++;
-        }
-    }
-    return n;
-}
+/* A choice's part of an action (machine.encode: kind, then two numbers). */
+static inline int choice_bits(int ck, int c1, int c2) { return ck << 12 | c1 << 6 | c2; }
 
-static int now_choices(const Spec *s, int card, int resolver, int lies_before,
-                       const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                       int nobody_left, Choice *out) {
-    int effect = s->effect[card], n = 0;
-    switch (effect) {
+/* The actions choosing how a card with a "now" effect resolves: ``base`` (the action without
+ * its choice) with each choice, written to ``out`` in ascending order, which is the order of
+ * legal() (the choice's kind, then its numbers: the cards and seats are walked as bits, lowest
+ * first). Returns how many, or -1 past ``room`` of them (room < 0: none fits). A card being
+ * played is in front (its own entry); no choice names the card itself, so ``front`` may be the
+ * front without it. ``hands``: the hands of the others; ``own``: the resolver's hand (after
+ * the play of the card, for a card being played). (machine.py: now_choices.) */
+static int now_moves(const Spec *s, int card, int resolver, int lies_before,
+                     const uint64_t *hands, uint64_t own, const uint16_t *front, int nfront,
+                     int law, int nobody_left, int base, int *out, int room) {
+    int n = 0;
+    uint64_t m = 0;
+#define NOW_PUT(bits) do { if (n >= room) return -1; out[n++] = base | (bits); } while (0)
+    switch (s->effect[card]) {
     case E_LAW:
         if (nobody_left && s->law_skip_when_last) return 0;
-        out[0].ck = CK_HIGHER; out[0].c1 = out[0].c2 = 0;
-        out[1].ck = CK_LOWER; out[1].c1 = out[1].c2 = 0;
-        return 2;
+        NOW_PUT(choice_bits(CK_HIGHER, 0, 0));
+        NOW_PUT(choice_bits(CK_LOWER, 0, 0));
+        return n;
     case E_WRATH:
         for (int i = 0; i < nfront; i++) {
             int p = front[i];
-            if ((p >> 6 & 7) != resolver && (p & 63) != card) {
-                out[n].ck = CK_RETURN; out[n].c1 = p & 63; out[n].c2 = 0; n++;
-            }
+            if ((p >> 6 & 7) != resolver && (p & 63) != card) m |= ((uint64_t)1) << (p & 63);
         }
+        for (; m; m &= m - 1) NOW_PUT(choice_bits(CK_RETURN, lowbit(m), 0));
         return n;
     case E_JEALOUSY:
         for (int i = 0; i < nfront; i++) {
             int p = front[i];
-            if ((p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before)) {
-                out[n].ck = CK_SWAP; out[n].c1 = p & 63; out[n].c2 = 0; n++;
-            }
+            if ((p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before))
+                m |= ((uint64_t)1) << (p & 63);
+        }
+        for (; m; m &= m - 1) NOW_PUT(choice_bits(CK_SWAP, lowbit(m), 0));
+        return n;
+    case E_BETRAYAL: {
+        uint16_t at[64]; /* the front entry of each card in front */
+        for (int i = 0; i < nfront; i++) {
+            at[front[i] & 63] = front[i];
+            m |= ((uint64_t)1) << (front[i] & 63);
+        }
+        for (; m; m &= m - 1) {
+            int taken = lowbit(m);
+            for (uint64_t g = betrayal_gifts(s, card, resolver, own, at[taken], law); g; g &= g - 1)
+                NOW_PUT(choice_bits(CK_TAKE, taken, lowbit(g)));
         }
         return n;
-    case E_BETRAYAL:
-        return betrayal_choices(s, card, resolver, hands, front, nfront, law, out, 0);
+    }
     case E_SECRET:
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_ASK, seat, 0));
+        if (!own) return n;
         for (int seat = 0; seat < s->players; seat++) {
             if (seat == resolver) continue;
-            if (hands[seat]) { out[n].ck = CK_ASK; out[n].c1 = seat; out[n].c2 = 0; n++; }
-            for (uint64_t m = hands[resolver]; m; m &= m - 1) {
-                if (n >= MAXMOVES) return -1;
-                out[n].ck = CK_SHOW; out[n].c1 = seat; out[n].c2 = lowbit(m); n++;
-            }
+            for (m = own; m; m &= m - 1) NOW_PUT(choice_bits(CK_SHOW, seat, lowbit(m)));
         }
         return n;
     case E_ABSOLUTE:
-        if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
-        for (int seat = 0; seat < s->players; seat++) {
-            if (seat != resolver && hands[seat]) {
-                out[n].ck = CK_WITH; out[n].c1 = seat; out[n].c2 = 0; n++;
-            }
-        }
+        if (!(s->now_mask >> card & 1) || !own) return 0;
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat]) NOW_PUT(choice_bits(CK_WITH, seat, 0));
         return n;
     default:
         return 0;
     }
+#undef NOW_PUT
 }
 
 /* Whether nobody is left to play after a card with a "now" effect (Law's choice may be
@@ -367,36 +403,29 @@ static inline int resolve_context(const Spec *s, const KS *k, int card, int *bef
     return nobody_left_after(s, card, k->hands, k->played, k->leader);
 }
 
-static int pending_choices(const Spec *s, const KS *k, const Pending *top, Choice *out) {
+/* The actions of a pending resolution (P_RESOLVE, P_END_ABS), in ascending order, into
+ * ``moves``: how many, or -1 past MAXMOVES of them. */
+static int pending_moves(const Spec *s, const KS *k, const Pending *top, int *moves) {
     int seat = top->seat, card = top->a, n = 0;
+    int base = encode(V_RESOLVE, seat, card, -1, 0, 0, 0);
     if (top->kind == P_END_ABS) {
         if (!k->hands[seat]) return 0;
-        for (int other = 0; other < s->players; other++) {
-            if (other != seat && k->hands[other]) {
-                out[n].ck = CK_WITH; out[n].c1 = other; out[n].c2 = 0; n++;
-            }
-        }
+        for (int other = 0; other < s->players; other++)
+            if (other != seat && k->hands[other]) moves[n++] = base | choice_bits(CK_WITH, other, 0);
         return n;
     }
     int before, nobody_left = resolve_context(s, k, card, &before);
-    return now_choices(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left, out);
+    return now_moves(s, card, seat, before, k->hands, k->hands[seat], k->front, k->nfront,
+                     k->law, nobody_left, base, moves, MAXMOVES);
 }
 
 /* ---------------------------------------------------------------- legal actions */
 
-/* Ascending order by insertion: the lists are short (a hand's cards and their choices), where
- * the library's qsort spent more time in its calls than in comparing. */
-static inline void sort_ints(int *moves, int n) {
-    for (int i = 1; i < n; i++) {
-        int x = moves[i], j = i;
-        while (j > 0 && moves[j - 1] > x) { moves[j] = moves[j - 1]; j--; }
-        moves[j] = x;
-    }
-}
-
-/* The hands once ``seat`` has played ``card`` (into ``hands``), and whether nobody is left to
- * play then (nobody_left_after). */
-static int after_play(const Spec *s, const KS *k, int seat, int card, uint64_t *hands) {
+/* Whether nobody is left to play once ``seat`` has played ``card`` (nobody_left_after: asked
+ * for Law alone, the hands after the play made only then). */
+static int nobody_left_after_play(const Spec *s, const KS *k, int seat, int card) {
+    if (s->effect[card] != E_LAW) return 0;
+    uint64_t hands[MAXP];
     memcpy(hands, k->hands, MAXP * sizeof(uint64_t));
     hands[seat] &= ~(((uint64_t)1) << card);
     int played = k->played;
@@ -405,24 +434,23 @@ static int after_play(const Spec *s, const KS *k, int seat, int card, uint64_t *
     return nobody_left_after(s, card, hands, played, k->leader);
 }
 
+/* The actions of ``seat`` playing ``card`` (placed before ``before``), with their choices, in
+ * ascending order after the ``n`` in ``moves``: the new count, or -1 where more than MAXMOVES
+ * less one would be made (a card with choices leaves room for one more action). */
 static int with_choices(const Spec *s, const KS *k, int seat, int card, int before, int *moves, int n) {
     int to = before == seat ? -1 : before;
+    int base = encode(V_PLAY, seat, card, to, 0, 0, 0);
     if (!(s->now_mask >> card & 1)) {
-        moves[n++] = encode(V_PLAY, seat, card, to, 0, 0, 0);
+        moves[n++] = base;
         return n;
     }
-    uint64_t hands[MAXP];
-    int nobody_left = after_play(s, k, seat, card, hands);
-    uint16_t front[MAXFRONT + 1];
-    memcpy(front, k->front, k->nfront * sizeof(uint16_t));
-    front[k->nfront] = (uint16_t)(card | before << 6 | seat << 9);
-    Choice choices[MAXMOVES];
-    int c = now_choices(s, card, seat, before, hands, front, k->nfront + 1, k->law, nobody_left, choices);
-    if (c < 0 || n + c + 1 > MAXMOVES) return -1;
-    if (c == 0) moves[n++] = encode(V_PLAY, seat, card, to, 0, 0, 0);
-    for (int i = 0; i < c; i++)
-        moves[n++] = encode(V_PLAY, seat, card, to, choices[i].ck, choices[i].c1, choices[i].c2);
-    return n;
+    int nobody_left = nobody_left_after_play(s, k, seat, card);
+    int room = MAXMOVES - n - 1;
+    int c = now_moves(s, card, seat, before, k->hands, k->hands[seat] & ~(((uint64_t)1) << card),
+                      k->front, k->nfront, k->law, nobody_left, base, moves + n, room);
+    if (c < 0 || c > room) return -1;
+    if (c == 0) moves[n++] = base;
+    return n + c;
 }
 
 /* The cards ``seat`` may play (``exclude``: the card Wrath returned, or -1), as Law lets it. */
@@ -467,14 +495,15 @@ static int dream_placements(const Spec *s, const KS *k, int target, int dreamer,
     return n;
 }
 
-/* The legal actions (sorted), or -1 if a capacity is exceeded. ``player`` is for the
- * simultaneous exchange. */
-/* The legal actions in the order they are made (what a count needs: legal() sorts them). */
-static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
+/* The legal actions in ascending order (the order of machine.py's legal(): each is made in
+ * it, the cards and seats walked as bits, lowest first), or -1 if a capacity is exceeded.
+ * ``player``: whose gifts, in the simultaneous exchange; with nothing pending, the seat to play
+ * where the caller has it (current_player's), else -1 (found here). */
+static int legal(const Spec *s, const KS *k, int player, int *moves) {
     int n = 0;
     if (k->phase == OVER) return 0;
     if (!k->npending) {
-        int seat = next_to_play(s, k->hands, k->played, k->leader);
+        int seat = player >= 0 ? player : next_to_play(s, k->hands, k->played, k->leader);
         n = play_actions(s, k, seat, -1, moves, 0);
     } else {
         const Pending *top = &k->pending[k->npending - 1];
@@ -487,14 +516,9 @@ static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
         case P_DREAM: n = dream_placements(s, k, seat, top->a, moves, 0); break;
         case P_REPLAY: n = play_actions(s, k, seat, top->a, moves, 0); break;
         case P_RESOLVE:
-        case P_END_ABS: {
-            Choice choices[MAXMOVES];
-            int c = pending_choices(s, k, top, choices);
-            if (c < 0) return -1;
-            for (int i = 0; i < c; i++)
-                moves[n++] = encode(V_RESOLVE, seat, top->a, -1, choices[i].ck, choices[i].c1, choices[i].c2);
+        case P_END_ABS:
+            n = pending_moves(s, k, top, moves);
             break;
-        }
         case P_SHOW:
         case P_GIVE:
         case P_GIVE_BACK: {
@@ -512,12 +536,12 @@ static int legal_unsorted(const Spec *s, const KS *k, int player, int *moves) {
     return n;
 }
 
-/* How many legal actions legal_unsorted() makes (-1 where it returns -1), without making
+/* How many legal actions legal() makes (-1 where it returns -1), without making
  * them: a seed's mobility counts them only. Each function below counts what the function of
  * the same name without "_count" writes, with the same capacity checks. */
-static int now_choices_count(const Spec *s, int card, int resolver, int lies_before,
-                             const uint64_t *hands, const uint16_t *front, int nfront, int law,
-                             int nobody_left) {
+static int now_moves_count(const Spec *s, int card, int resolver, int lies_before,
+                           const uint64_t *hands, uint64_t own, const uint16_t *front,
+                           int nfront, int law, int nobody_left) {
     /* a card being played is in front (its own entry); no choice names the card itself, so
      * the entry is never counted and ``front`` may be the front without it */
     int n = 0;
@@ -538,12 +562,12 @@ static int now_choices_count(const Spec *s, int card, int resolver, int lies_bef
         return n;
     case E_BETRAYAL:
         for (int i = 0; i < nfront; i++) {
-            n += popcount(betrayal_gifts(s, card, resolver, hands, front[i], law));
+            n += popcount(betrayal_gifts(s, card, resolver, own, front[i], law));
             if (n > MAXMOVES) return -1;
         }
         return n;
     case E_SECRET: {
-        int shows = popcount(hands[resolver]);
+        int shows = popcount(own);
         for (int seat = 0; seat < s->players; seat++) {
             if (seat == resolver) continue;
             n += hands[seat] != 0;
@@ -553,7 +577,7 @@ static int now_choices_count(const Spec *s, int card, int resolver, int lies_bef
         return n;
     }
     case E_ABSOLUTE:
-        if (!(s->now_mask >> card & 1) || !hands[resolver]) return 0;
+        if (!(s->now_mask >> card & 1) || !own) return 0;
         for (int seat = 0; seat < s->players; seat++) n += seat != resolver && hands[seat];
         return n;
     default:
@@ -563,9 +587,10 @@ static int now_choices_count(const Spec *s, int card, int resolver, int lies_bef
 
 static int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
     if (!(s->now_mask >> card & 1)) return n + 1;
-    uint64_t hands[MAXP];
-    int nobody_left = after_play(s, k, seat, card, hands);
-    int c = now_choices_count(s, card, seat, before, hands, k->front, k->nfront, k->law, nobody_left);
+    int nobody_left = nobody_left_after_play(s, k, seat, card);
+    int c = now_moves_count(s, card, seat, before, k->hands,
+                            k->hands[seat] & ~(((uint64_t)1) << card), k->front, k->nfront,
+                            k->law, nobody_left);
     if (c < 0 || n + c + 1 > MAXMOVES) return -1;
     return n + (c ? c : 1);
 }
@@ -587,9 +612,13 @@ static int play_actions_count(const Spec *s, const KS *k, int seat, int exclude)
     return n;
 }
 
+/* (``player`` as for legal().) */
 static int legal_count(const Spec *s, const KS *k, int player) {
     if (k->phase == OVER) return 0;
-    if (!k->npending) return play_actions_count(s, k, next_to_play(s, k->hands, k->played, k->leader), -1);
+    if (!k->npending) {
+        int seat = player >= 0 ? player : next_to_play(s, k->hands, k->played, k->leader);
+        return play_actions_count(s, k, seat, -1);
+    }
     const Pending *top = &k->pending[k->npending - 1];
     int seat = top->seat, n = 0;
     switch (top->kind) {
@@ -609,7 +638,8 @@ static int legal_count(const Spec *s, const KS *k, int player) {
     case P_REPLAY: return play_actions_count(s, k, seat, top->a);
     case P_RESOLVE: {
         int card = top->a, before, nobody_left = resolve_context(s, k, card, &before);
-        return now_choices_count(s, card, seat, before, k->hands, k->front, k->nfront, k->law, nobody_left);
+        return now_moves_count(s, card, seat, before, k->hands, k->hands[seat], k->front,
+                               k->nfront, k->law, nobody_left);
     }
     case P_END_ABS:
         if (!k->hands[seat]) return 0;
@@ -620,12 +650,6 @@ static int legal_count(const Spec *s, const KS *k, int player) {
     case P_GIVE_BACK: return popcount(k->hands[seat]);
     default: return popcount(k->hands[seat] & ~s->fear_mask); /* P_LUCK */
     }
-}
-
-static int legal(const Spec *s, const KS *k, int player, int *moves) {
-    int n = legal_unsorted(s, k, player, moves);
-    sort_ints(moves, n);
-    return n;
 }
 
 /* ---------------------------------------------------------------- moving */
@@ -740,13 +764,11 @@ static void reset_bout(KS *k, int leader) {
     k->n_end_abs = 0;
 }
 
-static void drop_void_pending(const Spec *s, KS *k) {
-    Choice choices[MAXMOVES];
+/* Resolutions without a choice left are dropped (their actions counted, not made). */
+static inline void drop_void_pending(const Spec *s, KS *k) {
     while (k->npending) {
-        const Pending *top = &k->pending[k->npending - 1];
-        if (top->kind != P_RESOLVE && top->kind != P_END_ABS) return;
-        int c = pending_choices(s, k, top, choices);
-        if (c != 0) return;
+        int kind = k->pending[k->npending - 1].kind;
+        if ((kind != P_RESOLVE && kind != P_END_ABS) || legal_count(s, k, -1) != 0) return;
         k->npending--;
     }
 }
@@ -827,7 +849,10 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
             drop_void_pending(s, k);
             if (k->npending) return;
             int stage = k->stages[0];
-            memmove(k->stages, k->stages + 1, k->nstages - 1);
+            /* the stages move down one place (MAXSTAGES of them; those past nstages are
+             * never read), without a call */
+            uint8_t *st = k->stages;
+            st[0] = st[1]; st[1] = st[2]; st[2] = st[3]; st[3] = st[4];
             k->nstages--;
             switch (stage) {
             case S_RETURN:
@@ -858,8 +883,8 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
     }
 }
 
-static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
-    *k = *from;
+/* The state ``k`` once ``move`` is made, in place (child() on a copy). */
+static void apply(const Spec *s, Memo *memo, KS *k, int move) {
     int verb = move >> 28, seat = move >> 25 & 7, card = move >> 19 & 63, to = (move >> 16 & 7) - 1;
     int ck = move >> 12 & 15, c1 = move >> 6 & 63, c2 = move & 63;
     switch (verb) {
@@ -887,8 +912,13 @@ static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
     advance(s, memo, k);
 }
 
-static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m2, KS *k) {
-    *k = *from;
+static void child(const Spec *s, Memo *memo, const KS *from, int move, KS *k) {
+    ks_copy(k, from);
+    apply(s, memo, k, move);
+}
+
+/* The state ``k`` once the simultaneous gifts ``m1`` and ``m2`` are made, in place. */
+static void apply_joint(const Spec *s, Memo *memo, KS *k, int m1, int m2) {
     Pending top = k->pending[--k->npending];
     int gift[MAXP];
     gift[m1 >> 25 & 7] = m1 >> 19 & 63;
@@ -897,10 +927,16 @@ static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m
     advance(s, memo, k);
 }
 
+static void joint_child(const Spec *s, Memo *memo, const KS *from, int m1, int m2, KS *k) {
+    ks_copy(k, from);
+    apply_joint(s, memo, k, m1, m2);
+}
+
 /* ---------------------------------------------------------------- identity */
 
 /* A canonical packing of everything KState.key() holds, for the transposition table:
- * the words written and their number. Two states pack equal exactly when their keys are. */
+ * the words written and their number (``w`` has room for KEYWORDS). Two states pack equal
+ * exactly when their keys are. */
 static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
     int n = 0;
     uint64_t head = (uint64_t)k->phase | (uint64_t)k->played << 2 | (uint64_t)k->leader << 8
@@ -909,7 +945,8 @@ static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
         | (uint64_t)k->won[1] << 46 | (uint64_t)k->won[2] << 49
         | (uint64_t)k->has_outcome << 52 | (uint64_t)k->nstages << 53;
     w[n++] = head;
-    for (int seat = 0; seat < s->players; seat++) w[n++] = k->hands[seat];
+    memcpy(w + n, k->hands, MAXP * sizeof(uint64_t)); /* those past the players are written over */
+    n += s->players;
     uint64_t word = (uint64_t)k->nfront | (uint64_t)k->npending << 8 | (uint64_t)k->n_end_abs << 16;
     for (int i = 0; i < k->nstages; i++) word |= (uint64_t)k->stages[i] << (24 + 3 * i);
     w[n++] = word;
@@ -918,27 +955,29 @@ static int pack_key(const Spec *s, const KS *k, uint64_t *w) {
         w[n++] = (uint64_t)(uint8_t)k->out_winner | (uint64_t)(uint8_t)k->out_luck_seat << 8
             | (uint64_t)k->out_next_leader << 16 | (uint64_t)k->out_pride << 24;
     }
-    word = 0;
-    int used = 0;
-    for (int i = 0; i < k->nfront; i++) {
-        word |= (uint64_t)k->front[i] << (12 * used);
-        if (++used == 5) { w[n++] = word; word = 0; used = 0; }
+    /* five cards in play a word, two pending entries, seven Absolutes of the end */
+    for (int i = 0; i < k->nfront; i += 5) {
+        int end = i + 5 < k->nfront ? i + 5 : k->nfront;
+        word = 0;
+        for (int j = i; j < end; j++) word |= (uint64_t)k->front[j] << (12 * (j - i));
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
-    word = 0; used = 0;
-    for (int i = 0; i < k->npending; i++) {
-        const Pending *p = &k->pending[i];
-        word |= ((uint64_t)p->kind | (uint64_t)p->seat << 4 | (uint64_t)p->a << 8
-                 | (uint64_t)p->b << 16) << (24 * used);
-        if (++used == 2) { w[n++] = word; word = 0; used = 0; }
+    for (int i = 0; i < k->npending; i += 2) {
+        word = 0;
+        for (int j = i; j < i + 2 && j < k->npending; j++) {
+            const Pending *p = &k->pending[j];
+            word |= ((uint64_t)p->kind | (uint64_t)p->seat << 4 | (uint64_t)p->a << 8
+                     | (uint64_t)p->b << 16) << (24 * (j - i));
+        }
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
-    word = 0; used = 0;
-    for (int i = 0; i < k->n_end_abs; i++) {
-        word |= ((uint64_t)k->end_abs_card[i] | (uint64_t)k->end_abs_seat[i] << 6) << (9 * used);
-        if (++used == 7) { w[n++] = word; word = 0; used = 0; }
+    for (int i = 0; i < k->n_end_abs; i += 7) {
+        int end = i + 7 < k->n_end_abs ? i + 7 : k->n_end_abs;
+        word = 0;
+        for (int j = i; j < end; j++)
+            word |= ((uint64_t)k->end_abs_card[j] | (uint64_t)k->end_abs_seat[j] << 6) << (9 * (j - i));
+        w[n++] = word;
     }
-    if (used) w[n++] = word;
     return n;
 }
 

@@ -115,7 +115,7 @@ class _Compiled:
 
     @property
     def table_bytes(self) -> int:
-        """Memory held by the transposition table and the end-of-bout memo."""
+        """Memory held by the transposition table."""
         return int(self._search.table_bytes)
 
     def elapsed(self) -> float:
@@ -149,7 +149,6 @@ def _made(
         pool=params.pool,
         table=params.table,
         shared=params.shared,
-        memo_slots=params.memo_slots,
     )
     return search, budget
 

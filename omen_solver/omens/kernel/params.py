@@ -203,8 +203,6 @@ class SearchParams:
     pure-Python :class:`.tables.Table` carries its shared table itself)."""
     pool: Any = None
     """The compiled kernel's count of the bytes a solve's tables hold (``_ckernel.Pool``)."""
-    memo_slots: int = 0
-    """The compiled kernel's memo of ended bouts holds at most this many slots (0: no limit)."""
 
     def with_budget(self, budget: Budget) -> SearchParams:
         """The same settings with another budget."""

@@ -266,10 +266,6 @@ class Factory:
     """Makes a side's kernel searches within a solve's memory plan: the root's own, on tables
     of their own, and each root move's, on tables over the root's (:mod:`.rounds`)."""
 
-    MEMO_SLOTS_OF_A_MOVE: Final = 2**16
-    """Slots of the memo of ended bouts of a root move's search (the root's own have
-    :data:`.tables.MemoryPlan.MEMO_SLOTS`)."""
-
     def __init__(
         self,
         machine: Machine,
@@ -306,8 +302,7 @@ class Factory:
 
     def search(self, mode: SimultaneousMode, left: Budget) -> KernelTwoSided:
         """The root's own search (on tables of its own)."""
-        params = replace(self.params, mode=mode, budget=left, pool=self.pool,
-                         memo_slots=MemoryPlan.MEMO_SLOTS)
+        params = replace(self.params, mode=mode, budget=left, pool=self.pool)
         if self.table_limit is not None:
             params = replace(params, table_limit=self.table_limit)
         tables = self._tables_for(1.0, None)
@@ -340,8 +335,7 @@ class Factory:
         tables = self._tables_for(scale, shared)
         inner_params = main.inner
         params = replace(self.params, mode=main.mode, budget=_budget_of(inner_params),
-                         progress=progress, pool=self.pool,
-                         memo_slots=self.MEMO_SLOTS_OF_A_MOVE)
+                         progress=progress, pool=self.pool)
         inner = make_search(self.machine, self.side, params, algorithm=self.algorithm,
                             tables=tables, shared=shared)
         cost = inner.most_nodes_of_a_step if isinstance(inner, Portfolio) else _one_turn
@@ -568,7 +562,7 @@ class OmensKernelRoot:
                  else setup.plan.limit(1.0, _use_compiled()))
         kind = compiled.CompiledMaxn if _use_compiled() else KernelMaxn
         params = SearchParams(budget=budget, progress=setup.progress, pool=setup.pool,
-                              table_limit=limit, memo_slots=MemoryPlan.MEMO_SLOTS)
+                              table_limit=limit)
         search = kind(self.root.machine, params, tie_break=tie)
         self.maxn_made.append(search)
         return search

@@ -194,15 +194,13 @@ class MemoryPlan:
     The compiled kernel's entries are counted at :data:`BYTES_PER_ENTRY` bytes (a slot of 48
     bytes at a load of at most one half, the key's words, the room a replacement needs), the
     pure-Python kernel's at :data:`PURE_BYTES_PER_ENTRY` (measured); :data:`RESERVED` is kept
-    for the interpreter, the memos of ended bouts and everything else."""
+    for the interpreter, the pure-Python kernel's memo of ended bouts and everything else."""
 
     max_bytes: int = DEFAULT_MAX_MEMORY
 
     BYTES_PER_ENTRY: ClassVar[int] = 320
     PURE_BYTES_PER_ENTRY: ClassVar[int] = 900
     RESERVED: ClassVar[int] = 320 * 2**20
-    MEMO_SLOTS: ClassVar[int] = 2**18
-    """Slots of a search's memo of ended bouts at most (40 bytes each)."""
     MIN_ENTRIES: ClassVar[int] = 1024
     SHARES: ClassVar[dict[str | int, float]] = {"alpha_beta": 0.40, 1: 0.30, 0: 0.10}
     """The shares of the tables' bytes of a side's alpha-beta and df-pn tables."""
