@@ -899,6 +899,7 @@ typedef struct {
     uint64_t epoch;   /* the table's epoch when those slots were found */
     uint64_t *hashes;
     int64_t *seed_pn, *seed_dn; /* df-pn: the numbers of children not searched yet */
+    int64_t *phi, *delta; /* df-pn: the children's numbers read last (the side to move's first) */
     uint8_t *found;   /* df-pn: where a child's first probe found it (FOUND_*) */
     int cap;
 } Frame;
@@ -1122,6 +1123,12 @@ static Frame *frame_at(Search *S, int depth, int need) {
         int64_t *seed_dn = realloc(f->seed_dn, cap * sizeof(int64_t));
         if (!seed_dn) return NULL;
         f->seed_dn = seed_dn;
+        int64_t *phi = realloc(f->phi, cap * sizeof(int64_t));
+        if (!phi) return NULL;
+        f->phi = phi;
+        int64_t *delta = realloc(f->delta, cap * sizeof(int64_t));
+        if (!delta) return NULL;
+        f->delta = delta;
         uint8_t *found = realloc(f->found, cap);
         if (!found) return NULL;
         f->found = found;
@@ -2314,44 +2321,40 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
     }
     Group *g = S->group;
     for (;;) {
-        int64_t phi, delta, second, best_delta;
-        int best;
-        /* a parallel df-pn: the choice with the numbers of the children other threads search
-         * made dearer (their virtual numbers, see Group) */
-        int64_t chosen, chosen_second, chosen_delta;
-        int pick;
+        int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
+        int best = -1;
         if (g && atomic_load_explicit(&g->done, memory_order_relaxed)) {
             S->stop = STOP_DONE;
             return -1;
         }
         dfpn_prefetch_loop(S, f, count);
-        /* the virtual numbers are looked at only when another thread searches the child of
-         * least numbers: else that child is the choice with them too */
-        for (int spread = 0;; spread = 1) {
-            phi = PN_INFINITE; delta = 0; second = PN_INFINITE; best_delta = 0; best = -1;
-            chosen = PN_INFINITE; chosen_second = PN_INFINITE; chosen_delta = 0; pick = -1;
+        for (int i = 0; i < count; i++) {
+            int64_t pn, dn;
+            if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
+                             f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i],
+                             f->seed_dn[i], &f->slots[i], &pn, &dn) < 0)
+                return -1;
+            int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
+            f->phi[i] = p; f->delta[i] = d;
+            if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
+            else if (p < second) second = p;
+            delta += d;
+            if (delta > PN_INFINITE) delta = PN_INFINITE;
+        }
+        /* a parallel df-pn: where another thread searches the child of least numbers, the
+         * choice with the numbers of the children other threads search made dearer (their
+         * virtual numbers, see Group); else that child is the choice with them too */
+        int64_t chosen = PN_INFINITE, chosen_second = PN_INFINITE, chosen_delta = 0;
+        int pick = -1;
+        if (g && best >= 0 && phi > 0 && phi < PN_INFINITE
+            && group_busy(g, S->worker, f->hashes[best])) {
             for (int i = 0; i < count; i++) {
-                int64_t pn, dn;
-                if (dfpn_numbers(S, &f->kids[i], child_row[i], f->keys + (size_t)i * KEYWORDS,
-                                 f->keylen[i], f->hashes[i], f->found[i], f->seed_pn[i],
-                                 f->seed_dn[i], &f->slots[i], &pn, &dn) < 0)
-                    return -1;
-                int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
-                if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
-                else if (p < second) second = p;
-                delta += d;
-                if (delta > PN_INFINITE) delta = PN_INFINITE;
-                if (spread) {
-                    int64_t seen = p;
-                    int on = p > 0 && p < PN_INFINITE ? group_busy(g, S->worker, f->hashes[i]) : 0;
-                    if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
-                    if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = d; }
-                    else if (seen < chosen_second) chosen_second = seen;
-                }
+                int64_t p = f->phi[i], seen = p;
+                int on = p > 0 && p < PN_INFINITE ? group_busy(g, S->worker, f->hashes[i]) : 0;
+                if (on) { seen = p * (1 + on); if (seen >= PN_INFINITE) seen = PN_INFINITE - 1; }
+                if (seen < chosen) { chosen_second = chosen; chosen = seen; pick = i; chosen_delta = f->delta[i]; }
+                else if (seen < chosen_second) chosen_second = seen;
             }
-            if (spread || !g || best < 0 || phi <= 0 || phi >= PN_INFINITE
-                || !group_busy(g, S->worker, f->hashes[best]))
-                break;
         }
         if (phi == 0) delta = PN_INFINITE;
         if (delta == 0) phi = PN_INFINITE;
@@ -2397,7 +2400,7 @@ static void frames_free(Search *S) {
         if (!f) continue;
         free(f->slots);
         free(f->kids); free(f->moves); free(f->order); free(f->score); free(f->keys);
-        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f->found); free(f);
+        free(f->keylen); free(f->hashes); free(f->seed_pn); free(f->seed_dn); free(f->phi); free(f->delta); free(f->found); free(f);
     }
     free(S->frames);
     S->frames = NULL;
