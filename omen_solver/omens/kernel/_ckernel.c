@@ -2071,6 +2071,49 @@ static uint64_t playout_seed(const Spec *s, const KS *k) {
     return x ? x : 1;
 }
 
+/* The actions of ``k`` at a playout's step: the count of the player's (of the first of two
+ * playing at once, ``*nb`` the second's), the player in ``*player``. */
+static inline int playout_actions(const Spec *s, const KS *k, int *player, int *a, int *b,
+                                  int *nb) {
+    *player = current_player(s, k);
+    *nb = 1;
+    if (*player == SIMULTANEOUS) {
+        const Pending *top = &k->pending[k->npending - 1];
+        int na = legal(s, k, top->seat, a);
+        *nb = legal(s, k, top->a, b);
+        return na;
+    }
+    return legal(s, k, *player, a);
+}
+
+/* A playout's step on ``k`` in place with the actions given: the index of the action taken
+ * (of the pair: first * nb + second), or -1 where there was none (the playout stops). */
+static inline int playout_step(const Spec *s, KS *k, int player, const int *a, int na,
+                               const int *b, int nb, uint64_t *x) {
+    if (player == SIMULTANEOUS) {
+        if (na <= 0 || nb <= 0) return -1;
+        int i = (int)(playout_next(x) % (uint64_t)na);
+        int j = (int)(playout_next(x) % (uint64_t)nb);
+        apply_joint(s, NULL, k, a[i], b[j]);
+        return i * nb + j;
+    }
+    if (na <= 0) return -1;
+    int i = (int)(playout_next(x) % (uint64_t)na);
+    apply(s, NULL, k, a[i]);
+    return i;
+}
+
+/* The playouts of one start begin alike: the start's actions are made once, and the states
+ * after the first action of the first PLAYOUT_FIRST indices (with their actions, where at
+ * most PLAYOUT_LIST) are kept for the playouts that take it again. */
+#define PLAYOUT_FIRST 16
+#define PLAYOUT_LIST 64
+typedef struct {
+    KS k;
+    int ready, listed, player, na, nb;
+    int a[PLAYOUT_LIST], b[PLAYOUT_LIST];
+} PlayoutFirst;
+
 /* How many of ``count`` random playouts from ``start`` (every player choosing uniformly
  * among the legal actions, chance too, to the round's end or PLAYOUT_STEPS actions) end with
  * the value the search asks (dfpn.py: DfpnSearch._playout_wins); ``*ended``: how many reached
@@ -2080,27 +2123,70 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     uint64_t x = playout_seed(s, start);
     int wins = 0;
     *ended = 0;
-    int a[MAXMOVES], b[MAXMOVES];
+    int a[MAXMOVES], b[MAXMOVES], a0[MAXMOVES], b0[MAXMOVES];
+    int player0 = 0, na0 = 0, nb0 = 1;
+    if (start->phase != OVER) na0 = playout_actions(s, start, &player0, a0, b0, &nb0);
+    PlayoutFirst first[PLAYOUT_FIRST];
+    for (int i = 0; i < PLAYOUT_FIRST; i++) first[i].ready = 0;
     KS play; /* the playout's state, moved on in place */
     for (int p = 0; p < count; p++) {
-        KS *k = &play;
-        ks_copy(k, start);
-        for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
-            int player = current_player(s, k);
-            if (player == SIMULTANEOUS) {
-                const Pending *top = &k->pending[k->npending - 1];
-                int na = legal(s, k, top->seat, a), nb = legal(s, k, top->a, b);
-                if (na <= 0 || nb <= 0) break;
-                int i = (int)(playout_next(&x) % (uint64_t)na);
-                int j = (int)(playout_next(&x) % (uint64_t)nb);
-                apply_joint(s, NULL, k, a[i], b[j]);
+        const KS *k = start;
+        KS *w = NULL; /* the playout's own state, once it leaves the states kept */
+        int steps = 0;
+        if (k->phase != OVER && steps < PLAYOUT_STEPS) {
+            /* the first action: taken again from a kept state, or made */
+            int c;
+            if (player0 == SIMULTANEOUS ? na0 <= 0 || nb0 <= 0 : na0 <= 0) goto ended;
+            uint64_t y = x;
+            int i = (int)(playout_next(&y) % (uint64_t)na0);
+            c = player0 == SIMULTANEOUS ? i * nb0 + (int)(playout_next(&y) % (uint64_t)nb0) : i;
+            if (c < PLAYOUT_FIRST && first[c].ready) {
+                x = y;
+                k = &first[c].k;
             } else {
-                int n = legal(s, k, player, a);
-                if (n <= 0) break;
-                apply(s, NULL, k, a[playout_next(&x) % (uint64_t)n]);
+                KS *into = c < PLAYOUT_FIRST ? &first[c].k : &play;
+                ks_copy(into, start);
+                playout_step(s, into, player0, a0, na0, b0, nb0, &x);
+                if (c < PLAYOUT_FIRST) { first[c].ready = 1; first[c].listed = 0; }
+                else w = into;
+                k = into;
             }
-            if (k->error) break;
+            steps++;
+            if (k->error) goto ended;
+            if (!w && k->phase != OVER && steps < PLAYOUT_STEPS) {
+                /* the second action, from the kept state (its actions kept too) */
+                PlayoutFirst *f = &first[c];
+                int player, na, nb;
+                const int *la = a, *lb = b;
+                if (f->listed) {
+                    player = f->player; na = f->na; nb = f->nb; la = f->a; lb = f->b;
+                } else {
+                    na = playout_actions(s, k, &player, a, b, &nb);
+                    if (na <= PLAYOUT_LIST && nb <= PLAYOUT_LIST) {
+                        if (na > 0) memcpy(f->a, a, (size_t)na * sizeof(int));
+                        if (player == SIMULTANEOUS && nb > 0) memcpy(f->b, b, (size_t)nb * sizeof(int));
+                        f->player = player; f->na = na; f->nb = nb; f->listed = 1;
+                    }
+                }
+                if (player == SIMULTANEOUS ? na <= 0 || nb <= 0 : na <= 0) goto ended;
+                ks_copy(&play, k);
+                w = &play;
+                playout_step(s, w, player, la, na, lb, nb, &x);
+                k = w;
+                steps++;
+                if (k->error) goto ended;
+            }
         }
+        if (w) {
+            for (; w->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
+                int player, nb;
+                int na = playout_actions(s, w, &player, a, b, &nb);
+                if (playout_step(s, w, player, a, na, b, nb, &x) < 0) break;
+                if (w->error) break;
+            }
+            k = w;
+        }
+    ended:
         if (k->phase == OVER && !k->error) {
             int value = (k->winner >= 0 && S->maximising[k->winner]) ? 1 : 0;
             wins += value == S->target;
