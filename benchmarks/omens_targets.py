@@ -3,7 +3,9 @@
 Each row is a configuration of seeded deals (one Absolute a hand, as at a game start:
 ``omen_solver.omens.deals.random_deal``, the seeds of ``benchmarks/omens_search.py``) solved
 as ``omen-solver solve`` does by default (the kernel's search by turns, every root move
-answered, ``--max-memory`` 2 GiB), on one thread, within the row's time limit:
+answered, ``--max-memory`` 2 GiB), within the row's time limit. The solves run on one thread
+unless ``--threads N`` says otherwise (``--threads 0``: the machine's cores, as ``omen-solver
+solve`` has by default); the rows then say how many threads they had:
 
 1. 4 players, 3 cards a hand: how many deals are solved exactly within 1 s each;
 2. 4 players, 4 cards a hand: the median seconds to the exact value (40 s each at most);
@@ -23,7 +25,7 @@ answered, ``--max-memory`` 2 GiB), on one thread, within the row's time limit:
 9. the peak resident memory of the processes that ran rows 1-5 (each row runs in a child
    process of its own).
 
-Rows 1, 2 and 4 also count processor seconds (one thread), which a loaded machine disturbs
+Rows 1, 2 and 4 also count processor seconds (of every thread), which a loaded machine disturbs
 less than the wall clock; ``--slack F`` lets each solve run F times its row's seconds on the
 wall clock so that the processor time can be read. ``--compare SETTINGS`` runs rows 1, 2, 4
 and 7 a second time with settings of ``kernel/params.py``'s ``Tuning`` changed (e.g.
@@ -76,6 +78,8 @@ class Row:
     settings: dict[str, Any] = field(default_factory=dict)
     """Settings of ``kernel/params.py``'s ``Tuning`` changed from the defaults (a search
     before or after a change of default, side by side in one run)."""
+    threads: int = 1
+    """The solve's threads (0: the machine's cores, as ``omen-solver solve`` by default)."""
     slack: float = 1.0
     """The wall-clock limit of a solve is ``seconds`` times this, so that on a loaded machine
     a solve may take its ``seconds`` of processor time (``cpu``)."""
@@ -98,7 +102,7 @@ class Solved:
     settled: int
     """Moves proven (won, lost or an exact value)."""
     cpu: float = 0.0
-    """Processor seconds of the solve (one thread)."""
+    """Processor seconds of the solve (of all its threads)."""
     value_seconds: float | None = None
     """When the solve first said the exact value (its report, as the live table shows it,
     before every move is known to reach it or not), or None if it did not."""
@@ -150,7 +154,7 @@ def run_row(row: Row) -> Measured:
         concept, team = resolve_concept(state, row.concept, None)
         result = solve_with_kernel(state, concept, team,
                                    budget=Budget(max_seconds=row.seconds * row.slack),
-                                   report=report, tuning=tuning)
+                                   report=report, tuning=tuning, threads=row.threads)
         seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
         moves = result.moves or []
         if result.status.value == "solved" and not said:
@@ -297,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", default=None, metavar="SETTINGS",
                         help="also run rows 3, 4, bout3 and waste with these Tuning settings "
                              "(name=value,...: the search before a change of default)")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="threads of the solves of rows 3, 4, deal, bout3 and large (0: the "
+                             "machine's cores, as omen-solver solve by default; default 1)")
     parser.add_argument("--slack", type=float, default=1.0,
                         help="wall-clock limits times this (a loaded machine)")
     parser.add_argument("--quick", action="store_true", help="a few deals a row")
@@ -304,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(asdict(run_row(Row(**json.loads(args.worker))))))
         return 0
+    if args.threads < 0:
+        parser.error(f"--threads: 0 (the machine's cores) or more, not {args.threads}")
+    threads = args.threads
+    on = ("" if threads == 1 else
+          f" ({threads if threads else os.cpu_count() or 1} threads)")
     if args.quick:
         args.deals3, args.deals, args.large_deals, args.proof_deals = 10, 2, 1, 3
     wanted = set(args.rows.split(","))
@@ -337,23 +349,25 @@ def main(argv: list[str] | None = None) -> int:
     slack = args.slack
     if "3" in wanted:
         def three(settings: dict[str, Any]) -> str:
-            got = measure(Row(4, args.deals3, 1.0, cards=3, settings=settings, slack=slack))
+            got = measure(Row(4, args.deals3, 1.0, cards=3, settings=settings, slack=slack,
+                              threads=threads))
             within = sum(1 for s in got.solved if s.status == "solved" and s.seconds <= 1.0)
             return (f"{within}/{len(got.solved)} within 1 s, {_cpu_within(got, 1.0)} "
                     f"({_nodes(got)}); {_said(got, 1.0)}")
-        rows.append(("4p, 3 cards a hand, exact value", "83/100 within 1 s", each(three),
+        rows.append(("4p, 3 cards a hand, exact value" + on, "83/100 within 1 s", each(three),
                      "100/100 within 1 s"))
     if "4" in wanted:
         def four(settings: dict[str, Any]) -> str:
-            got = measure(Row(4, args.deals, 40.0, cards=4, settings=settings, slack=slack))
+            got = measure(Row(4, args.deals, 40.0, cards=4, settings=settings, slack=slack,
+                              threads=threads))
             return f"{_median_cpu(got)} ({_nodes(got)}); {_said(got, 40.0)}"
-        rows.append(("4p, 4 cards a hand, exact value and every lead",
+        rows.append(("4p, 4 cards a hand, exact value and every lead" + on,
                      "unknown at 20 M nodes; 0/6 within 40 s", each(four),
                      "median ≤ 10 s, ≤ 5 M nodes"))
     if "deal" in wanted:
-        deal = measure(Row(4, args.deals, 30.0, slack=slack))
+        deal = measure(Row(4, args.deals, 30.0, slack=slack, threads=threads))
         decided = sum(1 for s in deal.solved if s.status == "solved" or s.settled > 0)
-        rows.append(("4p from the deal (5 cards), within 30 s",
+        rows.append(("4p from the deal (5 cards), within 30 s" + on,
                      "value in [0, 1], no move settled",
                      f"{_reported(deal)}; {decided}/{len(deal.solved)} with the value decided "
                      "or ≥ 1 lead proven",
@@ -361,14 +375,16 @@ def main(argv: list[str] | None = None) -> int:
                      "proven"))
     if "bout3" in wanted:
         def bout3(settings: dict[str, Any]) -> str:
-            got = measure(Row(4, args.deals, 15.0, bout=3, settings=settings, slack=slack))
+            got = measure(Row(4, args.deals, 15.0, bout=3, settings=settings, slack=slack,
+                              threads=threads))
             return f"{_median_cpu(got)} ({_nodes(got)}); {_cpu_within(got, 1.0)}"
-        rows.append(("4p from the start of bout 3 of a real deal (seeded play)",
+        rows.append(("4p from the start of bout 3 of a real deal (seeded play)" + on,
                      "1/6 within 15 s", each(bout3), "median ≤ 1 s"))
     if "large" in wanted:
-        five = measure(Row(5, args.large_deals, 30.0, slack=slack))
-        six = measure(Row(6, args.large_deals, 30.0, concept="paranoid", slack=slack))
-        rows.append(("5p and 6p from the deal, within 30 s", "nothing",
+        five = measure(Row(5, args.large_deals, 30.0, slack=slack, threads=threads))
+        six = measure(Row(6, args.large_deals, 30.0, concept="paranoid", slack=slack,
+                          threads=threads))
+        rows.append(("5p and 6p from the deal, within 30 s" + on, "nothing",
                      f"5p: {_reported(five)}; 6p: {_reported(six)}",
                      "every lead bounded tighter than [0, 1]"))
     if "proof" in wanted:

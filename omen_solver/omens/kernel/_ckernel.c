@@ -306,7 +306,10 @@ static void pool_give(Pool *p, size_t bytes) {
 #define KEYWORDS 64
 #define WORK_MAX 0xFFFFFFFFu
 
-/* One slot: everything a probe reads is on one cache line (a hit then reads the key's words).
+/* One slot, 32 bytes (two a cache line): everything a probe reads is on one cache line (a hit
+ * then reads the key's words). A bound is kept as its numerator here and its denominator in the
+ * table's ``dens``, which a table has only once it stores a bound that is not a whole number
+ * (df-pn's proof and disproof numbers always are: its tables have no ``dens``).
  * The key's words are kept apart, each key preceded by its length, in the order the keys were
  * first stored (which replacement uses as its tie-break, as kernel/tables.py does). Beside the
  * slots, one byte a slot (a tag: 0 empty, else seven bits of the hash) lets a probe for a key
@@ -316,8 +319,9 @@ typedef struct {
     uint32_t offset;    /* into words: the length, then the key */
     int32_t best;
     uint32_t work;      /* nodes spent on the entry (saturating): what replacement keeps */
-    Q low, high;
+    int64_t low, high;  /* the bounds' numerators (df-pn: the proof and disproof numbers) */
 } Entry;
+_Static_assert(sizeof(Entry) == 32, "two slots a cache line");
 
 struct Group;
 
@@ -325,10 +329,12 @@ typedef struct {
     Entry *slots;
     uint8_t *tags;      /* one a slot: 0 empty, TAG_BUSY while being written, else tag_of(check) */
     Q *third;           /* max-n with three teams: the third component (else NULL) */
+    int64_t *dens;      /* the bounds' denominators, two a slot, where with_dens (else NULL:
+                         * every bound stored is a whole number) */
     size_t cap, size;
     uint64_t *words;
     size_t nwords, capwords;
-    int with_third;
+    int with_third, with_dens;
     long long limit;    /* entries kept at most (0: none); past it the cheapest half goes */
     long long collections;
     Pool *pool;         /* borrowed from the owner */
@@ -359,21 +365,59 @@ static inline size_t home_of(uint32_t check, size_t cap) {
 }
 
 static size_t slot_bytes(const Table *t, size_t cap) {
-    return cap * (sizeof(Entry) + 1 + (t->with_third ? sizeof(Q) : 0));
+    return cap * (sizeof(Entry) + 1 + (t->with_third ? sizeof(Q) : 0)
+                  + (t->with_dens ? 2 * sizeof(int64_t) : 0));
+}
+
+static inline Q entry_low(const Table *t, size_t i) {
+    Q q = {t->slots[i].low, t->dens ? t->dens[2 * i] : 1};
+    return q;
+}
+static inline Q entry_high(const Table *t, size_t i) {
+    Q q = {t->slots[i].high, t->dens ? t->dens[2 * i + 1] : 1};
+    return q;
+}
+
+/* The table keeps denominators from now on (every bound stored so far: a whole number).
+ * Returns 0 when the memory is not there. */
+static int table_dens(Table *t) {
+    if (t->with_dens) return 1;
+    if (t->cap) {
+        size_t bytes = t->cap * 2 * sizeof(int64_t);
+        if (!pool_take(t->pool, bytes)) return 0;
+        int64_t *dens = malloc(bytes);
+        if (!dens) { pool_give(t->pool, bytes); return 0; }
+        for (size_t i = 0; i < 2 * t->cap; i++) dens[i] = 1;
+        t->dens = dens;
+    }
+    t->with_dens = 1;
+    return 1;
+}
+
+/* The bounds of the entry at slot ``i``. Returns 0 when a bound that is not a whole number
+ * needs denominators the memory does not hold. */
+static inline int entry_set(Table *t, size_t i, Q low, Q high) {
+    if ((low.d != 1 || high.d != 1) && !t->with_dens && !table_dens(t)) return 0;
+    t->slots[i].low = low.n;
+    t->slots[i].high = high.n;
+    if (t->dens) { t->dens[2 * i] = low.d; t->dens[2 * i + 1] = high.d; }
+    return 1;
 }
 
 static size_t table_bytes_of(const Table *t) {
     return slot_bytes(t, t->cap) + t->capwords * sizeof(uint64_t);
 }
 
-/* Put the entry ``e`` (and its third component) into an empty slot of ``slots``. */
-static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, size_t cap, const Entry *e,
-                  Q q3) {
+/* Put the entry ``e`` (its third component, its denominators ``d``) into an empty slot of
+ * ``slots``. */
+static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, int64_t *dens, size_t cap,
+                  const Entry *e, Q q3, const int64_t *d) {
     size_t i = home_of(e->check, cap);
     while (tags[i]) i = (i + 1) & (cap - 1);
     slots[i] = *e;
     tags[i] = tag_of(e->check);
     if (third) third[i] = q3;
+    if (dens) { dens[2 * i] = d[0]; dens[2 * i + 1] = d[1]; }
 }
 
 static int table_grow(Table *t) {
@@ -382,24 +426,27 @@ static int table_grow(Table *t) {
     Entry *slots = malloc(cap * sizeof(Entry));
     uint8_t *tags = calloc(cap, 1);
     Q *third = t->with_third ? malloc(cap * sizeof(Q)) : NULL;
-    if (!slots || !tags || (t->with_third && !third)) {
-        free(slots); free(tags); free(third);
+    int64_t *dens = t->with_dens ? malloc(cap * 2 * sizeof(int64_t)) : NULL;
+    if (!slots || !tags || (t->with_third && !third) || (t->with_dens && !dens)) {
+        free(slots); free(tags); free(third); free(dens);
         pool_give(t->pool, slot_bytes(t, cap));
         return 0;
     }
+    static const int64_t whole[2] = {1, 1};
     for (size_t j = 0; j < t->cap; j++)
         if (t->tags[j])
-            place(t, slots, tags, third, cap, &t->slots[j], t->third ? t->third[j] : Q0);
-    free(t->slots); free(t->tags); free(t->third);
+            place(t, slots, tags, third, dens, cap, &t->slots[j], t->third ? t->third[j] : Q0,
+                  t->dens ? t->dens + 2 * j : whole);
+    free(t->slots); free(t->tags); free(t->third); free(t->dens);
     pool_give(t->pool, slot_bytes(t, t->cap));
-    t->slots = slots; t->tags = tags; t->third = third; t->cap = cap;
+    t->slots = slots; t->tags = tags; t->third = third; t->dens = dens; t->cap = cap;
     t->epoch++;
     return 1;
 }
 
 static void table_free(Table *t) {
     pool_give(t->pool, table_bytes_of(t));
-    free(t->slots); free(t->tags); free(t->third);
+    free(t->slots); free(t->tags); free(t->third); free(t->dens);
     free(t->words);
     Pool *pool = t->pool;
     long long limit = t->limit, collections = t->collections;
@@ -508,13 +555,14 @@ static int table_collect(Table *t, size_t keep) {
         total += buckets[top];
     }
     size_t skip = buckets[top] - (keep - total < buckets[top] ? keep - total : buckets[top]);
-    size_t bytes = keep * (sizeof(size_t) + sizeof(Entry) + sizeof(Q));
+    size_t bytes = keep * (sizeof(size_t) + sizeof(Entry) + sizeof(Q) + 2 * sizeof(int64_t));
     if (!pool_take(t->pool, bytes)) return 0;
     size_t *slots = malloc(keep * sizeof(size_t));
     Entry *kept = malloc(keep * sizeof(Entry));
     Q *third = malloc(keep * sizeof(Q));
-    if (!slots || !kept || !third) {
-        free(slots); free(kept); free(third);
+    int64_t *dens = malloc(keep * 2 * sizeof(int64_t));
+    if (!slots || !kept || !third || !dens) {
+        free(slots); free(kept); free(third); free(dens);
         pool_give(t->pool, bytes);
         return 0;
     }
@@ -564,6 +612,8 @@ static int table_collect(Table *t, size_t keep) {
     for (size_t j = 0; j < count; j++) {
         kept[j] = t->slots[slots[j]];
         third[j] = t->third ? t->third[slots[j]] : Q0;
+        dens[2 * j] = t->dens ? t->dens[2 * slots[j]] : 1;
+        dens[2 * j + 1] = t->dens ? t->dens[2 * slots[j] + 1] : 1;
         size_t read = kept[j].offset, n = (size_t)t->words[read] + 1;
         memmove(t->words + write, t->words + read, n * sizeof(uint64_t));
         kept[j].offset = (uint32_t)write;
@@ -573,10 +623,10 @@ static int table_collect(Table *t, size_t keep) {
     t->epoch++;
     t->nwords = write;
     for (size_t j = 0; j < count; j++)
-        place(t, t->slots, t->tags, t->third, t->cap, &kept[j], third[j]);
+        place(t, t->slots, t->tags, t->third, t->dens, t->cap, &kept[j], third[j], dens + 2 * j);
     t->size = count;
     t->collections++;
-    free(slots); free(kept); free(third);
+    free(slots); free(kept); free(third); free(dens);
     pool_give(t->pool, bytes);
     return 1;
 }
@@ -587,6 +637,7 @@ static int table_collect(Table *t, size_t keep) {
 static int table_add(Table *t, const uint64_t *w, int n, uint64_t h, size_t slot, Q low, Q high,
                      int best, Q third, uint32_t work) {
     int moved = 0;
+    if ((low.d != 1 || high.d != 1) && !table_dens(t)) return 0;
     if (t->limit > 0 && (long long)t->size >= t->limit) {
         if (!table_collect(t, (size_t)(t->limit / 2))) return 0;
         moved = 1;
@@ -615,7 +666,8 @@ static int table_add(Table *t, const uint64_t *w, int n, uint64_t h, size_t slot
     memcpy(t->words + t->nwords + 1, w, n * sizeof(uint64_t));
     Entry *e = &t->slots[slot];
     e->check = check_of(h); e->offset = (uint32_t)t->nwords;
-    e->low = low; e->high = high; e->best = best; e->work = work;
+    e->best = best; e->work = work;
+    entry_set(t, slot, low, high); /* (the denominators' memory made above) */
     t->tags[slot] = tag_of(e->check);
     if (t->third) t->third[slot] = third;
     t->nwords += n + 1;
@@ -631,7 +683,8 @@ static int table_insert(Table *t, const uint64_t *w, int n, uint64_t h, Q low, Q
     size_t slot;
     if (table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
-        e->low = low; e->high = high; e->best = best; e->work = work;
+        if (!entry_set(t, slot, low, high)) return 0;
+        e->best = best; e->work = work;
         if (t->third) t->third[slot] = third;
         return 1;
     }
@@ -717,13 +770,14 @@ static inline void group_unlock(Group *g, size_t slot) {
 }
 static inline size_t busy_slot(uint64_t h) { return (size_t)(h >> 20) & (BUSY_SLOTS - 1); }
 
-/* An entry's new numbers from one of the group (df-pn's: a proof or disproof stays). */
+/* An entry's new numbers from one of the group (df-pn's: a proof or disproof stays; whole
+ * numbers, so that no denominators are kept). */
 static void group_update(Table *t, size_t slot, Q low, Q high, int best, unsigned long long add) {
     Group *g = t->group;
     group_lock(g, slot);
     Entry *e = &t->slots[slot];
-    if (!(e->low.n == 0 || e->high.n == 0) || low.n == 0 || high.n == 0) {
-        e->low = low; e->high = high; e->best = best;
+    if (!(e->low == 0 || e->high == 0) || low.n == 0 || high.n == 0) {
+        e->low = low.n; e->high = high.n; e->best = best;
     }
     unsigned long long work = (unsigned long long)e->work + add;
     e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
@@ -858,7 +912,7 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
     if (my->at < my->end) t->words[my->at] = my->end - my->at - 1;
     Entry *e = &t->slots[i];
     e->check = check; e->offset = (uint32_t)off;
-    e->low = low; e->high = high; e->best = best; e->work = (uint32_t)work;
+    e->low = low.n; e->high = high.n; e->best = best; e->work = (uint32_t)work;
     if (++my->uncounted >= GROUP_SIZES) group_count(t, my);
     __atomic_store_n(&t->tags[i], tag, __ATOMIC_RELEASE);
     *where = i;
@@ -1026,8 +1080,7 @@ static int tt_probe(const Search *S, const uint64_t *w, int n, uint64_t h, Probe
         t = S->shared;
         if (!t || !table_find(t, w, n, h, &slot)) return 0;
     }
-    const Entry *e = &t->slots[slot];
-    p->low = e->low; p->high = e->high; p->best = e->best;
+    p->low = entry_low(t, slot); p->high = entry_high(t, slot); p->best = t->slots[slot].best;
     return 1;
 }
 
@@ -1061,7 +1114,8 @@ static int tt_store_at(Search *S, const uint64_t *w, int n, uint64_t h, Q low, Q
     if (slot != NO_SLOT || table_find(t, w, n, h, &slot)) {
         Entry *e = &t->slots[slot];
         unsigned long long work = (unsigned long long)e->work + add;
-        e->low = low; e->high = high; e->best = best;
+        if (!entry_set(t, slot, low, high)) { S->stop = STOP_MEMORY; return -1; }
+        e->best = best;
         e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
         S->stored_key = w; S->stored_slot = slot;
         return 0;
@@ -1787,7 +1841,7 @@ static int maxn_value(Search *S, const KS *k, int parent_team, Q bound, Vec *out
     uint64_t h = hash_words(w, len);
     size_t slot;
     if (table_find(S->table, w, len, h, &slot)) {
-        out->v[0] = S->table->slots[slot].low; out->v[1] = S->table->slots[slot].high;
+        out->v[0] = entry_low(S->table, slot); out->v[1] = entry_high(S->table, slot);
         out->v[2] = S->table->third ? S->table->third[slot] : Q0;
         *exact = 1;
         return 0;
@@ -1905,13 +1959,13 @@ static int dfpn_numbers(Search *S, const KS *kid, int row, const uint64_t *w, in
     if (found == FOUND_HINTED) { *pn = seed_pn; *dn = seed_dn; return 0; }
     if (slot != NO_SLOT || table_find(t, w, len, h, &slot)) {
         *cached = slot;
-        *pn = t->slots[slot].low.n;
-        *dn = t->slots[slot].high.n;
+        *pn = t->slots[slot].low;
+        *dn = t->slots[slot].high;
         return 0;
     }
     if (found == FOUND_OWN && (t = S->shared) && table_find(t, w, len, h, &slot)) {
-        *pn = t->slots[slot].low.n;
-        *dn = t->slots[slot].high.n;
+        *pn = t->slots[slot].low;
+        *dn = t->slots[slot].high;
         return 0;
     }
     *pn = seed_pn; *dn = seed_dn;
@@ -2029,6 +2083,49 @@ static uint64_t playout_seed(const Spec *s, const KS *k) {
     return x ? x : 1;
 }
 
+/* The actions of ``k`` at a playout's step: the count of the player's (of the first of two
+ * playing at once, ``*nb`` the second's), the player in ``*player``. */
+static inline int playout_actions(const Spec *s, const KS *k, int *player, int *a, int *b,
+                                  int *nb) {
+    *player = current_player(s, k);
+    *nb = 1;
+    if (*player == SIMULTANEOUS) {
+        const Pending *top = &k->pending[k->npending - 1];
+        int na = legal(s, k, top->seat, a);
+        *nb = legal(s, k, top->a, b);
+        return na;
+    }
+    return legal(s, k, *player, a);
+}
+
+/* A playout's step on ``k`` in place with the actions given: the index of the action taken
+ * (of the pair: first * nb + second), or -1 where there was none (the playout stops). */
+static inline int playout_step(const Spec *s, KS *k, int player, const int *a, int na,
+                               const int *b, int nb, uint64_t *x) {
+    if (player == SIMULTANEOUS) {
+        if (na <= 0 || nb <= 0) return -1;
+        int i = (int)(playout_next(x) % (uint64_t)na);
+        int j = (int)(playout_next(x) % (uint64_t)nb);
+        apply_joint(s, NULL, k, a[i], b[j]);
+        return i * nb + j;
+    }
+    if (na <= 0) return -1;
+    int i = (int)(playout_next(x) % (uint64_t)na);
+    apply(s, NULL, k, a[i]);
+    return i;
+}
+
+/* The playouts of one start begin alike: the start's actions are made once, and the states
+ * after the first action of the first PLAYOUT_FIRST indices (with their actions, where at
+ * most PLAYOUT_LIST) are kept for the playouts that take it again. */
+#define PLAYOUT_FIRST 16
+#define PLAYOUT_LIST 64
+typedef struct {
+    KS k;
+    int ready, listed, player, na, nb;
+    int a[PLAYOUT_LIST], b[PLAYOUT_LIST];
+} PlayoutFirst;
+
 /* How many of ``count`` random playouts from ``start`` (every player choosing uniformly
  * among the legal actions, chance too, to the round's end or PLAYOUT_STEPS actions) end with
  * the value the search asks (dfpn.py: DfpnSearch._playout_wins); ``*ended``: how many reached
@@ -2038,27 +2135,70 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
     uint64_t x = playout_seed(s, start);
     int wins = 0;
     *ended = 0;
-    int a[MAXMOVES], b[MAXMOVES];
+    int a[MAXMOVES], b[MAXMOVES], a0[MAXMOVES], b0[MAXMOVES];
+    int player0 = 0, na0 = 0, nb0 = 1;
+    if (start->phase != OVER) na0 = playout_actions(s, start, &player0, a0, b0, &nb0);
+    PlayoutFirst first[PLAYOUT_FIRST];
+    for (int i = 0; i < PLAYOUT_FIRST; i++) first[i].ready = 0;
     KS play; /* the playout's state, moved on in place */
     for (int p = 0; p < count; p++) {
-        KS *k = &play;
-        ks_copy(k, start);
-        for (int steps = 0; k->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
-            int player = current_player(s, k);
-            if (player == SIMULTANEOUS) {
-                const Pending *top = &k->pending[k->npending - 1];
-                int na = legal(s, k, top->seat, a), nb = legal(s, k, top->a, b);
-                if (na <= 0 || nb <= 0) break;
-                int i = (int)(playout_next(&x) % (uint64_t)na);
-                int j = (int)(playout_next(&x) % (uint64_t)nb);
-                apply_joint(s, NULL, k, a[i], b[j]);
+        const KS *k = start;
+        KS *w = NULL; /* the playout's own state, once it leaves the states kept */
+        int steps = 0;
+        if (k->phase != OVER && steps < PLAYOUT_STEPS) {
+            /* the first action: taken again from a kept state, or made */
+            int c;
+            if (player0 == SIMULTANEOUS ? na0 <= 0 || nb0 <= 0 : na0 <= 0) goto ended;
+            uint64_t y = x;
+            int i = (int)(playout_next(&y) % (uint64_t)na0);
+            c = player0 == SIMULTANEOUS ? i * nb0 + (int)(playout_next(&y) % (uint64_t)nb0) : i;
+            if (c < PLAYOUT_FIRST && first[c].ready) {
+                x = y;
+                k = &first[c].k;
             } else {
-                int n = legal(s, k, player, a);
-                if (n <= 0) break;
-                apply(s, NULL, k, a[playout_next(&x) % (uint64_t)n]);
+                KS *into = c < PLAYOUT_FIRST ? &first[c].k : &play;
+                ks_copy(into, start);
+                playout_step(s, into, player0, a0, na0, b0, nb0, &x);
+                if (c < PLAYOUT_FIRST) { first[c].ready = 1; first[c].listed = 0; }
+                else w = into;
+                k = into;
             }
-            if (k->error) break;
+            steps++;
+            if (k->error) goto ended;
+            if (!w && k->phase != OVER && steps < PLAYOUT_STEPS) {
+                /* the second action, from the kept state (its actions kept too) */
+                PlayoutFirst *f = &first[c];
+                int player, na, nb;
+                const int *la = a, *lb = b;
+                if (f->listed) {
+                    player = f->player; na = f->na; nb = f->nb; la = f->a; lb = f->b;
+                } else {
+                    na = playout_actions(s, k, &player, a, b, &nb);
+                    if (na <= PLAYOUT_LIST && nb <= PLAYOUT_LIST) {
+                        if (na > 0) memcpy(f->a, a, (size_t)na * sizeof(int));
+                        if (player == SIMULTANEOUS && nb > 0) memcpy(f->b, b, (size_t)nb * sizeof(int));
+                        f->player = player; f->na = na; f->nb = nb; f->listed = 1;
+                    }
+                }
+                if (player == SIMULTANEOUS ? na <= 0 || nb <= 0 : na <= 0) goto ended;
+                ks_copy(&play, k);
+                w = &play;
+                playout_step(s, w, player, la, na, lb, nb, &x);
+                k = w;
+                steps++;
+                if (k->error) goto ended;
+            }
         }
+        if (w) {
+            for (; w->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
+                int player, nb;
+                int na = playout_actions(s, w, &player, a, b, &nb);
+                if (playout_step(s, w, player, a, na, b, nb, &x) < 0) break;
+                if (w->error) break;
+            }
+            k = w;
+        }
+    ended:
         if (k->phase == OVER && !k->error) {
             int value = (k->winner >= 0 && S->maximising[k->winner]) ? 1 : 0;
             wins += value == S->target;
@@ -2306,8 +2446,8 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             f->slots[i] = slot;
         } else if (S->shared && table_find(S->shared, w, f->keylen[i], f->hashes[i], &slot)) {
             f->found[i] = FOUND_SHARED;
-            f->seed_pn[i] = S->shared->slots[slot].low.n;
-            f->seed_dn[i] = S->shared->slots[slot].high.n;
+            f->seed_pn[i] = S->shared->slots[slot].low;
+            f->seed_dn[i] = S->shared->slots[slot].high;
         } else {
             f->found[i] = FOUND_NONE;
             dfpn_first_numbers(S, &f->kids[i], child_row[i], w, f->keylen[i], f->hashes[i],
@@ -2319,7 +2459,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             /* stored and still open here, disproved by the other question: likely proved
              * here, for this visit until it is searched (dfpn.py: DfpnSearch._hinted) */
             const Table *t = f->found[i] == FOUND_OWN ? S->table : S->shared;
-            int64_t pn = t->slots[slot].low.n, dn = t->slots[slot].high.n;
+            int64_t pn = t->slots[slot].low, dn = t->slots[slot].high;
             Probe p;
             if (pn > 1 && dn > 0
                 && tt_probe((const Search *)S->hint_obj, w, f->keylen[i], f->hashes[i], &p)
@@ -3034,19 +3174,22 @@ static PyObject *Table_merge(TableObject *T, PyObject *args) {
         read += n + 1;
         if (!table_find(o, key, n, h, &slot) || o->slots[slot].offset != at) continue;
         Entry e = o->slots[slot];
+        Q low = entry_low(o, slot), high = entry_high(o, slot);
         if (table_find(t, key, n, h, &mine)) {
             Entry *m = &t->slots[mine];
+            Q mlow = entry_low(t, mine), mhigh = entry_high(t, mine);
             if (numbers) {
-                if (m->low.n != 0 && m->high.n != 0) { m->low = e.low; m->high = e.high; }
+                if (m->low != 0 && m->high != 0) { mlow = low; mhigh = high; }
             } else {
-                if (q_lt(m->low, e.low)) m->low = e.low;
-                if (q_lt(e.high, m->high)) m->high = e.high;
+                if (q_lt(mlow, low)) mlow = low;
+                if (q_lt(high, mhigh)) mhigh = high;
                 if (e.best != NO_MOVE) m->best = e.best;
             }
+            if (!entry_set(t, mine, mlow, mhigh)) return PyErr_NoMemory();
             if (e.work > m->work) m->work = e.work;
             continue;
         }
-        if (!table_insert(t, key, n, h, e.low, e.high, e.best, Q0, e.work))
+        if (!table_insert(t, key, n, h, low, high, e.best, Q0, e.work))
             return PyErr_NoMemory();
     }
     Py_RETURN_NONE;

@@ -191,8 +191,9 @@ class Table(Generic[V]):
 class MemoryPlan:
     """How a solve divides its memory budget between its tables (see the module's text).
 
-    The compiled kernel's entries are counted at :data:`BYTES_PER_ENTRY` bytes (a slot of 48
-    bytes at a load of at most one half, the key's words, the room a replacement needs), the
+    The compiled kernel's entries are counted at :data:`BYTES_PER_ENTRY` bytes (a slot of 32
+    bytes, 48 with fractions' denominators, at a load of at most one half, the key's words, the
+    room a replacement needs), the
     pure-Python kernel's at :data:`PURE_BYTES_PER_ENTRY` (measured); :data:`RESERVED` is kept
     for the interpreter, the pure-Python kernel's memo of ended bouts and everything else."""
 
