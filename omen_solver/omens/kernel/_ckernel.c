@@ -1324,10 +1324,11 @@ static void distances(const Spec *s, Memo *memo, const KS *k, const int *side, i
     uint64_t hands[MAXP];
     memcpy(hands, k->hands, sizeof hands);
     if (k->nfront) {
-        Outcome o = memo_resolve(s, memo, k->front, k->nfront, k->leader);
+        uint64_t discarded = memo ? memo_resolve(s, memo, k->front, k->nfront, k->leader).discarded
+                                  : front_discarded(s, k->front, k->nfront);
         for (int i = 0; i < k->nfront; i++) {
             int p = k->front[i], card = p & 63;
-            if (!(o.discarded >> card & 1)) {
+            if (!(discarded >> card & 1)) {
                 int seat = s->return_placer ? (p >> 9 & 7) : (p >> 6 & 7);
                 hands[seat] |= ((uint64_t)1) << card;
             }

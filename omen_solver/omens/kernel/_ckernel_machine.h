@@ -233,6 +233,21 @@ static Outcome resolve_now(const Spec *s, const uint16_t *front, int nfront, int
     return o;
 }
 
+/* resolve_now's discarded cards alone (what the searches' distances read): the same cards. */
+static uint64_t front_discarded(const Spec *s, const uint16_t *front, int nfront) {
+    uint64_t cards = 0;
+    for (int i = 0; i < nfront; i++) cards |= ((uint64_t)1) << (front[i] & 63);
+    int winning = winning_card(s, cards);
+    if (winning < 0) return cards;
+    uint64_t discarded = ((uint64_t)1) << winning;
+    uint64_t protect = s->fear_mask & ~discarded;
+    uint64_t sources = cards & (s->effect_mask[E_EXTREME] | s->effect_mask[E_ALL]
+                                | s->effect_mask[E_SELF_IF]);
+    for (uint64_t rest = sources; rest; rest &= rest - 1)
+        discarded |= effect_discards(s, lowbit(rest), cards) & ~protect;
+    return discarded;
+}
+
 static void memo_pack(const uint16_t *front, int nfront, int leader, uint64_t *key) {
     /* 12 bits per placement, up to 10 per word pair is not enough for MAXFRONT: hash chain. */
     key[0] = key[1] = 0;
