@@ -96,7 +96,8 @@ def test_a_budget_that_runs_out_reports_every_move_with_true_bounds(
         assert cut.nodes <= 3_000
         assert len(cut.moves) == len(state.moves())
         assert cut.to_json()["moves"] and "node limit of 3000" in (cut.note or "")
-        # the turns go to the moves whose proofs look cheapest (kernel/turns.py): two a round
+        # the turns go to the moves whose proofs look cheapest (kernel/turns.py), each move
+        # one turn before any has two
         assert sum(move.nodes > 0 for move in cut.moves) >= 2
         for move in cut.moves:
             truth = solve(_after(state, move.action), team=team, per_move=False).value
@@ -122,8 +123,10 @@ def test_a_budget_spent_on_the_line_says_every_move_is_known() -> None:
     team = state.team_of(state.current_player())
     whole = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(), threads=1)
     assert whole.status is Status.SOLVED and whole.value is not None
-    # a few nodes short of the whole answer: the moves are settled, the line is not
-    cut = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=whole.nodes - 10),
+    # the moves' own nodes and one more: the moves are settled, the line is not
+    spent = sum(move.nodes for move in whole.moves)
+    assert spent + 1 < whole.nodes
+    cut = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=spent + 1),
                             threads=1)
     assert cut.status is Status.UNKNOWN and cut.value is None
     assert all(move.settled for move in cut.moves)
@@ -236,10 +239,13 @@ ROUND_TABLES = [
     replace(Tuning(), lone_move_shared=False, private_by_round=False),
     replace(Tuning(), lone_move_shared=False),
     replace(Tuning(), private_by_round=False),
+    Tuning(round_width=2),
+    replace(Tuning(), round_width=0, lone_move_shared=False, private_by_round=False),
     Tuning(),
 ]
 """How the moves of a round keep their tables (``Tuning.lone_move_shared``,
-``Tuning.private_by_round``): each alone, together, and neither (as before them)."""
+``Tuning.private_by_round``): each alone, together, and neither (as before them); and how many
+moves a round serves (``Tuning.round_width``: two, as before, and every open one)."""
 
 
 def _leader_team(state: OmensState) -> int:

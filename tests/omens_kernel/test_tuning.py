@@ -218,6 +218,8 @@ def test_a_setting_out_of_range_is_refused() -> None:
         Tuning(playouts=16)
     with pytest.raises(ValueError, match="playouts_turn"):
         Tuning(playouts_turn=-1)
+    with pytest.raises(ValueError, match="round_width"):
+        Tuning(round_width=-1)
 
 
 def test_a_df_pn_search_alone_starts_without_the_playouts_of_long_turns() -> None:

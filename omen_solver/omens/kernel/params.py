@@ -147,6 +147,15 @@ class Tuning:
     fraction, and its matrices need each entry's exact value: many of those entries are
     states df-pn has already settled)."""
 
+    round_width: int = 1
+    """The root's moves by rounds (:mod:`.turns`): how many open moves have a turn in one
+    round, those of the smallest proof or disproof numbers (the same with any number of
+    threads; a move alone in its round proves on every thread, ``parallel_dfpn``). With 1 each
+    round serves only the move whose proof looks cheapest, and a move alone in its round
+    stores straight into the root's shared tables (``lone_move_shared``); 2 (until
+    2026-12-05) gave the machine's two threads a move each; 0: every open move, as the rounds
+    of :mod:`.rounds` do."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
@@ -156,6 +165,8 @@ class Tuning:
             raise ValueError(f"playouts_turn: nodes, 0 or more, not {self.playouts_turn!r}")
         if self.in_order_turn < 0:
             raise ValueError(f"in_order_turn: nodes, 0 or more, not {self.in_order_turn!r}")
+        if self.round_width < 0:
+            raise ValueError(f"round_width: moves, 0 or more, not {self.round_width!r}")
         if not 0 <= self.alpha_beta_shift <= 16:
             raise ValueError(
                 f"alpha_beta_shift: a power of 2 from 0 to 16, not {self.alpha_beta_shift!r}")

@@ -231,17 +231,19 @@ class _Searches:
         lone = factory.params.tuning.lone_move_shared
         sizes = factory.private_limits if factory.params.tuning.private_by_round else None
         parallel = factory.params.tuning.parallel_dfpn
+        width = factory.params.tuning.round_width
         if self.plan is not None:
             return EstimatingDriver(
                 options, maximising, main, factory.tables_of(main), job, threads=self.threads,
                 budget=budget, first_turn=first_turn, report=report,
                 progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
-                plan=self.plan, maximising_seats=factory.side, root=self.root,
+                width=width, plan=self.plan, maximising_seats=factory.side, root=self.root,
             )
         return ProofOrderDriver(
             options, maximising, main, factory.tables_of(main), job, threads=self.threads,
             budget=budget, first_turn=first_turn, report=report,
             progress=self.progress, lone_shared=lone, parallel_dfpn=parallel, sizes=sizes,
+            width=width,
         )
 
     def finished(self, result: SolveResult, driver: MoveDriver | None) -> SolveResult:

@@ -1,14 +1,15 @@
 """Which root moves the exact searches take up first: the ones whose proof looks cheapest.
 
 The rounds of :mod:`.rounds` give every open move a turn, the turns doubling every round. Here
-(:class:`ProofOrderDriver`) a round gives turns only to the ``width`` open moves whose df-pn
-searches show the **smallest proof or disproof number** at the move's position (of the
-questions still open there, "value 1?" and "value 0?"), each move's turn doubling only when it
-had one. A move none of whose searches has started yet comes first (its number is 0), so
-every move has its first turn in the first rounds, and a lead whose refutation is cheap is
-refuted while the expensive ones wait. The numbers are read from the shared tables after the
-merge of the round, so the choice does not depend on the threads: the same moves have the
-same turns with one thread or several.
+(:class:`ProofOrderDriver`) a round gives turns only to the ``width`` open moves
+(``Tuning.round_width``, 1 by default) whose df-pn searches show the **smallest proof or
+disproof number** at the move's position (of the questions still open there, "value 1?" and
+"value 0?"), each move's turn doubling only when it had one. A move none of whose searches has
+started yet comes first (its number is 0; of equal numbers, the move of fewer turns), so every
+move has its first turn in the first rounds, and a lead whose refutation is cheap is refuted
+while the expensive ones wait. The numbers are read from the shared tables after the merge of
+the round, so the choice does not depend on the threads: the same moves have the same turns
+with one thread or several.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from omen_solver.omens.kernel.search import skip_shows
 __all__ = ["WIDTH", "ProofOrderDriver", "cheapness", "root_numbers"]
 
 WIDTH: Final = 2
-"""Open moves that have a turn in one round (the machine's two threads one each)."""
+"""Open moves that have a turn in one round where no width is given (the solves give
+``Tuning.round_width``, 1 by default)."""
 UNKNOWN_COST: Final = 1 << 62
 """The cheapness of a move no df-pn search asks about (alpha-beta alone: a fraction)."""
 
@@ -116,16 +118,21 @@ class ProofOrderDriver(RoundDriver):
 
     width: int = WIDTH
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, width: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if width is not None:
+            self.width = width
         self.turns = {move.index: self.first_turn for move in self.moves}
         self._rank: dict[int, int] = {}
 
     def choose(self, todo: list[Any]) -> list[Any]:
+        # equal numbers (0: none read at the move's position yet, even after a turn): the move
+        # of the fewest turns first, so that a move with no numbers does not keep the turns
         ranked = sorted(todo, key=lambda move: (
-            cheapness(self.jobs[move.index].search, move.state), move.index))
+            cheapness(self.jobs[move.index].search, move.state), self.turns[move.index],
+            move.index))
         self._rank = {move.index: place for place, move in enumerate(ranked)}
-        if len(todo) <= self.width:
+        if not self.width or len(todo) <= self.width:
             return todo
         chosen = {move.index for move in ranked[:self.width]}
         return [move for move in todo if move.index in chosen]
