@@ -6,9 +6,11 @@ by setting. The values are the rounds' (rules file 000, "Goal of the Game", "End
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -31,7 +33,7 @@ SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, dis
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
             replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
-            Tuning(in_order_turn=1), Tuning()]
+            Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -173,6 +175,40 @@ def test_compiled_alpha_beta_visits_the_nodes_of_python_alpha_beta(tuning: Tunin
                           SearchParams(budget=Budget(max_nodes=3_000), tuning=tuning))
             seen.append((_value(search, root), search.nodes, search.states))
         assert seen[0] == seen[1], root.key()
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_alpha_beta_reads_the_proofs_of_df_pn_in_both_kernels() -> None:
+    """``Tuning.alpha_beta_proofs``: alpha-beta that reads what df-pn's two questions proved
+    in a few hundred nodes gives the value it gives alone, each kernel with the same node
+    counts as the other, and on some positions fewer nodes (a state df-pn has proved is
+    not searched again)."""
+    fewer = 0
+    kinds = ((DfpnSearch, KernelSearch), (compiled.CompiledDfpn, compiled.CompiledSearch))
+    for machine, maximising, root in _random_positions(24, 12):
+        seen = []
+        for dfpn_kind, alpha_beta_kind in kinds:
+            proofs: list[Any] = []
+            for target in (0, 1):
+                proof = dfpn_kind(machine, maximising, target,
+                                  SearchParams(budget=Budget(max_nodes=300)))
+                with contextlib.suppress(BudgetExceeded):
+                    proof.prove(root)
+                proofs.append(proof)
+            runs = []
+            for linked in (True, False):
+                search = alpha_beta_kind(machine, maximising,
+                                         SearchParams(budget=Budget(max_nodes=20_000)))
+                if linked:
+                    search.use_proofs(*proofs)
+                runs.append((_value(search, root), search.nodes))
+            seen.append(runs)
+        assert seen[0] == seen[1], root.key()
+        (linked_value, linked_nodes), (alone_value, alone_nodes) = seen[0]
+        if linked_value is not None and alone_value is not None:
+            assert linked_value == alone_value, root.key()
+            fewer += linked_nodes < alone_nodes
+    assert fewer >= 3
 
 
 def test_a_setting_out_of_range_is_refused() -> None:

@@ -971,6 +971,8 @@ typedef struct Search {
     PyObject *hint_obj; /* df-pn: the search of the other question, whose proofs settle
                          * children here (dfpn.py: DfpnSearch.use_hint; NULL: none) */
     int hint_target;    /* the value that search asks about (0 or 1) */
+    PyObject *proof_obj[2]; /* alpha-beta: the df-pn searches of "value 0?" and "value 1?",
+                             * whose proofs are exact values here (NULL: none) */
     Pool *pool;
     _Atomic int abort; /* set from another thread: stop at the next check */
     int threaded;      /* run without the GIL (progress is then not reported) */
@@ -1725,6 +1727,16 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
         if (q_le(beta, low)) { *out = low; return 0; }
         if (q_le(high, alpha)) { *out = high; return 0; }
         if (q_eq(low, high)) { *out = low; return 0; }
+    }
+    /* a state df-pn's tables prove worth 0 or 1 is worth that (search.py: the same place;
+     * params.py: Tuning.alpha_beta_proofs) */
+    for (int q = 0; q < 2; q++) {
+        const Search *D = (const Search *)S->proof_obj[q];
+        Probe d;
+        if (D && tt_probe(D, w, len, h, &d) && d.low.n == 0) {
+            *out = q ? Q1 : Q0;
+            return 0;
+        }
     }
     if (q_lt(alpha, low)) alpha = low;
     if (q_lt(high, beta)) beta = high;
@@ -2674,6 +2686,8 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
  * refer back to it: the collector sees those references and breaks such cycles. */
 static int Search_traverse(Search *S, visitproc visit, void *arg) {
     Py_VISIT(S->hint_obj);
+    Py_VISIT(S->proof_obj[0]);
+    Py_VISIT(S->proof_obj[1]);
     Py_VISIT(S->progress);
     Py_VISIT(S->matrix_value);
     return 0;
@@ -2681,6 +2695,8 @@ static int Search_traverse(Search *S, visitproc visit, void *arg) {
 
 static int Search_clear(Search *S) {
     Py_CLEAR(S->hint_obj);
+    Py_CLEAR(S->proof_obj[0]);
+    Py_CLEAR(S->proof_obj[1]);
     Py_CLEAR(S->progress);
     Py_CLEAR(S->matrix_value);
     return 0;
@@ -2690,6 +2706,8 @@ static void Search_dealloc(Search *S) {
     PyObject_GC_UnTrack(S);
     table_free(&S->own);
     Py_XDECREF(S->hint_obj);
+    Py_XDECREF(S->proof_obj[0]);
+    Py_XDECREF(S->proof_obj[1]);
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
     Py_XDECREF(S->pool_obj);
@@ -2967,6 +2985,23 @@ static PyObject *Search_hint(Search *S, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Search_proofs(Search *S, PyObject *args) {
+    PyObject *o[2];
+    if (!PyArg_ParseTuple(args, "OO", &o[0], &o[1])) return NULL;
+    for (int q = 0; q < 2; q++) {
+        if (o[q] != Py_None && (!PyObject_TypeCheck(o[q], &SearchType) || o[q] == (PyObject *)S)) {
+            PyErr_SetString(PyExc_TypeError, "proofs: df-pn searches (_ckernel.Search) or None");
+            return NULL;
+        }
+    }
+    for (int q = 0; q < 2; q++) {
+        Py_XDECREF(S->proof_obj[q]);
+        S->proof_obj[q] = NULL;
+        if (o[q] != Py_None) { Py_INCREF(o[q]); S->proof_obj[q] = o[q]; }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_interrupt(Search *S, PyObject *unused) {
     atomic_store(&S->abort, 1);
     Py_RETURN_NONE;
@@ -3012,6 +3047,7 @@ static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"use", (PyCFunction)Search_use, METH_VARARGS, "use(table, shared): store in table (a Table, or None: its own), read shared after it (a Table or None)"},
+    {"proofs", (PyCFunction)Search_proofs, METH_VARARGS, "proofs(zero, one): alpha-beta reads the proofs of these df-pn searches (value 0?, value 1?; None: none) as exact values"},
     {"hint", (PyCFunction)Search_hint, METH_VARARGS, "hint(other, target): read the proofs of other (a Search of df-pn asking whether the value is target, or None)"},
     {"interrupt", (PyCFunction)Search_interrupt, METH_NOARGS, "stop at the next check (from another thread)"},
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},

@@ -185,6 +185,14 @@ class CompiledSearch(_Compiled):
         found = self._search.entry(state.key())
         return None if found is None else (found[0], found[1], found[2])
 
+    def use_proofs(self, zero: CompiledDfpn | None, one: CompiledDfpn | None) -> None:
+        """:meth:`.search.KernelSearch.use_proofs`: compiled df-pn searches or None."""
+        for proof in (zero, one):
+            if proof is not None and not isinstance(proof, CompiledDfpn):
+                raise TypeError(f"alpha-beta reads compiled df-pn searches, not {proof!r}")
+        self._search.proofs(*(None if proof is None else proof._search
+                               for proof in (zero, one)))
+
 
 class CompiledMaxn(_Compiled):
     """:class:`~omen_solver.omens.kernel.maxn.KernelMaxn` on the compiled kernel."""

@@ -140,6 +140,13 @@ class Tuning:
     parallel df-pn with virtual proof and disproof numbers, in the compiled kernel). The
     answers are the same; the node counts then vary from run to run."""
 
+    alpha_beta_proofs: bool = True
+    """The searches by turns: alpha-beta reads df-pn's tables, and a state that "value 1?"
+    has proved is worth 1 there, one that "value 0?" has proved worth 0, without a search
+    (alpha-beta goes on alone once both questions are disproved at a root move worth a
+    fraction, and its matrices need each entry's exact value: many of those entries are
+    states df-pn has already settled)."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")

@@ -85,6 +85,8 @@ class Portfolio:
         self.table_limit = params.table_limit
         if params.tuning.hint:
             link_questions(proofs)
+        if params.tuning.alpha_beta_proofs:
+            alpha_beta.use_proofs(proofs[0], proofs[1])  # type: ignore[arg-type]
         self._nodes = 0
         self._values: dict[tuple[object, ...], Value] = {}
         self.both_questions = params.tuning.both_questions

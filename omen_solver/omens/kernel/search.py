@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from omen_solver.core.budget import NodeMeter
 from omen_solver.core.search.alphabeta import proven_bounds
@@ -106,6 +106,9 @@ class KernelSearch(NodeMeter):
         self.payoff = params.payoff
         self.depth = 0
         self.squeeze = params.tuning.squeeze
+        self.proofs: tuple[Any, Any] = (None, None)
+        """df-pn's searches of "value 0?" and "value 1?" whose proofs are exact values here
+        (:meth:`use_proofs`), or None."""
 
     @property
     def states(self) -> int:
@@ -120,6 +123,12 @@ class KernelSearch(NodeMeter):
     def entry(self, state: KState) -> Entry | None:
         """The table's entry for ``state``: proven (low, high) bounds and the best action."""
         return self.table.get(state.key())
+
+    def use_proofs(self, zero: Any, one: Any) -> None:
+        """Read the tables of df-pn's searches of "value 0?" (``zero``) and "value 1?"
+        (``one``) of the same side (or None): a state one of them has proved is worth that
+        value, without a search (``Tuning.alpha_beta_proofs``)."""
+        self.proofs = (zero, one)
 
     # -- values at the leaves ------------------------------------------------------------------
 
@@ -163,6 +172,11 @@ class KernelSearch(NodeMeter):
                 return high
             if low == high:
                 return low
+        for question, proof in enumerate(self.proofs):
+            if proof is not None:
+                numbers = proof.numbers(state)
+                if numbers is not None and numbers[0] == 0:
+                    return question
         if low > alpha:
             alpha = low
         if high < beta:
