@@ -143,13 +143,14 @@ def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
 def test_df_pn_asks_both_questions_first_in_each_round_and_alpha_beta_a_sixteenth() -> None:
-    """The default turns (kernel/params.py, ``Tuning.dfpn_first``, ``both_questions`` and
-    ``alpha_beta_shift``): every round opens with df-pn's turn on "value 1?" and then on
-    "value 0?" while each is open, then alpha-beta's, a sixteenth of df-pn's; the turns
-    double each round. The earlier order (alpha-beta first, turns alike, "value 0?" only once
-    "value 1?" is disproved, no hint) gives the same value in more nodes. The value is the
-    round's (rules file 000, "Goal of the Game")."""
-    value, turns = _turns_on_a_deal(Tuning())
+    """The turns where both questions are asked (kernel/params.py, ``Tuning.dfpn_first``,
+    ``both_questions`` and ``alpha_beta_shift``; ``in_order_turn`` 0: in every turn, where by
+    default they are asked one after the other): every round opens with df-pn's turn on
+    "value 1?" and then on "value 0?" while each is open, then alpha-beta's, a sixteenth of
+    df-pn's; the turns double each round. The earlier order (alpha-beta first, turns alike,
+    "value 0?" only once "value 1?" is disproved, no hint) gives the same value in more nodes.
+    The value is the round's (rules file 000, "Goal of the Game")."""
+    value, turns = _turns_on_a_deal(replace(Tuning(), in_order_turn=0))
     assert turns[:3] == [("value 1?", FIRST_TURN), ("value 0?", FIRST_TURN),
                          ("alpha-beta", FIRST_TURN >> 4)]
     assert turns[-1][0] != "alpha-beta"  # a question of df-pn's settles it
