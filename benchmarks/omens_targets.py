@@ -274,8 +274,14 @@ def waste_ratio(deals: int, nodes: int, settings: dict[str, Any]) -> str:
     for index, state in enumerate(deal_states(deals, 4)):
         measured = solve_deal(state, variant, nodes, 1, check=False, max_memory=2 * 2**30)
         ratio = measured.ratio
-        cells.append(f"deal {index}: " + (f"{ratio:.1f}x" if ratio is not None else
-                                           f"{measured.status} at {measured.nodes:,} nodes"))
+        if ratio is None:
+            cells.append(f"deal {index}: {measured.status} at {measured.nodes:,} nodes")
+            continue
+        searched = sum(measured.searched.values())
+        held = sum((measured.proof or {}).values())
+        completed = (f"; {measured.completed} lead(s)' proofs completed by a search without "
+                     "playouts" if measured.completed else "")
+        cells.append(f"deal {index}: {ratio:.1f}x ({searched:,} / {held:,}{completed})")
     return "; ".join(cells)
 
 
