@@ -2099,21 +2099,20 @@ static inline int playout_actions(const Spec *s, const KS *k, int *player, int *
     return legal(s, k, *player, a);
 }
 
-/* A playout's step on ``k`` in place with the actions given: the index of the action taken
- * (of the pair: first * nb + second), or -1 where there was none (the playout stops). */
-static inline int playout_step(const Spec *s, KS *k, int player, const int *a, int na,
-                               const int *b, int nb, uint64_t *x) {
-    if (player == SIMULTANEOUS) {
-        if (na <= 0 || nb <= 0) return -1;
-        int i = (int)(playout_next(x) % (uint64_t)na);
-        int j = (int)(playout_next(x) % (uint64_t)nb);
-        apply_joint(s, NULL, k, a[i], b[j]);
-        return i * nb + j;
-    }
-    if (na <= 0) return -1;
+/* A playout's random choice among ``na`` actions (``nb`` the second player's, where two play
+ * at once): the index of the action (of the pair: first * nb + second), or -1 where there is
+ * none (the playout stops; no number drawn). */
+static inline int playout_pick(uint64_t *x, int player, int na, int nb) {
+    if (na <= 0 || (player == SIMULTANEOUS && nb <= 0)) return -1;
     int i = (int)(playout_next(x) % (uint64_t)na);
-    apply(s, NULL, k, a[i]);
-    return i;
+    return player == SIMULTANEOUS ? i * nb + (int)(playout_next(x) % (uint64_t)nb) : i;
+}
+
+/* The action ``c`` (playout_pick's index) applied to ``k`` in place. */
+static inline void playout_apply(const Spec *s, KS *k, int player, const int *a, const int *b,
+                                 int nb, int c) {
+    if (player == SIMULTANEOUS) apply_joint(s, NULL, k, a[c / nb], b[c % nb]);
+    else apply(s, NULL, k, a[c]);
 }
 
 /* The playouts of one start begin alike: the start's actions are made once, and the states
@@ -2148,18 +2147,14 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
         int steps = 0;
         if (k->phase != OVER && steps < PLAYOUT_STEPS) {
             /* the first action: taken again from a kept state, or made */
-            int c;
-            if (player0 == SIMULTANEOUS ? na0 <= 0 || nb0 <= 0 : na0 <= 0) goto ended;
-            uint64_t y = x;
-            int i = (int)(playout_next(&y) % (uint64_t)na0);
-            c = player0 == SIMULTANEOUS ? i * nb0 + (int)(playout_next(&y) % (uint64_t)nb0) : i;
+            int c = playout_pick(&x, player0, na0, nb0);
+            if (c < 0) goto ended;
             if (c < PLAYOUT_FIRST && first[c].ready) {
-                x = y;
                 k = &first[c].k;
             } else {
                 KS *into = c < PLAYOUT_FIRST ? &first[c].k : &play;
                 ks_copy(into, start);
-                playout_step(s, into, player0, a0, na0, b0, nb0, &x);
+                playout_apply(s, into, player0, a0, b0, nb0, c);
                 if (c < PLAYOUT_FIRST) { first[c].ready = 1; first[c].listed = 0; }
                 else w = into;
                 k = into;
@@ -2181,10 +2176,11 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
                         f->player = player; f->na = na; f->nb = nb; f->listed = 1;
                     }
                 }
-                if (player == SIMULTANEOUS ? na <= 0 || nb <= 0 : na <= 0) goto ended;
+                int c2 = playout_pick(&x, player, na, nb);
+                if (c2 < 0) goto ended;
                 ks_copy(&play, k);
                 w = &play;
-                playout_step(s, w, player, la, na, lb, nb, &x);
+                playout_apply(s, w, player, la, lb, nb, c2);
                 k = w;
                 steps++;
                 if (k->error) goto ended;
@@ -2194,7 +2190,9 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
             for (; w->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
                 int player, nb;
                 int na = playout_actions(s, w, &player, a, b, &nb);
-                if (playout_step(s, w, player, a, na, b, nb, &x) < 0) break;
+                int c = playout_pick(&x, player, na, nb);
+                if (c < 0) break;
+                playout_apply(s, w, player, a, b, nb, c);
                 if (w->error) break;
             }
             k = w;
