@@ -21,11 +21,8 @@ from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.rounds import RoundDriver
 from omen_solver.omens.kernel.search import skip_shows
 
-__all__ = ["WIDTH", "ProofOrderDriver", "cheapness", "root_numbers"]
+__all__ = ["ProofOrderDriver", "cheapness", "root_numbers"]
 
-WIDTH: Final = 2
-"""Open moves that have a turn in one round where no width is given (the solves give
-``Tuning.round_width``, 1 by default)."""
 UNKNOWN_COST: Final = 1 << 62
 """The cheapness of a move no df-pn search asks about (alpha-beta alone: a fraction)."""
 
@@ -116,12 +113,11 @@ class ProofOrderDriver(RoundDriver):
     """:class:`.rounds.RoundDriver` whose rounds give turns to the moves of the smallest proof
     or disproof numbers (see the module's text)."""
 
-    width: int = WIDTH
-
-    def __init__(self, *args: Any, width: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, width: int, **kwargs: Any) -> None:
+        """``width``: the open moves that have a turn in a round (``Tuning.round_width``; 0:
+        every one)."""
         super().__init__(*args, **kwargs)
-        if width is not None:
-            self.width = width
+        self.width = width
         self.turns = {move.index: self.first_turn for move in self.moves}
         self._rank: dict[int, int] = {}
 
