@@ -555,13 +555,15 @@ static int table_collect(Table *t, size_t keep) {
         total += buckets[top];
     }
     size_t skip = buckets[top] - (keep - total < buckets[top] ? keep - total : buckets[top]);
-    size_t bytes = keep * (sizeof(size_t) + sizeof(Entry) + sizeof(Q) + 2 * sizeof(int64_t));
+    /* the third components and the denominators only where the table has them */
+    size_t bytes = keep * (sizeof(size_t) + sizeof(Entry) + (t->third ? sizeof(Q) : 0)
+                           + (t->dens ? 2 * sizeof(int64_t) : 0));
     if (!pool_take(t->pool, bytes)) return 0;
     size_t *slots = malloc(keep * sizeof(size_t));
     Entry *kept = malloc(keep * sizeof(Entry));
-    Q *third = malloc(keep * sizeof(Q));
-    int64_t *dens = malloc(keep * 2 * sizeof(int64_t));
-    if (!slots || !kept || !third || !dens) {
+    Q *third = t->third ? malloc(keep * sizeof(Q)) : NULL;
+    int64_t *dens = t->dens ? malloc(keep * 2 * sizeof(int64_t)) : NULL;
+    if (!slots || !kept || (t->third && !third) || (t->dens && !dens)) {
         free(slots); free(kept); free(third); free(dens);
         pool_give(t->pool, bytes);
         return 0;
@@ -611,9 +613,8 @@ static int table_collect(Table *t, size_t keep) {
     size_t write = 0;
     for (size_t j = 0; j < count; j++) {
         kept[j] = t->slots[slots[j]];
-        third[j] = t->third ? t->third[slots[j]] : Q0;
-        dens[2 * j] = t->dens ? t->dens[2 * slots[j]] : 1;
-        dens[2 * j + 1] = t->dens ? t->dens[2 * slots[j] + 1] : 1;
+        if (third) third[j] = t->third[slots[j]];
+        if (dens) { dens[2 * j] = t->dens[2 * slots[j]]; dens[2 * j + 1] = t->dens[2 * slots[j] + 1]; }
         size_t read = kept[j].offset, n = (size_t)t->words[read] + 1;
         memmove(t->words + write, t->words + read, n * sizeof(uint64_t));
         kept[j].offset = (uint32_t)write;
@@ -623,7 +624,8 @@ static int table_collect(Table *t, size_t keep) {
     t->epoch++;
     t->nwords = write;
     for (size_t j = 0; j < count; j++)
-        place(t, t->slots, t->tags, t->third, t->dens, t->cap, &kept[j], third[j], dens + 2 * j);
+        place(t, t->slots, t->tags, t->third, t->dens, t->cap, &kept[j], third ? third[j] : Q0,
+              dens ? dens + 2 * j : NULL);
     t->size = count;
     t->collections++;
     free(slots); free(kept); free(third); free(dens);
