@@ -223,32 +223,11 @@ def _proof_ratio(deals: int, nodes: int) -> str:
 
 
 def _settings(text: str) -> dict[str, Any]:
-    """``name=value,...`` (``true``/``false`` in any case, or a whole number): ``Tuning``
-    settings, checked as ``Tuning`` checks them; a ValueError names the item at fault."""
-    from dataclasses import fields
+    """``name=value,...``: ``Tuning`` settings (``benchmarks/omens_waste.py``'s
+    ``parse_settings``)."""
+    from omens_waste import parse_settings
 
-    from omen_solver.omens.kernel.params import Tuning
-
-    known = {f.name: f for f in fields(Tuning)}
-    out: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, equals, value = (part.strip() for part in item.partition("="))
-        if not equals or not value:
-            raise ValueError(f"{item!r}: write name=value")
-        if name not in known:
-            raise ValueError(f"{item!r}: no Tuning setting {name!r}; "
-                             f"the settings are {', '.join(sorted(known))}")
-        if isinstance(getattr(Tuning(), name), bool):
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"{item!r}: {name} is true or false")
-            out[name] = value.lower() == "true"
-        else:
-            try:
-                out[name] = int(value)
-            except ValueError:
-                raise ValueError(f"{item!r}: {name} is a whole number") from None
-    Tuning(**out)  # its own checks of ranges
-    return out
+    return parse_settings(text)
 
 
 def _cpu_within(measured: Measured, limit: float) -> str:

@@ -69,30 +69,45 @@ class Variant:
         return Tuning(**dict(self.settings))
 
 
-def parse_variant(text: str) -> Variant:
-    """``ALGORITHM[:name=value,...]``: ``true``/``false`` or a whole number for each named
-    setting of :class:`~omen_solver.omens.kernel.params.Tuning`."""
+def parse_settings(text: str) -> dict[str, Any]:
+    """``name=value,...``: settings of :class:`~omen_solver.omens.kernel.params.Tuning`
+    (``true``/``false`` in any case, or a whole number), checked as ``Tuning`` checks them; a
+    ValueError names the item at fault."""
     from omen_solver.omens.kernel.params import Tuning
+
+    kinds = {f.name: type(getattr(Tuning(), f.name)) for f in fields(Tuning)}
+    settings: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, given = (part.strip() for part in item.partition("="))
+        if not equals or not given:
+            raise ValueError(f"{item!r}: write name=value")
+        if name not in kinds:
+            raise ValueError(f"{item!r}: {name!r} is not a setting ({', '.join(sorted(kinds))})")
+        if kinds[name] is bool:
+            if given.lower() not in ("true", "false"):
+                raise ValueError(f"{item!r}: {name} is true or false")
+            settings[name] = given.lower() == "true"
+        else:
+            try:
+                settings[name] = int(given)
+            except ValueError:
+                raise ValueError(f"{item!r}: {name} is a whole number") from None
+    Tuning(**settings)  # a setting out of range is refused here
+    return settings
+
+
+def parse_variant(text: str) -> Variant:
+    """``ALGORITHM[:name=value,...]``: the search and :func:`parse_settings`' settings."""
     from omen_solver.omens.kernel.solve import ALGORITHMS
 
     algorithm, _, rest = text.partition(":")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{text!r}: the search must be one of {', '.join(ALGORITHMS)}")
-    names = {f.name: type(getattr(Tuning(), f.name)) for f in fields(Tuning)}
-    settings: list[tuple[str, Any]] = []
-    for item in filter(None, rest.split(",")):
-        name, _, given = item.partition("=")
-        if name not in names:
-            raise ValueError(f"{text!r}: {name!r} is not a setting ({', '.join(sorted(names))})")
-        if names[name] is bool:
-            if given not in ("true", "false"):
-                raise ValueError(f"{text!r}: {name} is true or false")
-            settings.append((name, given == "true"))
-        else:
-            settings.append((name, int(given)))
-    variant = Variant(text, algorithm, tuple(settings))
-    variant.tuning()  # a setting out of range is refused here
-    return variant
+    try:
+        settings = parse_settings(rest)
+    except ValueError as error:
+        raise ValueError(f"{text!r}: {error}") from None
+    return Variant(text, algorithm, tuple(settings.items()))
 
 
 # -- bout starts ---------------------------------------------------------------------------------
