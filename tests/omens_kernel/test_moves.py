@@ -329,6 +329,21 @@ def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
     _same_answers_other_nodes_both_kernels(monkeypatch, 16, tunings)
 
 
+def test_playouts_after_a_question_s_first_nodes_keep_the_answers_in_both_kernels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the turns shorter than ``Tuning.playouts_turn`` a question's first
+    ``Tuning.playouts_after`` nodes at a move are searched without playouts and the rest with
+    them: the answers are those without, and the two kernels switch at the same nodes (the
+    same node counts and moves)."""
+    from omen_solver.omens.kernel import solve as kernel_solve
+
+    # the searches by turns' own first turn as the moves' (a shorter turn has no playouts)
+    monkeypatch.setattr(kernel_solve, "FIRST_TURN", 500)
+    tunings = [replace(Tuning(), playouts=4, playouts_turn=4_000, playouts_after=after)
+               for after in (0, 300, 100)]
+    _same_answers_other_nodes_both_kernels(monkeypatch, 16, tunings)
+
+
 def test_value_zero_after_value_one_from_a_turn_size_keeps_the_answers_in_both_kernels(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """From turns of ``Tuning.in_order_turn`` nodes on, "value 0?" waits while "value 1?" is

@@ -21,7 +21,7 @@ from omen_solver.omens.deals import deal_position, random_deal
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.machine import Machine
-from omen_solver.omens.kernel.params import SearchParams, Tuning
+from omen_solver.omens.kernel.params import PLAYOUTS_AFTER, SearchParams, Tuning
 from omen_solver.omens.kernel.portfolio import FIRST_TURN, Portfolio
 from omen_solver.omens.kernel.search import Value
 from omen_solver.omens.kernel.solve import PURE_PYTHON_VARIABLE, make_search
@@ -114,7 +114,15 @@ def test_an_omen_position_has_no_choice_of_search(capsys: pytest.CaptureFixture[
 def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
     """A seeded 3-card deal of the proof-size benchmark (4 players, one Absolute a hand: deal
     0 of ``benchmarks/proof_size.py``) solved by the searches by turns: the value, and the
-    nodes each turn took, in order."""
+    nodes each turn took, in order (a turn of df-pn in two parts, without the playouts and
+    with them, ``Tuning.playouts_after``, counted as two)."""
+    value, turns = _seeded_turns_on_a_deal(tuning)
+    return value, [(name, nodes) for name, nodes, _ in turns]
+
+
+def _seeded_turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int, int]]]:
+    """:func:`_turns_on_a_deal`, each turn with the playouts its df-pn search seeded bout
+    starts with (0 for alpha-beta's)."""
     table = Table(4, make_rules("rulebook"))
     state = deal_position(table, random_deal(table, 20261130, cards=3))
     spec = compile_table(state.table, state.teams())
@@ -123,7 +131,7 @@ def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
     params = SearchParams(constant_sum=True, budget=Budget(max_nodes=3_000_000), tuning=tuning)
     search = make_search(Machine(spec), maximising, params, algorithm="portfolio")
     assert isinstance(search, Portfolio)
-    turns: list[tuple[str, int]] = []
+    turns: list[tuple[str, int, int]] = []
     taken = search._turn
 
     def recorded(one: object, turn: int | None, run: object) -> object:
@@ -133,12 +141,34 @@ def _turns_on_a_deal(tuning: Tuning) -> tuple[Value, list[tuple[str, int]]]:
         finally:
             name = ("alpha-beta" if one is search.alpha_beta else
                     "value 1?" if one is search.proofs[1] else "value 0?")
-            turns.append((name, search.nodes - before))
+            turns.append((name, search.nodes - before, getattr(one, "playouts", 0)))
 
     search._turn = recorded  # type: ignore[method-assign,assignment]
     with deep_recursion():
         value = search.search(root, 0, 1)
     return value, turns
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_a_question_searches_its_first_nodes_at_a_move_without_the_playouts() -> None:
+    """By default (``Tuning.playouts_after``) df-pn's first turn on "value 1?" runs its first
+    ``PLAYOUTS_AFTER`` nodes without the playouts and the rest of the turn with them; its
+    later turns are whole, with them. With ``playouts_after`` 0 the turns shorter than
+    ``playouts_turn`` have none, as before. The value is the same (rules file 000, "Goal of
+    the Game"); the seeds change the nodes, not the answer."""
+    value, turns = _seeded_turns_on_a_deal(Tuning())
+    playouts = Tuning().playouts
+    assert playouts and PLAYOUTS_AFTER < FIRST_TURN < Tuning().playouts_turn
+    assert turns[:3] == [("value 1?", PLAYOUTS_AFTER, 0),
+                         ("value 1?", FIRST_TURN - PLAYOUTS_AFTER, playouts),
+                         ("alpha-beta", FIRST_TURN >> 4, 0)]
+    later = [turn for turn in turns[3:] if turn[0] != "alpha-beta"]
+    assert later and all(seeded == playouts for _, _, seeded in later)
+    assert all(nodes > PLAYOUTS_AFTER for _, nodes, _ in later[:1])
+    before, earlier = _seeded_turns_on_a_deal(replace(Tuning(), playouts_after=0))
+    assert before == value
+    assert earlier[:2] == [("value 1?", FIRST_TURN, 0), ("alpha-beta", FIRST_TURN >> 4, 0)]
+    assert sum(nodes for _, nodes, _ in turns) != sum(nodes for _, nodes, _ in earlier)
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
@@ -150,7 +180,7 @@ def test_df_pn_asks_both_questions_first_in_each_round_and_alpha_beta_a_sixteent
     df-pn's; the turns double each round. The earlier order (alpha-beta first, turns alike,
     "value 0?" only once "value 1?" is disproved, no hint) gives the same value in more nodes.
     The value is the round's (rules file 000, "Goal of the Game")."""
-    value, turns = _turns_on_a_deal(replace(Tuning(), in_order_turn=0))
+    value, turns = _turns_on_a_deal(replace(Tuning(), in_order_turn=0, playouts_after=0))
     assert turns[:3] == [("value 1?", FIRST_TURN), ("value 0?", FIRST_TURN),
                          ("alpha-beta", FIRST_TURN >> 4)]
     assert turns[-1][0] != "alpha-beta"  # a question of df-pn's settles it
@@ -168,7 +198,8 @@ def test_df_pn_asks_both_questions_first_in_each_round_and_alpha_beta_a_sixteent
             # a question settled or disproved may end its turn early
             assert nodes == whole >> 4 if name == "alpha-beta" else 0 < nodes <= whole
     before, earlier = _turns_on_a_deal(replace(Tuning(), dfpn_first=False, alpha_beta_shift=0,
-                                               both_questions=False, hint=False))
+                                               both_questions=False, hint=False,
+                                               playouts_after=0))
     assert before == value
     assert earlier[:3] == [("alpha-beta", FIRST_TURN), ("value 1?", FIRST_TURN),
                            ("alpha-beta", 2 * FIRST_TURN)]

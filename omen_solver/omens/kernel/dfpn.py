@@ -178,7 +178,7 @@ class DfpnSearch(NodeMeter):
         self.distance = params.tuning.distance
         self.playouts = params.tuning.first_playouts()
         """The playouts of a bout start's seed from now on (``Tuning.playouts``; the searches
-        by turns set it turn by turn, ``Tuning.playouts_turn``)."""
+        by turns set it turn by turn, ``Tuning.playouts_turn`` and ``playouts_after``)."""
         self.hint_stored = params.tuning.first_hint_stored()
         """Whether the hint reaches stored entries from now on (``Tuning.hint_stored``; the
         searches by turns set it turn by turn, as the playouts): :meth:`_hinted`."""

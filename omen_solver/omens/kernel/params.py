@@ -19,17 +19,25 @@ from typing import Any, Final
 from omen_solver.core.budget import Budget, Progress
 from omen_solver.core.search.result import SimultaneousMode
 
-__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "IN_ORDER_TURN", "PLAYOUTS_TURN",
-           "SearchParams", "Tuning", "Value"]
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_TABLE_LIMIT", "IN_ORDER_TURN", "PLAYOUTS_AFTER",
+           "PLAYOUTS_TURN", "SearchParams", "Tuning", "Value"]
 
 Value = Fraction | int
 """An exact value: an ``int`` (0 or 1) where no fraction entered, else a :class:`Fraction`."""
 
 PLAYOUTS_TURN: Final = 100_000
 """The default ``Tuning.playouts_turn``: the first turns of a root move (50,000 nodes a
-question) and the puzzles' whole solves run without playouts (until 2026-12-05 the second
-turns too, from 200,000). From the first turn on (50,000) the 3-card deals take fewer nodes,
-but a bout-3 position whose proof the other seeds find in 10,223 nodes takes 1,035,937."""
+question) are short ones, with the playouts only after ``playouts_after`` nodes (until
+2026-12-05 the second turns were short too, from 200,000). With the playouts from the first
+node of the first turn on the 3-card deals take fewer nodes, but a bout-3 position whose proof
+the other seeds find in 10,223 nodes takes 1,035,937."""
+
+PLAYOUTS_AFTER: Final = 2_000
+"""The default ``Tuning.playouts_after`` (since 2026-12-05 18:30 UTC; 0 before: a root move's
+first turns wholly without playouts). Measured (``docs/benchmarks.md``): the 100 seeded
+3-card deals 32,701,871 nodes to 28,903,126, the rated puzzles 244,097 to 210,464, 4-card
+deal 0 3,255,194 to 2,918,196; the bout-3 position above 10,223 to 10,738 (1,000: 28,552,039
+on the deals; 5,000: 29.3 M; 20,000: 31.3 M)."""
 
 IN_ORDER_TURN: Final = 50_000
 """The default ``Tuning.in_order_turn``: in every turn of a root move "value 0?" waits while
@@ -65,18 +73,29 @@ class Tuning:
     the figures repeat) and has its proof number multiplied by the playouts its side lost
     plus one, its disproof number by those it won plus one: a seed that tells positions apart,
     as in Monte Carlo proof-number search (0: none; at most 15). The searches by turns apply
-    them only from turns of ``playouts_turn`` nodes on."""
+    them from turns of ``playouts_turn`` nodes on, and in the shorter turns after a question's
+    first ``playouts_after`` nodes at a position."""
 
     playouts_turn: int = PLAYOUTS_TURN
     """The searches by turns (:mod:`.portfolio`, and so every solve): df-pn's turns of fewer
     nodes than this seed without playouts, the longer ones (and a search to the end) with
     ``playouts``; the entries stored meanwhile keep their numbers (0: every turn with them).
-    The default search by size: a position whose proof is short, which the other seeds find
-    at once, is settled before the playouts' pull can send df-pn away from it, and the
-    positions that need millions of nodes, where the playouts cut the nodes by two to four,
-    get them. (A rule by the cards in play cannot tell the two apart: a fresh 4-card deal has
-    16 cards in play, bout 3 of a 5-card deal 16 to 18, and some of those have proofs of ten
-    thousand nodes.)"""
+    In the shorter turns the playouts start after ``playouts_after`` nodes of a question at a
+    position. The default search by size: a position whose proof is short, which the other
+    seeds find at once, is settled before the playouts' pull can send df-pn away from it, and
+    the positions that need millions of nodes, where the playouts cut the nodes by two to
+    four, get them. (A rule by the cards in play cannot tell the two apart: a fresh 4-card
+    deal has 16 cards in play, bout 3 of a 5-card deal 16 to 18, and some of those have
+    proofs of ten thousand nodes.)"""
+
+    playouts_after: int = PLAYOUTS_AFTER
+    """The searches by turns: in df-pn's turns shorter than ``playouts_turn``, a question's
+    search at a position runs its first ``playouts_after`` nodes there without the playouts
+    and the rest of the turn with them (0: those turns without them; a turn shorter than the
+    searches' first, as the estimates' small turns, is wholly without them). A proof or disproof the
+    other seeds find at once, where the playouts' pull can send df-pn away for a hundred
+    times the nodes, is found first; every other search gets the playouts' cut from its first
+    turn on."""
 
     squeeze: bool = False
     """alpha-beta: among children the distances rank alike, first the one that leaves the next
@@ -107,7 +126,7 @@ class Tuning:
     learned, and a settled entry is never touched. (Without it the hint reaches only the
     states not stored yet, and a root move's "value 0?" searched in its first turns, before
     "value 1?" was disproved, keeps what it stored then.) The searches by turns apply it, as
-    the playouts, from turns of ``playouts_turn`` nodes on."""
+    the playouts (``playouts_turn``, ``playouts_after``)."""
     both_questions: bool = True
     """The searches by turns: each round gives df-pn a turn on "value 1?" and one on "value
     0?" while both are open, not "value 0?" only once "value 1?" is disproved; "value 0?"
@@ -167,6 +186,8 @@ class Tuning:
             raise ValueError(f"playouts: from 0 to 15, not {self.playouts!r}")
         if self.playouts_turn < 0:
             raise ValueError(f"playouts_turn: nodes, 0 or more, not {self.playouts_turn!r}")
+        if self.playouts_after < 0:
+            raise ValueError(f"playouts_after: nodes, 0 or more, not {self.playouts_after!r}")
         if self.in_order_turn < 0:
             raise ValueError(f"in_order_turn: nodes, 0 or more, not {self.in_order_turn!r}")
         if self.round_width < 0:

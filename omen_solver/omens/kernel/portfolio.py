@@ -9,12 +9,13 @@ round's first turn and alpha-beta a sixteenth of it (:class:`~.params.Tuning`:
 ``dfpn_first``, ``alpha_beta_shift``): on the proof-size benchmark's deals df-pn settles
 nearly every round, so alpha-beta's turns are a small insurance, not half the work
 (``docs/kernel.md`` has the figures). df-pn's turns of ``Tuning.playouts_turn`` nodes or more
-(100,000) seed bout starts with playouts (``Tuning.playouts``), the shorter ones without: the
-default search by size (a short proof is found before the playouts' pull, a long search gets
-their cut). The
-turns are counted in nodes, not seconds, so the same position gives the same answer and the
-same node count on every run. A full table replaces the entries that cost least
-(:mod:`.tables`), so df-pn goes on learning and keeps its turns.
+(100,000) seed bout starts with playouts (``Tuning.playouts``); in the shorter ones a
+question's first ``Tuning.playouts_after`` nodes at a position (2,000) are without them and
+the rest of the turn with them: the default search by size (a short proof is found before the
+playouts' pull, a longer search gets their cut). The turns are counted in nodes, not
+seconds, so the same position gives the same answer and the same node count on every run.
+A full table replaces the entries that cost least (:mod:`.tables`), so df-pn goes on
+learning and keeps its turns.
 
 df-pn answers yes-or-no questions: "value 1?" and "value 0?", each with a search of its own
 that reads what the other has settled (``Tuning.hint``). By default each round gives both a
@@ -80,6 +81,10 @@ class Portfolio:
         self.alpha_beta_shift = params.tuning.alpha_beta_shift
         self.playouts = params.tuning.playouts
         self.playouts_turn = params.tuning.playouts_turn
+        self.playouts_after = params.tuning.playouts_after
+        self._searched: dict[tuple[tuple[object, ...], int], int] = {}
+        """Per state and question: the nodes df-pn's turns shorter than ``playouts_turn`` have
+        searched there (``Tuning.playouts_after``)."""
         self.hint_stored = params.tuning.hint_stored
         self.in_order_turn = params.tuning.in_order_turn
         self.table_limit = params.table_limit
@@ -267,14 +272,50 @@ class Portfolio:
         disproof, ``"mixed"`` if it was of "value 0?" (the value is above 0: with "value 1?"
         disproved too, a fraction), None if of "value 1?" ("value 0?" is still to ask)."""
         proof = self.proofs[question]
-        long_turn = turn is None or turn >= self.playouts_turn
-        proof.playouts = self.playouts if long_turn else 0
-        proof.hint_stored = self.hint_stored and long_turn
-        proved = self._turn(proof, turn, lambda: proof.prove(state))
+        if turn is not None and turn < self.playouts_turn and self.playouts_after:
+            proved = self._short_turn(state, question, turn)
+        else:
+            self._seed_with(proof, turn is None or turn >= self.playouts_turn)
+            proved = self._turn(proof, turn, lambda: proof.prove(state))
         settled = settled_by(question, bool(proved), proof)
         if settled is not None:
             return settled
         return _MIXED if question == 0 else None
+
+    def _seed_with(self, proof: Prover, playouts: bool) -> None:
+        """Seed ``proof``'s bout starts with the playouts (and read the other question's
+        disproofs at stored states, ``Tuning.hint_stored``) or without."""
+        proof.playouts = self.playouts if playouts else 0
+        proof.hint_stored = self.hint_stored and playouts
+
+    def _short_turn(self, state: KState, question: int, turn: int) -> object:
+        """A turn of df-pn on ``question`` shorter than ``Tuning.playouts_turn``: the first
+        ``Tuning.playouts_after`` nodes the question searches at ``state`` in such turns
+        without the playouts, the rest of the turn with them. A proof or disproof that the
+        mobility and distance seeds find at once is found before the playouts' pull; a
+        question still open after them is a search the playouts cut. A turn shorter than
+        :attr:`first_turn` (where the exact value is out of reach, the turns from
+        :data:`~.estimate.CHEAP_TURN`, each move's small turns for the proofs found at once)
+        is wholly without them, as before."""
+        proof = self.proofs[question]
+        key = (state.key(), question)
+        start = self._nodes
+        searched = self._searched.get(key, 0)
+        without = (turn if turn < self.first_turn
+                   else min(turn, max(0, self.playouts_after - searched)))
+        try:
+            if without:
+                self._seed_with(proof, False)
+                try:
+                    return self._turn(proof, without, lambda: proof.prove(state))
+                except _TurnOver:
+                    if without == turn:
+                        raise
+            self._seed_with(proof, True)
+            rest = max(1, turn - (self._nodes - start))
+            return self._turn(proof, rest, lambda: proof.prove(state))
+        finally:
+            self._searched[key] = searched + self._nodes - start
 
     def most_nodes_of_a_step(self, turn: int) -> int:
         """The most nodes one :meth:`step` of ``turn`` takes: a turn for each of df-pn's
