@@ -191,7 +191,8 @@ class CompiledSearch(_Compiled):
             if proof is not None and not isinstance(proof, CompiledDfpn):
                 raise TypeError(f"alpha-beta reads compiled df-pn searches, not {proof!r}")
         self._search.proofs(*(None if proof is None else proof._search
-                               for proof in (zero, one)))
+                               for proof in (zero, one)),
+                            self.params.tuning.alpha_beta_asks)
 
 
 class CompiledMaxn(_Compiled):
