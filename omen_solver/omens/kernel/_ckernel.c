@@ -23,6 +23,11 @@
 
 #include "_ckernel_machine.h"
 
+/* The digest of the sources this build was compiled from (setup.py; source_digest.py). */
+#ifndef CKERNEL_SOURCE
+#define CKERNEL_SOURCE ""
+#endif
+
 /* ---------------------------------------------------------------- exact values */
 
 typedef struct { int64_t n, d; } Q;
@@ -3369,5 +3374,6 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry));
     PyModule_AddIntConstant(m, "MAXFRONT", MAXFRONT);
     PyModule_AddIntConstant(m, "MAXPEND", MAXPEND);
+    PyModule_AddStringConstant(m, "SOURCE", CKERNEL_SOURCE);
     return m;
 }
