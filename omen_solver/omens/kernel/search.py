@@ -106,7 +106,7 @@ class KernelSearch(NodeMeter):
         self.payoff = params.payoff
         self.depth = 0
         self.squeeze = params.tuning.squeeze
-        self.proofs: tuple[Any, Any] = (None, None)
+        self.dfpn_proofs: tuple[Any, Any] = (None, None)
         """df-pn's searches of "value 0?" and "value 1?" whose proofs are exact values here
         (:meth:`use_proofs`), or None."""
         self.ask = False
@@ -134,7 +134,7 @@ class KernelSearch(NodeMeter):
         value, without a search (``Tuning.alpha_beta_proofs``). With
         ``Tuning.alpha_beta_asks``, a search whose root both have disproved asks them about
         each state it has not searched yet (:meth:`ask_proofs`)."""
-        self.proofs = (zero, one)
+        self.dfpn_proofs = (zero, one)
         self.ask = self.params.tuning.alpha_beta_asks
 
     # -- values at the leaves ------------------------------------------------------------------
@@ -181,7 +181,7 @@ class KernelSearch(NodeMeter):
                 return high
             if low == high:
                 return low
-        for question, proof in enumerate(self.proofs):
+        for question, proof in enumerate(self.dfpn_proofs):
             if proof is not None:
                 numbers = proof.numbers(state)
                 if numbers is not None and numbers[0] == 0:
@@ -207,7 +207,7 @@ class KernelSearch(NodeMeter):
     def _disproved(self, state: KState) -> bool:
         """Whether df-pn's tables disprove both questions at ``state``: it is worth a
         fraction."""
-        for proof in self.proofs:
+        for proof in self.dfpn_proofs:
             numbers = None if proof is None else proof.numbers(state)
             if numbers is None or numbers[1] != 0:
                 return False
@@ -219,7 +219,7 @@ class KernelSearch(NodeMeter):
         one of them proves, or None if both are disproved. A question its table has already
         disproved is not asked again."""
         for question in (1, 0):
-            proof = self.proofs[question]
+            proof = self.dfpn_proofs[question]
             if proof is None:
                 continue
             numbers = proof.numbers(state)
