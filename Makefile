@@ -16,7 +16,7 @@ XDIST = -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist worksteal)
 .PHONY: demo test test-slow lint bench clean
 
 KERNEL := setup.py omen_solver/omens/kernel/_ckernel.c omen_solver/omens/kernel/_ckernel_machine.h \
-	omen_solver/omens/kernel/_ckernel_mcts.h
+	omen_solver/omens/kernel/_ckernel_mcts.h omen_solver/omens/kernel/source_digest.py
 
 $(RUNTIME): pyproject.toml $(KERNEL)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "omen-solver needs Python 3.11 or newer; set PYTHON=python3.11")'

@@ -10,6 +10,7 @@ finds them from any folder (``omen_solver.shipped``). An editable install reads 
 repository's own folders instead.
 """
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -18,6 +19,17 @@ from setuptools.command.build_py import build_py
 
 SHIPPED = ("proofs", "puzzles", "vectors")
 """The same tuple as omen_solver.shipped.SHIPPED (setup.py cannot import the package)."""
+
+
+def _kernel_source_digest() -> str:
+    """The digest of the kernel's C sources (omen_solver/omens/kernel/source_digest.py, loaded
+    by its path), compiled into the extension so that a stale build can be told."""
+    kernel = Path(__file__).resolve().parent / "omen_solver" / "omens" / "kernel"
+    spec = importlib.util.spec_from_file_location("source_digest", kernel / "source_digest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.digest(kernel) or ""
 
 
 class BuildWithShippedFolders(build_py):
@@ -44,6 +56,7 @@ setup(
         Extension(
             "omen_solver.omens.kernel._ckernel",
             sources=["omen_solver/omens/kernel/_ckernel.c"],
+            define_macros=[("CKERNEL_SOURCE", f'"{_kernel_source_digest()}"')],
             depends=["omen_solver/omens/kernel/_ckernel_machine.h",
                      "omen_solver/omens/kernel/_ckernel_mcts.h"],
             # no fused multiply-add: the tree search's arithmetic is Python's, bit for bit

@@ -77,6 +77,21 @@ def test_the_same_position_gives_the_same_nodes(monkeypatch: pytest.MonkeyPatch)
     assert len({(r.value, r.nodes, r.states, r.best_actions) for r in runs}) == 1
 
 
+@pytest.mark.parametrize("algorithm", ["alphabeta", "dfpn", "portfolio"])
+def test_every_search_runs_on_the_pure_python_kernel(
+    monkeypatch: pytest.MonkeyPatch, algorithm: str
+) -> None:
+    """Each ``--search`` on the pure-Python kernel answers every root move (their rounds read
+    only the df-pn questions a search has), as the compiled kernel does."""
+    state = random_small(random.Random(11), 4, 2)
+    runs = [solve(state, budget=Budget(max_nodes=200_000), algorithm=algorithm)]
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    runs.append(solve(state, budget=Budget(max_nodes=200_000), algorithm=algorithm))
+    assert runs[1].extra["engine"] == "kernel (pure Python)"
+    assert runs[0].status is Status.SOLVED and len(runs[0].moves) > 1
+    assert len({(r.value, r.nodes, r.best_actions, r.moves) for r in runs}) == 1
+
+
 def test_a_node_budget_is_kept_and_answered_unknown() -> None:
     rng = random.Random(8)
     state = random_small(rng, 4, 5)

@@ -25,6 +25,7 @@ from omen_solver.omens.kernel.params import SearchParams, Tuning
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.solve import dfpn_value, make_search
 from omen_solver.omens.kernel.spec import compile_table
+from omen_solver.omens.kernel.view import KernelView
 from omen_solver.omens.rules import make_rules
 from omen_solver.omens.table import Table
 from tests.omens_kernel.helpers import random_small
@@ -33,7 +34,8 @@ SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, dis
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
             replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
-            Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True), Tuning()]
+            Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True),
+            replace(Tuning.off(), alpha_beta_proofs=True, alpha_beta_asks=True), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -209,6 +211,62 @@ def test_alpha_beta_reads_the_proofs_of_df_pn_in_both_kernels() -> None:
             assert linked_value == alone_value, root.key()
             fewer += linked_nodes < alone_nodes
     assert fewer >= 3
+
+
+EXCHANGE_LINE = ("4:9", "1:31 with 3", "1:gives 3 & 3:gives 1", "2:28 return 9", "4:35 with 1",
+                 "4:gives 9 & 1:gives 29", "3:33 with 4")
+"""Seeded 3-card deal 89 played along its principal variation to an exchange of The Absolute
+between the teams that has no saddle (rules file 000, "The Absolute": both cards placed face
+down at the same time; ``omens-cards.md``, 30-35): worth 1/2 to the leader's team."""
+
+
+def _exchange_worth_a_fraction() -> Position:
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130 + 89, cards=3))
+    spec = compile_table(state.table, state.teams())
+    machine = Machine(spec)
+    view = KernelView(machine, from_engine(spec, state))
+    for action in EXCHANGE_LINE:
+        if " & " in action:
+            view = view.joint_child(tuple(view.string_to_action(a) for a in action.split(" & ")))
+        else:
+            view = view.child(view.string_to_action(action))
+    maximising = [spec.team_of[seat] == spec.team_of[3] for seat in range(4)]
+    return machine, maximising, view.k
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
+def test_alpha_beta_asks_df_pn_below_a_root_worth_a_fraction_in_both_kernels() -> None:
+    """``Tuning.alpha_beta_asks``: where both of df-pn's questions are disproved at its root
+    (the exchange is worth 1/2: neither team wins for sure), alpha-beta that asks them about
+    each new state gives the value it gives without asking, in far fewer nodes, and each
+    kernel with the same node counts as the other; a node limit that falls inside a question
+    stops both kernels alike, and the search asked again goes on to the same answer."""
+    machine, maximising, root = _exchange_worth_a_fraction()
+    kinds = ((DfpnSearch, KernelSearch), (compiled.CompiledDfpn, compiled.CompiledSearch))
+    seen = []
+    for ask, (dfpn_kind, alpha_beta_kind) in ((True, kinds[0]), (True, kinds[1]),
+                                               (False, kinds[1])):
+        params = SearchParams(budget=Budget(max_nodes=400_000),
+                              tuning=Tuning(alpha_beta_asks=ask))
+        proofs = {target: dfpn_kind(machine, maximising, target, params) for target in (1, 0)}
+        link_questions(proofs)
+        assert [proofs[target].prove(root) for target in (1, 0)] == [False, False]
+        search = alpha_beta_kind(machine, maximising, params)
+        search.use_proofs(proofs[0], proofs[1])
+        stops = []
+        if ask:
+            search.limit_nodes(5_000)  # inside the first entry's question
+            with pytest.raises(BudgetExceeded):
+                search.search(root, 0, 1)
+            stops.append(search.nodes)
+            search.limit_nodes(None)
+        seen.append((_value(search, root), search.nodes, stops,
+                     [proof.states for proof in proofs.values()]))
+    python, compiled_kernel, without = seen
+    assert python == compiled_kernel
+    assert python[0] == without[0] == Fraction(1, 2)
+    assert python[1] * 2 < without[1]
 
 
 def test_a_setting_out_of_range_is_refused() -> None:

@@ -23,6 +23,11 @@
 
 #include "_ckernel_machine.h"
 
+/* The digest of the sources this build was compiled from (setup.py; source_digest.py). */
+#ifndef CKERNEL_SOURCE
+#define CKERNEL_SOURCE ""
+#endif
+
 /* ---------------------------------------------------------------- exact values */
 
 typedef struct { int64_t n, d; } Q;
@@ -975,6 +980,8 @@ typedef struct Search {
     int hint_target;    /* the value that search asks about (0 or 1) */
     PyObject *proof_obj[2]; /* alpha-beta: the df-pn searches of "value 0?" and "value 1?",
                              * whose proofs are exact values here (NULL: none) */
+    int ask;    /* alpha-beta: ask those searches at each new state (Tuning.alpha_beta_asks) */
+    int asking; /* ... in this search: its root is worth a fraction (both questions disproved) */
     Pool *pool;
     _Atomic int abort; /* set from another thread: stop at the next check */
     int threaded;      /* run without the GIL (progress is then not reported) */
@@ -1708,6 +1715,18 @@ done:
     return r;
 }
 
+/* Whether df-pn's tables disprove both questions at this state: its value is a fraction. */
+static int proofs_disprove(const Search *S, const uint64_t *w, int len, uint64_t h) {
+    for (int q = 0; q < 2; q++) {
+        const Search *D = (const Search *)S->proof_obj[q];
+        Probe d;
+        if (!D || !tt_probe(D, w, len, h, &d) || d.high.n != 0) return 0;
+    }
+    return 1;
+}
+
+static int ask_proofs(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h);
+
 static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     S->nodes++;
     long long start = S->nodes;
@@ -1721,10 +1740,12 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
     int len = pack_key(&S->spec, k, w);
     uint64_t h = hash_words(w, len);
     note_bout_start(S, k, h);
+    if (S->depth == 0) S->asking = S->ask && proofs_disprove(S, w, len, h);
     Probe p;
     Q low = Q0, high = Q1;
     int best = NO_MOVE;
-    if (tt_probe(S, w, len, h, &p)) {
+    int known = tt_probe(S, w, len, h, &p);
+    if (known) {
         low = p.low; high = p.high; best = p.best;
         if (q_le(beta, low)) { *out = low; return 0; }
         if (q_le(high, alpha)) { *out = high; return 0; }
@@ -1739,6 +1760,11 @@ static int search(Search *S, const KS *k, Q alpha, Q beta, Q *out) {
             *out = q ? Q1 : Q0;
             return 0;
         }
+    }
+    if (S->asking && !known) {
+        int asked = ask_proofs(S, k, w, len, h);
+        if (asked < 0) return -1;
+        if (asked < 2) { *out = asked ? Q1 : Q0; return 0; }
     }
     if (q_lt(alpha, low)) alpha = low;
     if (q_lt(high, beta)) beta = high;
@@ -2680,6 +2706,42 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     return -1;
 }
 
+/* Alpha-beta asks df-pn about a state it has not searched yet (search.py: KernelSearch.ask;
+ * params.py: Tuning.alpha_beta_asks): "value 1?", then "value 0?", each to its answer on the
+ * node count of this search; the value (0 or 1) one of them proves, 2 if both are disproved,
+ * -1 at a stop. A question its table has already disproved is not asked again. */
+static int ask_proofs(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h) {
+    for (int q = 1; q >= 0; q--) {
+        Search *D = (Search *)S->proof_obj[q];
+        if (!D) continue;
+        Probe d;
+        if (tt_probe(D, w, len, h, &d)) {
+            if (d.low.n == 0) return q;
+            if (d.high.n == 0) continue;
+        }
+        long long saved = D->max_nodes;
+        D->nodes = S->nodes;
+        D->max_nodes = S->max_nodes;
+        D->stop = STOP_NONE;
+        D->depth = 0;
+        D->released = S->released;
+        schedule(D);
+        int r = dfpn_mid(D, k, -1, w, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
+        S->released = D->released;
+        D->released = NULL;
+        D->max_nodes = saved;
+        S->nodes = D->nodes;
+        if (r < 0) { S->stop = D->stop; return -1; }
+        if (S->nodes >= S->next_check && check_budget(S) < 0) return -1;
+        if (!tt_probe(D, w, len, h, &d) || (d.low.n != 0 && d.high.n != 0)) {
+            S->stop = STOP_DONE; /* the numbers did not settle (dfpn.py: DfpnSearch.prove) */
+            return -1;
+        }
+        if (d.low.n == 0) return q;
+    }
+    return 2;
+}
+
 /* ---------------------------------------------------------------- the Search type */
 
 /* A search refers to the other question's search and to its progress callback, which may
@@ -2987,7 +3049,8 @@ static PyObject *Search_hint(Search *S, PyObject *args) {
 
 static PyObject *Search_proofs(Search *S, PyObject *args) {
     PyObject *o[2];
-    if (!PyArg_ParseTuple(args, "OO", &o[0], &o[1])) return NULL;
+    int ask = 0;
+    if (!PyArg_ParseTuple(args, "OO|p", &o[0], &o[1], &ask)) return NULL;
     for (int q = 0; q < 2; q++) {
         if (o[q] != Py_None && (!PyObject_TypeCheck(o[q], &SearchType) || o[q] == (PyObject *)S)) {
             PyErr_SetString(PyExc_TypeError, "proofs: df-pn searches (_ckernel.Search) or None");
@@ -2999,6 +3062,7 @@ static PyObject *Search_proofs(Search *S, PyObject *args) {
         S->proof_obj[q] = NULL;
         if (o[q] != Py_None) { Py_INCREF(o[q]); S->proof_obj[q] = o[q]; }
     }
+    S->ask = ask;
     Py_RETURN_NONE;
 }
 
@@ -3047,7 +3111,7 @@ static int Search_set_threaded(Search *S, PyObject *value, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"use", (PyCFunction)Search_use, METH_VARARGS, "use(table, shared): store in table (a Table, or None: its own), read shared after it (a Table or None)"},
-    {"proofs", (PyCFunction)Search_proofs, METH_VARARGS, "proofs(zero, one): alpha-beta reads the proofs of these df-pn searches (value 0?, value 1?; None: none) as exact values"},
+    {"proofs", (PyCFunction)Search_proofs, METH_VARARGS, "proofs(zero, one, ask=False): alpha-beta reads the proofs of these df-pn searches (value 0?, value 1?; None: none) as exact values; with ask, below a root both disprove it asks them at each state it has not searched"},
     {"hint", (PyCFunction)Search_hint, METH_VARARGS, "hint(other, target): read the proofs of other (a Search of df-pn asking whether the value is target, or None)"},
     {"interrupt", (PyCFunction)Search_interrupt, METH_NOARGS, "stop at the next check (from another thread)"},
     {"search", (PyCFunction)Search_search, METH_VARARGS, "search(state, alpha, beta) -> (value or None, stop reason)"},
@@ -3310,5 +3374,6 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry));
     PyModule_AddIntConstant(m, "MAXFRONT", MAXFRONT);
     PyModule_AddIntConstant(m, "MAXPEND", MAXPEND);
+    PyModule_AddStringConstant(m, "SOURCE", CKERNEL_SOURCE);
     return m;
 }

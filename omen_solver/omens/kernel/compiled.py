@@ -7,9 +7,11 @@ KernelSearch`: same arguments, same answers, same node counts, many times faster
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from omen_solver.core.budget import Budget
@@ -27,6 +29,7 @@ from omen_solver.omens.kernel.search import (
     Entry,
     Value,
 )
+from omen_solver.omens.kernel.source_digest import SOURCES, digest
 
 if TYPE_CHECKING:
     from omen_solver.omens.kernel.dfpn import Prover
@@ -46,8 +49,35 @@ try:
 except ImportError:  # pragma: no cover - depends on the build
     _ckernel = None
 
+
+def stale_build(module: Any) -> str | None:
+    """Why the compiled ``module`` cannot be used although it imports: it was built from other
+    C sources than those beside it (``source_digest``), or None when it matches them or when
+    no sources are beside it (a wheel)."""
+    if module is None:
+        return None
+    folder = Path(module.__file__).parent
+    sources = digest(folder)
+    built = getattr(module, "SOURCE", "")
+    if sources is None or built == sources:
+        return None
+    return (
+        f"the compiled kernel {module.__file__} was built from other sources than "
+        f"{folder / SOURCES[0]} (built {built or 'before the digest was recorded'}, sources "
+        f"{sources}); the pure-Python kernel runs instead (same answers, slower). Rebuild it "
+        f"with `pip install -e .` in the repository (`make test` and `make demo` rebuild it "
+        f"when its sources change)"
+    )
+
+
+STALE: Final = stale_build(_ckernel)
+"""Why a compiled kernel that imports is not used (a stale build), else None."""
+if STALE is not None:
+    warnings.warn(STALE, RuntimeWarning, stacklevel=1)
+    _ckernel = None
+
 AVAILABLE: Final = _ckernel is not None
-"""Whether the compiled kernel was built."""
+"""Whether the compiled kernel was built (from the sources beside it, where they are)."""
 
 def new_table(limit: int, pool: Any = None) -> Any:
     """A compiled transposition table of at most ``limit`` entries that searches can share
@@ -191,7 +221,8 @@ class CompiledSearch(_Compiled):
             if proof is not None and not isinstance(proof, CompiledDfpn):
                 raise TypeError(f"alpha-beta reads compiled df-pn searches, not {proof!r}")
         self._search.proofs(*(None if proof is None else proof._search
-                               for proof in (zero, one)))
+                               for proof in (zero, one)),
+                            self.params.tuning.alpha_beta_asks)
 
 
 class CompiledMaxn(_Compiled):

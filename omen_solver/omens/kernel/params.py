@@ -170,6 +170,13 @@ class Tuning:
     fraction, and its matrices need each entry's exact value: many of those entries are
     states df-pn has already settled)."""
 
+    alpha_beta_asks: bool = True
+    """With ``alpha_beta_proofs``, where both of df-pn's questions are disproved at the root of
+    alpha-beta's search (a root move worth a fraction, which alpha-beta alone goes on with),
+    alpha-beta asks them at each state it has not searched yet, "value 1?" and then "value 0?",
+    each to its answer: a state either proves is worth that value without alpha-beta's search,
+    and alpha-beta searches only the states both disprove (worth a fraction themselves)."""
+
     round_width: int = 1
     """The root's moves by rounds (:mod:`.turns`): how many open moves have a turn in one
     round, those of the smallest proof or disproof numbers (the same with any number of

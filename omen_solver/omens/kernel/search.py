@@ -106,9 +106,13 @@ class KernelSearch(NodeMeter):
         self.payoff = params.payoff
         self.depth = 0
         self.squeeze = params.tuning.squeeze
-        self.proofs: tuple[Any, Any] = (None, None)
+        self.dfpn_proofs: tuple[Any, Any] = (None, None)
         """df-pn's searches of "value 0?" and "value 1?" whose proofs are exact values here
         (:meth:`use_proofs`), or None."""
+        self.ask = False
+        """Ask those searches at each state not searched yet (``Tuning.alpha_beta_asks``)."""
+        self.asking = False
+        """... in the search running: its root is worth a fraction (:meth:`search`)."""
 
     @property
     def states(self) -> int:
@@ -127,8 +131,11 @@ class KernelSearch(NodeMeter):
     def use_proofs(self, zero: Any, one: Any) -> None:
         """Read the tables of df-pn's searches of "value 0?" (``zero``) and "value 1?"
         (``one``) of the same side (or None): a state one of them has proved is worth that
-        value, without a search (``Tuning.alpha_beta_proofs``)."""
-        self.proofs = (zero, one)
+        value, without a search (``Tuning.alpha_beta_proofs``). With
+        ``Tuning.alpha_beta_asks``, a search whose root both have disproved asks them about
+        each state it has not searched yet (:meth:`ask_proofs`)."""
+        self.dfpn_proofs = (zero, one)
+        self.ask = self.params.tuning.alpha_beta_asks
 
     # -- values at the leaves ------------------------------------------------------------------
 
@@ -147,6 +154,8 @@ class KernelSearch(NodeMeter):
             self.check()
         if self.depth >= MAX_DEPTH:
             raise BudgetExceeded(DEPTH_REASON, self.nodes, self.elapsed())
+        if self.depth == 0:
+            self.asking = self.ask and self._disproved(state)
         self.depth += 1
         value = self._search(state, alpha, beta)
         self.depth -= 1
@@ -172,11 +181,15 @@ class KernelSearch(NodeMeter):
                 return high
             if low == high:
                 return low
-        for question, proof in enumerate(self.proofs):
+        for question, proof in enumerate(self.dfpn_proofs):
             if proof is not None:
                 numbers = proof.numbers(state)
                 if numbers is not None and numbers[0] == 0:
                     return question
+        if entry is None and self.asking:
+            asked = self.ask_proofs(state)
+            if asked is not None:
+                return asked
         if low > alpha:
             alpha = low
         if high < beta:
@@ -190,6 +203,44 @@ class KernelSearch(NodeMeter):
         low, high = proven_bounds(value, alpha, beta, low, high)  # type: ignore[assignment]
         self.table.store(key, (low, high, best), self.nodes - start + 1)
         return value
+
+    def _disproved(self, state: KState) -> bool:
+        """Whether df-pn's tables disprove both questions at ``state``: it is worth a
+        fraction."""
+        for proof in self.dfpn_proofs:
+            numbers = None if proof is None else proof.numbers(state)
+            if numbers is None or numbers[1] != 0:
+                return False
+        return True
+
+    def ask_proofs(self, state: KState) -> int | None:
+        """Ask df-pn about a state not searched yet (``Tuning.alpha_beta_asks``): "value 1?",
+        then "value 0?", each to its answer on this search's node count; the value (1 or 0)
+        one of them proves, or None if both are disproved. A question its table has already
+        disproved is not asked again."""
+        for question in (1, 0):
+            proof = self.dfpn_proofs[question]
+            if proof is None:
+                continue
+            numbers = proof.numbers(state)
+            if numbers is not None:
+                if numbers[0] == 0:
+                    return question
+                if numbers[1] == 0:
+                    continue
+            kept = proof._budget.max_nodes
+            proof.nodes = self.nodes
+            proof.limit_nodes(self._budget.max_nodes)
+            try:
+                proved = proof.prove(state)
+            finally:
+                proof.limit_nodes(kept)
+                self.nodes = proof.nodes
+            if self.nodes >= self.next_check:
+                self.check()
+            if proved:
+                return question
+        return None
 
     def children(self, state: KState, moves: Sequence[int]) -> list[tuple[int, KState]]:
         """Each distinct child with the first action that makes it (in legal order)."""
