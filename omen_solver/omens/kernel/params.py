@@ -35,7 +35,8 @@ the other seeds find in 10,223 nodes takes 1,035,937."""
 PLAYOUTS_AFTER: Final = 2_000
 """The default ``Tuning.playouts_after`` (since 2026-12-05 18:30 UTC; 0 before: a root move's
 first turns wholly without playouts). Measured (``docs/benchmarks.md``): the 100 seeded
-3-card deals 32,701,871 nodes to 28,903,126, the rated puzzles 244,097 to 210,464, 4-card
+3-card deals 32,701,871 nodes to 28,903,126 (29,252,461 to 25,376,011 with alpha-beta's
+asks below a fraction), the rated puzzles 244,097 to 210,464, 4-card
 deal 0 3,255,194 to 2,918,196; the bout-3 position above 10,223 to 10,738 (1,000: 28,552,039
 on the deals; 5,000: 29.3 M; 20,000: 31.3 M)."""
 
