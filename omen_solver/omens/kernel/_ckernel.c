@@ -2143,6 +2143,170 @@ static inline void playout_apply(const Spec *s, KS *k, int player, const int *a,
     else apply(s, NULL, k, a[c]);
 }
 
+/* The ``i``-th (from 0) lowest set bit of ``m`` (``m`` has more than ``i``). */
+static inline int nth_bit(uint64_t m, int i) {
+    while (i--) m &= m - 1;
+    return lowbit(m);
+}
+
+/* The cards ``seat`` may play (``exclude`` as for play_actions) and how many actions each
+ * gives, in legal()'s order, into ``cards`` and ``counts``: how many cards, and the actions'
+ * total in ``*total`` (-1 where play_actions returns -1: the same capacity checks). */
+static inline int play_counts(const Spec *s, const KS *k, int seat, int exclude, int *cards,
+                              int *counts, int *total) {
+    int n = 0, nc = 0;
+    for (uint64_t m = playable(s, k, seat, exclude); m; m &= m - 1) {
+        int card = lowbit(m), c;
+        if (s->effect[card] == E_DREAM) {
+            if (n + MAXP + 1 > MAXMOVES) { *total = -1; return 0; }
+            c = 1;
+            for (int target = 0; target < s->players; target++)
+                c += target != seat && !(k->played >> target & 1) && k->hands[target];
+        } else {
+            int after = with_choices_count(s, k, seat, card, seat, n);
+            if (after < 0) { *total = -1; return 0; }
+            c = after - n;
+        }
+        cards[nc] = card;
+        counts[nc++] = c;
+        n += c;
+    }
+    *total = n;
+    return nc;
+}
+
+/* The choice of index ``i`` among now_moves's (the same arguments; ``i`` less than their
+ * count, which is more than 0, and Law's two choices there): its bits, without making the
+ * others. */
+static inline int now_nth(const Spec *s, int card, int resolver, int lies_before,
+                          const uint64_t *hands, uint64_t own, const uint16_t *front, int nfront,
+                          int law, int i) {
+    uint64_t m = 0;
+    switch (s->effect[card]) {
+    case E_LAW: return i == 0 ? choice_bits(CK_HIGHER, 0, 0) : choice_bits(CK_LOWER, 0, 0);
+    case E_WRATH:
+        for (int f = 0; f < nfront; f++) {
+            int p = front[f];
+            if ((p >> 6 & 7) != resolver && (p & 63) != card) m |= ((uint64_t)1) << (p & 63);
+        }
+        return choice_bits(CK_RETURN, nth_bit(m, i), 0);
+    case E_JEALOUSY:
+        for (int f = 0; f < nfront; f++) {
+            int p = front[f];
+            if ((p & 63) != card && (!s->jealousy_own_forbidden || (p >> 6 & 7) != lies_before))
+                m |= ((uint64_t)1) << (p & 63);
+        }
+        return choice_bits(CK_SWAP, nth_bit(m, i), 0);
+    case E_BETRAYAL: {
+        uint16_t at[64];
+        for (int f = 0; f < nfront; f++) {
+            at[front[f] & 63] = front[f];
+            m |= ((uint64_t)1) << (front[f] & 63);
+        }
+        for (; m; m &= m - 1) {
+            int taken = lowbit(m);
+            uint64_t g = betrayal_gifts(s, card, resolver, own, at[taken], law);
+            int c = popcount(g);
+            if (i < c) return choice_bits(CK_TAKE, taken, nth_bit(g, i));
+            i -= c;
+        }
+        return 0; /* (never) */
+    }
+    case E_SECRET: {
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat] && i-- == 0) return choice_bits(CK_ASK, seat, 0);
+        int shows = popcount(own);
+        for (int seat = 0; seat < s->players; seat++) {
+            if (seat == resolver) continue;
+            if (i < shows) return choice_bits(CK_SHOW, seat, nth_bit(own, i));
+            i -= shows;
+        }
+        return 0; /* (never) */
+    }
+    default: /* E_ABSOLUTE */
+        for (int seat = 0; seat < s->players; seat++)
+            if (seat != resolver && hands[seat] && i-- == 0) return choice_bits(CK_WITH, seat, 0);
+        return 0; /* (never) */
+    }
+}
+
+/* The action of index ``i`` among play_actions(s, k, seat, exclude)'s, from play_counts's
+ * cards and counts: only the chosen card's actions are made. */
+static inline int play_nth(const Spec *s, const KS *k, int seat, const int *cards,
+                           const int *counts, int i) {
+    int j = 0;
+    while (i >= counts[j]) i -= counts[j++];
+    int card = cards[j];
+    if (s->effect[card] == E_DREAM) {
+        if (i == 0) return encode(V_PLAY, seat, card, -1, 0, 0, 0);
+        for (int target = 0; target < s->players; target++) {
+            if (target != seat && !(k->played >> target & 1) && k->hands[target] && --i == 0)
+                return encode(V_PLAY, seat, card, target, 0, 0, 0);
+        }
+    }
+    int base = encode(V_PLAY, seat, card, -1, 0, 0, 0);
+    if (!(s->now_mask >> card & 1) || counts[j] == 1) {
+        /* one action: the card alone, or its one choice */
+        if (!(s->now_mask >> card & 1)) return base;
+        int moves[MAXMOVES];
+        if (with_choices(s, k, seat, card, seat, moves, 0) != 1) return base; /* (never) */
+        return moves[0];
+    }
+    return base | now_nth(s, card, seat, seat, k->hands, k->hands[seat] & ~(((uint64_t)1) << card),
+                          k->front, k->nfront, k->law, i);
+}
+
+/* One step of a playout from ``k``, in place: the action playout_actions and playout_pick
+ * would choose (the same numbers drawn), made without listing every legal action where the
+ * actions are plays of a hand or cards of one hand (their count first, then the one drawn).
+ * Returns 0 where there is no action (the playout stops; no number drawn). */
+static int playout_step(const Spec *s, KS *k, uint64_t *x, int *a, int *b) {
+    int player = current_player(s, k);
+    const Pending *top = k->npending ? &k->pending[k->npending - 1] : NULL;
+    if (!top || top->kind == P_REPLAY) {
+        int cards[64], counts[64], n;
+        int seat = top ? top->seat : player, exclude = top ? top->a : -1;
+        int nc = play_counts(s, k, seat, exclude, cards, counts, &n);
+        if (n <= 0) return 0;
+        (void)nc;
+        int i = (int)(playout_next(x) % (uint64_t)n);
+        apply(s, NULL, k, play_nth(s, k, seat, cards, counts, i));
+        return 1;
+    }
+    int verb = -1;
+    uint64_t hand = 0;
+    switch (top->kind) {
+    case P_EXCHANGE: {
+        uint64_t mine = k->hands[top->seat], theirs = k->hands[top->a];
+        int na = popcount(mine), nb = popcount(theirs);
+        if (na <= 0 || nb <= 0) return 0;
+        int i = (int)(playout_next(x) % (uint64_t)na);
+        int j = (int)(playout_next(x) % (uint64_t)nb);
+        apply_joint(s, NULL, k, encode(V_GIVES, top->seat, nth_bit(mine, i), -1, 0, 0, 0),
+                    encode(V_GIVES, top->a, nth_bit(theirs, j), -1, 0, 0, 0));
+        return 1;
+    }
+    case P_SHOW: verb = V_SHOWS; hand = k->hands[top->seat]; break;
+    case P_GIVE:
+    case P_GIVE_BACK: verb = V_GIVES; hand = k->hands[top->seat]; break;
+    case P_LUCK: verb = V_DISCARDS; hand = k->hands[top->seat] & ~s->fear_mask; break;
+    default: break;
+    }
+    if (verb >= 0) {
+        int n = popcount(hand);
+        if (n <= 0) return 0;
+        int i = (int)(playout_next(x) % (uint64_t)n);
+        apply(s, NULL, k, encode(verb, top->seat, nth_bit(hand, i), -1, 0, 0, 0));
+        return 1;
+    }
+    int nb;
+    int na = playout_actions(s, k, &player, a, b, &nb);
+    int c = playout_pick(x, player, na, nb);
+    if (c < 0) return 0;
+    playout_apply(s, k, player, a, b, nb, c);
+    return 1;
+}
+
 /* The playouts of one start begin alike: the start's actions are made once, and the states
  * after the first action of the first PLAYOUT_FIRST indices (with their actions, where at
  * most PLAYOUT_LIST) are kept for the playouts that take it again. */
@@ -2216,12 +2380,7 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
         }
         if (w) {
             for (; w->phase != OVER && steps < PLAYOUT_STEPS; steps++) {
-                int player, nb;
-                int na = playout_actions(s, w, &player, a, b, &nb);
-                int c = playout_pick(&x, player, na, nb);
-                if (c < 0) break;
-                playout_apply(s, w, player, a, b, nb, c);
-                if (w->error) break;
+                if (!playout_step(s, w, &x, a, b) || w->error) break;
             }
             k = w;
         }
