@@ -208,6 +208,11 @@ class NodeMeter:
     def elapsed(self) -> float:
         return perf_counter() - self.started
 
+    @property
+    def node_limit(self) -> int | None:
+        """The node limit (``None``: none): :meth:`limit_nodes` sets it."""
+        return self._budget.max_nodes
+
     def limit_nodes(self, limit: int | None) -> None:
         """Set the node limit (``None``: none), keeping the time limit: a walk that stopped at
         one limit can be asked again with a higher one (its tables kept)."""

@@ -151,6 +151,11 @@ class _Compiled:
     def elapsed(self) -> float:
         return float(self._search.elapsed)
 
+    @property
+    def node_limit(self) -> int | None:
+        """The node limit (``None``: none): :meth:`limit_nodes` sets it."""
+        return self._budget.max_nodes
+
     def limit_nodes(self, limit: int | None) -> None:
         """Set the node limit (``None``: none), keeping the time limit and the table."""
         self._budget = replace(self._budget, max_nodes=limit)

@@ -228,9 +228,9 @@ class KernelSearch(NodeMeter):
                     return question
                 if numbers[1] == 0:
                     continue
-            kept = proof._budget.max_nodes
+            kept = proof.node_limit
             proof.nodes = self.nodes
-            proof.limit_nodes(self._budget.max_nodes)
+            proof.limit_nodes(self.node_limit)
             try:
                 proved = proof.prove(state)
             finally:
