@@ -65,6 +65,8 @@ class Seen:
     tables: set[tuple[int, str]] = field(default_factory=set)
     """(players, preset) of every position compared."""
     rounds_over: int = 0
+    playout_steps: int = 0
+    """Positions where a playout's step, made directly, matched the listed one."""
 
 
 class Compared:
@@ -86,6 +88,7 @@ class Compared:
         seen.nodes += 1
         player = state.current_player()
         key = self.key(state)
+        self.playout_steps(key, seen)
         if player == TERMINAL:
             assert self.legal(state, -1) == [], state
             assert key[_KEY_WINNER] == (-1 if state.winner is None else state.winner)
@@ -120,6 +123,15 @@ class Compared:
             for action, move in zip(actions, moves, strict=True):
                 self.same(self.ckernel.child(self.packed, key, move), state.child(action),
                           seen)
+
+    def playout_steps(self, key: tuple[object, ...], seen: Seen) -> None:
+        """A playout's step here, made directly (without listing every legal action) and from
+        the list of legal actions that the comparisons above check: the same state and the
+        same numbers drawn, from a few generator states."""
+        for x in (1, 0x9E3779B97F4A7C15, seen.nodes * 0x2545F4914F6CDD1D % 2**64 or 1):
+            direct = self.ckernel.playout_step(self.packed, key, x, False)
+            assert direct == self.ckernel.playout_step(self.packed, key, x, True), (key, x)
+            seen.playout_steps += direct[0] is not None
 
     def same(self, ckey: tuple[object, ...], after: OmensState, seen: Seen) -> None:
         seen.successors += 1
@@ -198,6 +210,7 @@ def _check_coverage(seen: Seen) -> None:
     assert {(p, s) for p in (4, 5, 6) for s in PRESETS} <= seen.tables, seen.tables
     assert set(NOW_EFFECTS) <= seen.effects, seen.effects
     assert "exchange" in seen.kinds and "luck at random" in seen.kinds, seen.kinds
+    assert seen.playout_steps > seen.nodes, (seen.playout_steps, seen.nodes)
     winners = {outcome[0] for outcome in seen.outcomes}
     luck = {outcome[2] for outcome in seen.outcomes}
     pride = {outcome[4] for outcome in seen.outcomes}

@@ -6,6 +6,7 @@
  *   legal_count(spec, state, player) -> int             (how many, as a seed's mobility counts)
  *   child(spec, state, action) -> state
  *   joint_child(spec, state, a, b) -> state
+ *   playout_step(spec, state, x, listed) -> (state or None, x)  (differential tests)
  *   Search(spec, maximising, constant_sum, mode, max_nodes, max_seconds, table_limit,
  *          progress, matrix_value, payoff, tuning)
  *     .search(state, alpha, beta) -> int | Fraction      (fail-soft alpha-beta)
@@ -2167,29 +2168,28 @@ static inline int nth_bit(uint64_t m, int i) {
 }
 
 /* The cards ``seat`` may play (``exclude`` as for play_actions) and how many actions each
- * gives, in legal()'s order, into ``cards`` and ``counts``: how many cards, and the actions'
- * total in ``*total`` (-1 where play_actions returns -1: the same capacity checks). */
+ * gives, in legal()'s order, into ``cards`` and ``counts``; returns the actions' total (-1
+ * where play_actions returns -1: the same capacity checks). */
 static inline int play_counts(const Spec *s, const KS *k, int seat, int exclude, int *cards,
-                              int *counts, int *total) {
+                              int *counts) {
     int n = 0, nc = 0;
     for (uint64_t m = playable(s, k, seat, exclude); m; m &= m - 1) {
         int card = lowbit(m), c;
         if (s->effect[card] == E_DREAM) {
-            if (n + MAXP + 1 > MAXMOVES) { *total = -1; return 0; }
+            if (n + MAXP + 1 > MAXMOVES) return -1;
             c = 1;
             for (int target = 0; target < s->players; target++)
                 c += target != seat && !(k->played >> target & 1) && k->hands[target];
         } else {
             int after = with_choices_count(s, k, seat, card, seat, n);
-            if (after < 0) { *total = -1; return 0; }
+            if (after < 0) return -1;
             c = after - n;
         }
         cards[nc] = card;
         counts[nc++] = c;
         n += c;
     }
-    *total = n;
-    return nc;
+    return n;
 }
 
 /* The choice of index ``i`` among now_moves's (the same arguments; ``i`` less than their
@@ -2278,14 +2278,14 @@ static inline int play_nth(const Spec *s, const KS *k, int seat, const int *card
  * actions are plays of a hand or cards of one hand (their count first, then the one drawn).
  * Returns 0 where there is no action (the playout stops; no number drawn). */
 static int playout_step(const Spec *s, KS *k, uint64_t *x, int *a, int *b) {
+    if (k->phase == OVER) return 0; /* (the playouts stop before; legal() has none there) */
     int player = current_player(s, k);
     const Pending *top = k->npending ? &k->pending[k->npending - 1] : NULL;
     if (!top || top->kind == P_REPLAY) {
-        int cards[64], counts[64], n;
+        int cards[64], counts[64];
         int seat = top ? top->seat : player, exclude = top ? top->a : -1;
-        int nc = play_counts(s, k, seat, exclude, cards, counts, &n);
+        int n = play_counts(s, k, seat, exclude, cards, counts);
         if (n <= 0) return 0;
-        (void)nc;
         int i = playout_draw(x, n);
         apply(s, NULL, k, play_nth(s, k, seat, cards, counts, i));
         return 1;
@@ -2322,6 +2322,34 @@ static int playout_step(const Spec *s, KS *k, uint64_t *x, int *a, int *b) {
     if (c < 0) return 0;
     playout_apply(s, k, player, a, b, nb, c);
     return 1;
+}
+
+/* One playout step from ``state`` with the generator at ``x`` (not 0), made as playout_step
+ * makes it (``listed`` false) or by listing every legal action and picking one (true): the
+ * state after it (None where there is no action) and the generator after it. The two must
+ * agree on every position (tests/omens_kernel/test_compiled_engine.py). */
+static PyObject *py_playout_step(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o;
+    unsigned long long seed;
+    int listed;
+    if (!PyArg_ParseTuple(args, "OOKp", &spec_o, &state_o, &seed, &listed)) return NULL;
+    Spec s; KS k; int nteams;
+    if (parse_spec_state(spec_o, state_o, &s, &k, &nteams) < 0) return NULL;
+    uint64_t x = seed ? seed : 1;
+    int a[MAXMOVES], b[MAXMOVES], moved;
+    if (listed) {
+        int player, nb;
+        int na = playout_actions(&s, &k, &player, a, b, &nb);
+        int c = playout_pick(&x, player, na, nb);
+        moved = c >= 0;
+        if (moved) playout_apply(&s, &k, player, a, b, nb, c);
+    } else {
+        moved = playout_step(&s, &k, &x, a, b);
+    }
+    if (k.error) { PyErr_SetString(PyExc_OverflowError, "state out of the compiled kernel's range"); return NULL; }
+    PyObject *after = moved ? state_to_py(&s, &k, nteams) : Py_NewRef(Py_None);
+    if (!after) return NULL;
+    return Py_BuildValue("(NK)", after, (unsigned long long)x);
 }
 
 /* The playouts of one start begin alike: the start's actions are made once, and the states
@@ -3518,6 +3546,7 @@ static PyMethodDef module_methods[] = {
     {"legal_count", py_legal_count, METH_VARARGS, "legal_count(spec, state, player) -> how many legal actions (-1: too many)"},
     {"child", py_child, METH_VARARGS, "child(spec, state, action) -> state"},
     {"joint_child", py_joint_child, METH_VARARGS, "joint_child(spec, state, a, b) -> state"},
+    {"playout_step", py_playout_step, METH_VARARGS, "playout_step(spec, state, x, listed) -> (state or None, x): one playout step, made directly or from the list of legal actions (for differential tests)"},
     {"record_bout_starts", py_record_bout_starts, METH_VARARGS, "record_bout_starts(on) -> {cards: distinct bout starts expanded} (a benchmark's count)"},
     {NULL}
 };
