@@ -556,9 +556,10 @@ static int legal(const Spec *s, const KS *k, int player, int *moves) {
 /* How many legal actions legal() makes (-1 where it returns -1), without making
  * them: a seed's mobility counts them only. Each function below counts what the function of
  * the same name without "_count" writes, with the same capacity checks. */
-static int now_moves_count(const Spec *s, int card, int resolver, int lies_before,
-                           const uint64_t *hands, uint64_t own, const uint16_t *front,
-                           int nfront, int law, int nobody_left) {
+static inline __attribute__((always_inline))
+int now_moves_count(const Spec *s, int card, int resolver, int lies_before,
+                    const uint64_t *hands, uint64_t own, const uint16_t *front,
+                    int nfront, int law, int nobody_left) {
     /* a card being played is in front (its own entry); no choice names the card itself, so
      * the entry is never counted and ``front`` may be the front without it */
     int n = 0;
@@ -602,7 +603,8 @@ static int now_moves_count(const Spec *s, int card, int resolver, int lies_befor
     }
 }
 
-static int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
+static inline __attribute__((always_inline))
+int with_choices_count(const Spec *s, const KS *k, int seat, int card, int before, int n) {
     if (!(s->now_mask >> card & 1)) return n + 1;
     int nobody_left = nobody_left_after_play(s, k, seat, card);
     int c = now_moves_count(s, card, seat, before, k->hands,
