@@ -1305,13 +1305,18 @@ static int terminal(Search *S, const KS *k, Q *out) {
     return 0;
 }
 
-static void skip_shows(Search *S, KS *k) {
+static void skip_shows_loop(Search *S, KS *k) {
     int moves[MAXMOVES];
     while (k->npending && k->pending[k->npending - 1].kind == P_SHOW && !k->error) {
         int n = legal(&S->spec, k, -1, moves);
         if (n <= 0) { k->error = 1; return; }
         apply(&S->spec, NULL, k, moves[0]);
     }
+}
+
+/* skip_shows without a call where no show is pending (nearly always). */
+static inline void skip_shows(Search *S, KS *k) {
+    if (k->npending && k->pending[k->npending - 1].kind == P_SHOW) skip_shows_loop(S, k);
 }
 
 /* The processor's POPCNT instruction where it has one, chosen when the module loads (x86-64

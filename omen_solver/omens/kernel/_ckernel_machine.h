@@ -304,7 +304,7 @@ static int memo_grow(Memo *m) {
 
 /* ---------------------------------------------------------------- who acts */
 
-static int current_player(const Spec *s, const KS *k) {
+static inline int current_player(const Spec *s, const KS *k) {
     if (k->phase == OVER) return TERMINAL;
     if (k->npending) {
         const Pending *top = &k->pending[k->npending - 1];
