@@ -60,7 +60,7 @@ setup(
             depends=["omen_solver/omens/kernel/_ckernel_machine.h",
                      "omen_solver/omens/kernel/_ckernel_mcts.h"],
             # no fused multiply-add: the tree search's arithmetic is Python's, bit for bit
-            extra_compile_args=["-O2", "-pthread", "-ffp-contract=off"],
+            extra_compile_args=["-O3", "-pthread", "-ffp-contract=off"],
             extra_link_args=["-pthread"],
             optional=True,
         )

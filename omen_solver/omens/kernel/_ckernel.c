@@ -2083,8 +2083,9 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
     if (power) {
         int mine, theirs;
         distances(&S->spec, NULL, k, S->attacker, &mine, &theirs);
-        int64_t p = 1, d = 1;
-        for (int i = 0; i < power; i++) { p *= 1 + (mine < 9 ? mine : 9); d *= 1 + (theirs < 9 ? theirs : 9); }
+        int64_t bp = 1 + (mine < 9 ? mine : 9), bd = 1 + (theirs < 9 ? theirs : 9), p = 1, d = 1;
+        if (power == 4) { p = bp * bp; p *= p; d = bd * bd; d *= d; } /* the default */
+        else for (int i = 0; i < power; i++) { p *= bp; d *= bd; }
         *pn *= p;
         *dn *= d;
     }
@@ -2281,11 +2282,12 @@ static inline int play_nth(const Spec *s, const KS *k, int seat, const int *card
  * Returns 0 where there is no action (the playout stops; no number drawn). */
 static int playout_step(const Spec *s, KS *k, uint64_t *x, int *a, int *b) {
     if (k->phase == OVER) return 0; /* (the playouts stop before; legal() has none there) */
-    int player = current_player(s, k);
     const Pending *top = k->npending ? &k->pending[k->npending - 1] : NULL;
     if (!top || top->kind == P_REPLAY) {
         int cards[64], counts[64];
-        int seat = top ? top->seat : player, exclude = top ? top->a : -1;
+        /* with nothing pending, the seat current_player() names */
+        int seat = top ? top->seat : next_to_play(s, k->hands, k->played, k->leader);
+        int exclude = top ? top->a : -1;
         int n = play_counts(s, k, seat, exclude, cards, counts);
         if (n <= 0) return 0;
         int i = playout_draw(x, n);
@@ -2318,7 +2320,7 @@ static int playout_step(const Spec *s, KS *k, uint64_t *x, int *a, int *b) {
         apply(s, NULL, k, encode(verb, top->seat, nth_bit(hand, i), -1, 0, 0, 0));
         return 1;
     }
-    int nb;
+    int player, nb;
     int na = playout_actions(s, k, &player, a, b, &nb);
     int c = playout_pick(x, player, na, nb);
     if (c < 0) return 0;

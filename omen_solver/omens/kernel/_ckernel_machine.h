@@ -402,10 +402,12 @@ static int now_moves(const Spec *s, int card, int resolver, int lies_before,
 }
 
 /* Whether nobody is left to play after a card with a "now" effect (Law's choice may be
- * skipped then): asked only for Law, the one effect that reads it. */
+ * skipped then): asked only for Law, the one effect that reads it, and only under the option
+ * that skips it (law_skip_when_last; every reader ands it with the option, so 0 otherwise). */
 static inline int nobody_left_after(const Spec *s, int card, const uint64_t *hands, int played,
                                     int leader) {
-    return s->effect[card] == E_LAW && next_to_play(s, hands, played, leader) == -1;
+    return s->law_skip_when_last && s->effect[card] == E_LAW
+        && next_to_play(s, hands, played, leader) == -1;
 }
 
 /* For a card in front resolving now: the seat whose card lay before it (``before``), and
@@ -439,7 +441,7 @@ static int pending_moves(const Spec *s, const KS *k, const Pending *top, int *mo
 /* Whether nobody is left to play once ``seat`` has played ``card`` (nobody_left_after: asked
  * for Law alone, the hands after the play made only then). */
 static int nobody_left_after_play(const Spec *s, const KS *k, int seat, int card) {
-    if (s->effect[card] != E_LAW) return 0;
+    if (!s->law_skip_when_last || s->effect[card] != E_LAW) return 0;
     uint64_t hands[MAXP];
     memcpy(hands, k->hands, MAXP * sizeof(uint64_t));
     hands[seat] &= ~(((uint64_t)1) << card);
@@ -853,13 +855,49 @@ static void stage_check(const Spec *s, KS *k) {
     k->winner = (int8_t)winner;
 }
 
-static void advance(const Spec *s, Memo *memo, KS *k) {
+/* The cards left in play go back to their hands (the stage S_RETURN). */
+static inline void return_front(const Spec *s, KS *k) {
+    for (int i = 0; i < k->nfront; i++) {
+        int p = k->front[i];
+        int seat = s->return_placer ? (p >> 9 & 7) : (p >> 6 & 7);
+        k->hands[seat] |= ((uint64_t)1) << (p & 63);
+    }
+    k->nfront = 0;
+}
+
+/* The stages of a bout's end without Absolutes (start_end_of_bout's: Luck's discard before or
+ * after the return, the return, the check), made as advance's loop makes them one by one from
+ * a state with nothing pending, in one pass: where Luck's discard is pushed, the stages left
+ * and their count are those the loop leaves (those past the count are never read). */
+static inline void end_stages(const Spec *s, KS *k) {
+    int seat = k->out_luck_seat;
+    if (!s->luck_after_return) {
+        if (seat >= 0 && (k->hands[seat] & ~s->fear_mask)) {
+            k->stages[0] = S_RETURN; k->stages[1] = S_CHECK; k->nstages = 2;
+            push(k, P_LUCK, seat, 0, 0);
+            return;
+        }
+        return_front(s, k);
+    } else {
+        return_front(s, k);
+        if (seat >= 0 && (k->hands[seat] & ~s->fear_mask)) {
+            k->stages[0] = S_CHECK; k->nstages = 1;
+            push(k, P_LUCK, seat, 0, 0);
+            return;
+        }
+    }
+    k->nstages = 0;
+    stage_check(s, k);
+}
+
+static void advance_loop(const Spec *s, Memo *memo, KS *k) {
     for (;;) {
         if (k->error) return;
         if (k->phase == BOUT) {
             drop_void_pending(s, k);
             if (k->npending || next_to_play(s, k->hands, k->played, k->leader) >= 0) return;
             start_end_of_bout(s, memo, k);
+            if (k->phase == END && !k->n_end_abs) end_stages(s, k);
         } else if (k->phase == END) {
             drop_void_pending(s, k);
             if (k->npending) return;
@@ -871,12 +909,7 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
             k->nstages--;
             switch (stage) {
             case S_RETURN:
-                for (int i = 0; i < k->nfront; i++) {
-                    int p = k->front[i];
-                    int seat = s->return_placer ? (p >> 9 & 7) : (p >> 6 & 7);
-                    k->hands[seat] |= ((uint64_t)1) << (p & 63);
-                }
-                k->nfront = 0;
+                return_front(s, k);
                 break;
             case S_EXCHANGES:
                 for (int i = k->n_end_abs - 1; i >= 0; i--)
@@ -896,6 +929,15 @@ static void advance(const Spec *s, Memo *memo, KS *k) {
             return;
         }
     }
+}
+
+/* The state moved on to its next decision (advance_loop), its most common case first without
+ * a call: in a bout with nothing pending and a seat still to play, there is nothing to do. */
+static inline __attribute__((always_inline)) void advance(const Spec *s, Memo *memo, KS *k) {
+    if (!k->error && k->phase == BOUT && !k->npending
+        && next_to_play(s, k->hands, k->played, k->leader) >= 0)
+        return;
+    advance_loop(s, memo, k);
 }
 
 /* The state ``k`` once ``move`` is made, in place (child() on a copy). */
