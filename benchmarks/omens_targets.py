@@ -260,7 +260,8 @@ def waste_ratio(deals: int, nodes: int, settings: dict[str, Any]) -> str:
         held = sum((measured.proof or {}).values())
         completed = (f"; {measured.completed} lead(s)' proofs completed by a search without "
                      "playouts" if measured.completed else "")
-        cells.append(f"deal {index}: {ratio:.1f}x ({searched:,} / {held:,}{completed})")
+        cells.append(f"deal {index}: {ratio:.1f}x ({searched:,} / {held:,}{completed}; "
+                     f"{measured.nodes:,} nodes)")
     return "; ".join(cells)
 
 

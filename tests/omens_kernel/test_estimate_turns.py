@@ -38,8 +38,9 @@ def test_every_move_has_a_cheap_first_turn_and_the_rest_follows_the_proof_number
     """300,000 exact nodes on a real deal (7 first moves): every move is searched (a move not
     yet started is served before another's second turn, also when the node limit binds), its
     first turn is the small one (both df-pn questions and alpha-beta's share of
-    ``CHEAP_TURN``), and the moves' counts differ: no one count is shared by most moves, as
-    it was when each move's one large first turn took the whole part."""
+    ``CHEAP_TURN``), and the moves' counts differ: not one count for every move, as when each
+    move's one large first turn took the whole part, but at least three counts (with
+    ``Tuning.ties`` 1 four of the seven moves keep their first turn alone here, three before)."""
     state = _deal_three()
     team = state.team_of(state.current_player())
     result = solve_with_kernel(state, Concept.MINIMAX, team, budget=Budget(max_nodes=300_000),
@@ -50,7 +51,7 @@ def test_every_move_has_a_cheap_first_turn_and_the_rest_follows_the_proof_number
     assert len(counts) == 7
     assert min(counts) >= first_step, counts
     assert sum(counts) == result.nodes == 300_000
-    assert Counter(counts).most_common(1)[0][1] <= len(counts) // 2, counts
+    assert len(Counter(counts)) >= 3, counts
     assert max(counts) > 4 * first_step, counts
 
 

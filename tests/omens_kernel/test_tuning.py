@@ -35,7 +35,9 @@ SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, dis
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
             replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
             Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True),
-            replace(Tuning.off(), alpha_beta_proofs=True, alpha_beta_asks=True), Tuning()]
+            replace(Tuning.off(), alpha_beta_proofs=True, alpha_beta_asks=True),
+            Tuning(ties=1), Tuning(ties=2), Tuning(ties=0), Tuning(playout_prior=0),
+            Tuning(playouts=4, playouts_turn=0, playout_prior=2), Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -122,7 +124,12 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
 @pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2], Tuning(playouts=4, playouts_turn=0),
-                                    Tuning(playouts=15, playouts_turn=0, distance=0)], ids=repr)
+                                    Tuning(playouts=15, playouts_turn=0, distance=0),
+                                    Tuning(ties=0), Tuning(ties=1), Tuning(ties=2),
+                                    Tuning(ties=3),
+                                    Tuning(playouts=4, playouts_turn=0, playout_prior=0),
+                                    Tuning(playouts=8, playouts_turn=0, playout_prior=4)],
+                         ids=repr)
 def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
     """The same answers, node counts, table entries and stops, setting by setting (the
     playouts of a bout start's seed are the same random playouts in both kernels)."""
@@ -278,6 +285,12 @@ def test_a_setting_out_of_range_is_refused() -> None:
         Tuning(playouts_turn=-1)
     with pytest.raises(ValueError, match="round_width"):
         Tuning(round_width=-1)
+    with pytest.raises(ValueError, match="ties"):
+        Tuning(ties=4)
+    with pytest.raises(ValueError, match="playout_prior"):
+        Tuning(playout_prior=-1)
+    with pytest.raises(ValueError, match="playout_prior"):
+        Tuning(playout_prior=8)
 
 
 def test_a_df_pn_search_alone_starts_without_the_playouts_of_long_turns() -> None:

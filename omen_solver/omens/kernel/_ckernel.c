@@ -939,6 +939,8 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define TUNE_SQUEEZE 16 /* params.py: Tuning.squeeze */
 #define TUNE_PLAYOUTS(t) ((t) >> 5 & 15) /* params.py: Tuning.playouts */
 #define TUNE_HINT_STORED 512 /* params.py: Tuning.hint_stored */
+#define TUNE_TIES(t) ((t) >> 10 & 3) /* params.py: Tuning.ties */
+#define TUNE_PRIOR(t) (((t) >> 12 & 7) + 1) /* params.py: 1 + Tuning.playout_prior */
 #define PLAYOUT_STEPS 400 /* dfpn.py: PLAYOUT_STEPS */
 #define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
@@ -2513,8 +2515,9 @@ static void dfpn_seed_of(Search *S, const KS *k, int row, const uint64_t *w, int
     int count = TUNE_PLAYOUTS(S->tuning);
     if (count && row < 0 && is_bout_start(k)) {
         int wins = playout_wins_memo(S, k, w, len, h, count);
-        *pn *= count + 1 - wins;
-        *dn *= wins + 1;
+        int prior = TUNE_PRIOR(S->tuning);
+        *pn *= count + prior - wins;
+        *dn *= wins + prior;
         if (*pn > SEED_MAX) *pn = SEED_MAX;
         if (*dn > SEED_MAX) *dn = SEED_MAX;
     }
@@ -2710,6 +2713,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
         }
     }
     Group *g = S->group;
+    int ties = TUNE_TIES(S->tuning);
     for (;;) {
         int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
         int best = -1;
@@ -2726,7 +2730,11 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
                 return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             f->phi[i] = p; f->delta[i] = d;
-            if (p < phi) { second = phi; phi = p; best = i; best_delta = d; }
+            if (p < phi || (p == phi && best >= 0
+                            && (ties == 2 ? d < best_delta
+                                : (ties == 1 || (ties == 3 && is_or)) && d > best_delta))) {
+                second = phi; phi = p; best = i; best_delta = d;
+            }
             else if (p < second) second = p;
             delta += d;
             if (delta > PN_INFINITE) delta = PN_INFINITE;

@@ -330,8 +330,9 @@ class DfpnSearch(NodeMeter):
         state = node[1]
         if self.playouts and node[2] < 0 and is_bout_start(state):
             wins = self._playout_wins(state, self.playouts)
-            pn = min(pn * (self.playouts + 1 - wins), SEED_MAX)
-            dn = min(dn * (wins + 1), SEED_MAX)
+            prior = 1 + self.params.tuning.playout_prior
+            pn = min(pn * (self.playouts + prior - wins), SEED_MAX)
+            dn = min(dn * (wins + prior), SEED_MAX)
         return pn, dn
 
     def _playout_wins(self, start: KState, count: int) -> int:
@@ -434,6 +435,7 @@ class DfpnSearch(NodeMeter):
             table = self.table
             hinted = [self._hinted(kid) if kid[0] in table else None for kid in kids]
             seeds = [(1, 1) if kid[0] in table else self._first_numbers(kid) for kid in kids]
+            ties = self.params.tuning.ties
             while True:
                 numbers = [over or self._numbers(kid, seed)
                            for kid, seed, over in zip(kids, seeds, hinted, strict=True)]
@@ -456,7 +458,12 @@ class DfpnSearch(NodeMeter):
                 if phi >= th_phi or delta >= th_delta:
                     self._store(key, pn, dn, self.nodes - start + 1)
                     return
-                best = min(range(len(kids)), key=lambda i: phis[i])
+                if ties == 1 or (ties == 3 and is_or):
+                    best = min(range(len(kids)), key=lambda i: (phis[i], -deltas[i]))
+                elif ties == 2:
+                    best = min(range(len(kids)), key=lambda i: (phis[i], deltas[i]))
+                else:
+                    best = min(range(len(kids)), key=lambda i: phis[i])
                 second = min((phis[i] for i in range(len(kids)) if i != best), default=INFINITE)
                 child_delta = deltas[best]
                 want_phi = th_phi

@@ -187,6 +187,24 @@ class Tuning:
     2026-12-05) gave the machine's two threads a move each; 0: every open move, as the rounds
     of :mod:`.rounds` do."""
 
+    ties: int = 1
+    """df-pn: of a node's children of the same least number (the proof number at an OR
+    node, the disproof number at an AND node), the one searched first: 1 the one of the
+    largest other number (at an OR node the child hardest to disprove, at an AND node the
+    one hardest to prove), 0 the first in the legal order (until 2026-12-05), 2 the one of
+    the smallest other number, 3 as 1 at OR nodes and as 0 at AND nodes. Measured with
+    ``playout_prior`` 1 (``docs/benchmarks.md``): the 100 seeded 3-card deals 24,235,709
+    nodes with 0, 23,983,323 with 1, 23,843,051 with 3; 4-card deal 0 10.4x its proof's
+    bout starts with 3, 9.1x with 1."""
+
+    playout_prior: int = 1
+    """df-pn, with ``playouts``: a bout start's proof number is multiplied by the playouts
+    its side lost plus ``1 + playout_prior``, its disproof number by those it won plus as
+    many (0 to 7; the larger, the weaker the playouts' pull). With 8 playouts and 1 (since
+    2026-12-05; 0 before) the two factors stand at most 5 to 1 apart, not 9 to 1, as if eight
+    random games were not a proof. The 100 seeded 3-card deals 25,376,011 nodes with 0,
+    24,235,709 with 1, 24,540,168 with 2, 25,270,618 with 3 (``ties`` 0)."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
@@ -198,6 +216,10 @@ class Tuning:
             raise ValueError(f"playouts_after: nodes, 0 or more, not {self.playouts_after!r}")
         if self.in_order_turn < 0:
             raise ValueError(f"in_order_turn: nodes, 0 or more, not {self.in_order_turn!r}")
+        if not 0 <= self.ties <= 3:
+            raise ValueError(f"ties: 0 to 3, not {self.ties!r}")
+        if not 0 <= self.playout_prior <= 7:
+            raise ValueError(f"playout_prior: from 0 to 7, not {self.playout_prior!r}")
         if self.round_width < 0:
             raise ValueError(f"round_width: moves, 0 or more, not {self.round_width!r}")
         if not 0 <= self.alpha_beta_shift <= 16:
@@ -224,7 +246,8 @@ class Tuning:
         """The settings the compiled kernel applies, as bits (``_ckernel.c``: ``TUNE_*``); the
         searches by turns are Python's in both kernels."""
         return (int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
-                | self.first_playouts() << 5 | int(self.first_hint_stored()) << 9)
+                | self.first_playouts() << 5 | int(self.first_hint_stored()) << 9
+                | self.ties << 10 | self.playout_prior << 12)
 
 
 @dataclass(frozen=True)
