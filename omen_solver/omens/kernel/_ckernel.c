@@ -2089,8 +2089,10 @@ static void dfpn_seed(Search *S, const KS *k, int row, int64_t *pn, int64_t *dn)
         int mine, theirs;
         distances(&S->spec, NULL, k, S->attacker, &mine, &theirs);
         int64_t bp = 1 + (mine < 9 ? mine : 9), bd = 1 + (theirs < 9 ? theirs : 9), p = 1, d = 1;
-        if (power == 4) { p = bp * bp; p *= p; d = bd * bd; d *= d; } /* the default */
-        else for (int i = 0; i < power; i++) { p *= bp; d *= bd; }
+        for (int e = power; e; e >>= 1) { /* the power by squaring */
+            if (e & 1) { p *= bp; d *= bd; }
+            bp *= bp; bd *= bd;
+        }
         *pn *= p;
         *dn *= d;
     }
@@ -2713,7 +2715,10 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
         }
     }
     Group *g = S->group;
+    /* of children of equal least numbers, the one of the larger other number first (1), the
+     * smaller (-1), or the first (0): Tuning.ties at this node */
     int ties = TUNE_TIES(S->tuning);
+    int tie = ties == 2 ? -1 : ties == 1 || (ties == 3 && is_or);
     for (;;) {
         int64_t phi = PN_INFINITE, delta = 0, second = PN_INFINITE, best_delta = 0;
         int best = -1;
@@ -2730,9 +2735,8 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
                 return -1;
             int64_t p = is_or ? pn : dn, d = is_or ? dn : pn;
             f->phi[i] = p; f->delta[i] = d;
-            if (p < phi || (p == phi && best >= 0
-                            && (ties == 2 ? d < best_delta
-                                : (ties == 1 || (ties == 3 && is_or)) && d > best_delta))) {
+            if (p < phi || (p == phi && tie && best >= 0
+                            && (tie > 0 ? d > best_delta : d < best_delta))) {
                 second = phi; phi = p; best = i; best_delta = d;
             }
             else if (p < second) second = p;

@@ -857,6 +857,15 @@ static void stage_check(const Spec *s, KS *k) {
     k->winner = (int8_t)winner;
 }
 
+/* Luck's discard pushed where its seat holds a card it may discard (the stages S_LUCK_BEFORE
+ * and S_LUCK_AFTER); returns whether it was. */
+static inline int push_luck(const Spec *s, KS *k) {
+    int seat = k->out_luck_seat;
+    if (seat < 0 || !(k->hands[seat] & ~s->fear_mask)) return 0;
+    push(k, P_LUCK, seat, 0, 0);
+    return 1;
+}
+
 /* The cards left in play go back to their hands (the stage S_RETURN). */
 static inline void return_front(const Spec *s, KS *k) {
     for (int i = 0; i < k->nfront; i++) {
@@ -872,19 +881,16 @@ static inline void return_front(const Spec *s, KS *k) {
  * a state with nothing pending, in one pass: where Luck's discard is pushed, the stages left
  * and their count are those the loop leaves (those past the count are never read). */
 static inline void end_stages(const Spec *s, KS *k) {
-    int seat = k->out_luck_seat;
     if (!s->luck_after_return) {
-        if (seat >= 0 && (k->hands[seat] & ~s->fear_mask)) {
+        if (push_luck(s, k)) {
             k->stages[0] = S_RETURN; k->stages[1] = S_CHECK; k->nstages = 2;
-            push(k, P_LUCK, seat, 0, 0);
             return;
         }
         return_front(s, k);
     } else {
         return_front(s, k);
-        if (seat >= 0 && (k->hands[seat] & ~s->fear_mask)) {
+        if (push_luck(s, k)) {
             k->stages[0] = S_CHECK; k->nstages = 1;
-            push(k, P_LUCK, seat, 0, 0);
             return;
         }
     }
@@ -921,11 +927,9 @@ static void advance_loop(const Spec *s, Memo *memo, KS *k) {
             case S_CHECK:
                 stage_check(s, k);
                 break;
-            default: { /* S_LUCK_BEFORE, S_LUCK_AFTER */
-                int seat = k->out_luck_seat;
-                if (seat >= 0 && (k->hands[seat] & ~s->fear_mask)) push(k, P_LUCK, seat, 0, 0);
+            default: /* S_LUCK_BEFORE, S_LUCK_AFTER */
+                push_luck(s, k);
                 break;
-            }
             }
         } else {
             return;

@@ -435,7 +435,10 @@ class DfpnSearch(NodeMeter):
             table = self.table
             hinted = [self._hinted(kid) if kid[0] in table else None for kid in kids]
             seeds = [(1, 1) if kid[0] in table else self._first_numbers(kid) for kid in kids]
+            # of equal least numbers, the larger other number first (1), the smaller (-1), or
+            # the first (0): Tuning.ties at this node
             ties = self.params.tuning.ties
+            tie = -1 if ties == 2 else int(ties == 1 or (ties == 3 and is_or))
             while True:
                 numbers = [over or self._numbers(kid, seed)
                            for kid, seed, over in zip(kids, seeds, hinted, strict=True)]
@@ -458,12 +461,7 @@ class DfpnSearch(NodeMeter):
                 if phi >= th_phi or delta >= th_delta:
                     self._store(key, pn, dn, self.nodes - start + 1)
                     return
-                if ties == 1 or (ties == 3 and is_or):
-                    best = min(range(len(kids)), key=lambda i: (phis[i], -deltas[i]))
-                elif ties == 2:
-                    best = min(range(len(kids)), key=lambda i: (phis[i], deltas[i]))
-                else:
-                    best = min(range(len(kids)), key=lambda i: phis[i])
+                best = min(range(len(kids)), key=lambda i: (phis[i], -tie * deltas[i]))
                 second = min((phis[i] for i in range(len(kids)) if i != best), default=INFINITE)
                 child_delta = deltas[best]
                 want_phi = th_phi
