@@ -417,3 +417,42 @@ def test_parallel_dfpn_answers_as_one_thread_on_a_small_table() -> None:
                     collected += small.collections
         assert answers[:2] == answers[2:], index
     assert collected >= 40
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the parallel df-pn is the compiled kernel's")
+def test_parallel_dfpn_with_playouts_sizes_its_table_first() -> None:
+    """Two threads with playouts at bout starts (each reads the other's memo of playouts, a slot
+    read whole or not at all) answer as one thread does, with hints from the other question;
+    the table of a parallel proof is made as large as its entry limit first (no thread stops
+    the other to grow it), where one thread grows it as it fills."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    limit = 1 << 16
+    for index in range(3):
+        state = deal_position(table, random_deal(table, 20261130 + index, cards=3))
+        spec = compile_table(state.table, state.teams())
+        start = from_engine(spec, state)
+        maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+        answers = []
+        sizes = []
+        for count in (1, 2):
+            asked = None
+            for target in (1, 0):
+                tt = compiled.new_table(limit)
+                proof = compiled.CompiledDfpn(
+                    Machine(spec), maximising, target,
+                    SearchParams(budget=Budget(max_nodes=2_000_000), table=tt))
+                proof.playouts = 8
+                proof.workers = count
+                if asked is not None:
+                    proof.use_hint(asked)
+                asked = proof
+                answers.append(proof.prove(start))
+                sizes.append((count, tt.size, tt.bytes))
+        assert answers[:2] == answers[2:], index
+        # two slots an entry at the limit, 33 bytes a slot (the entry and its tag)
+        assert all(held >= 2 * limit * 33 for count, _, held in sizes if count == 2), sizes
+        assert any(held < 2 * limit * 33 for count, size, held in sizes if count == 1), sizes

@@ -426,8 +426,13 @@ static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, int64_t *dens
     if (dens) { dens[2 * i] = d[0]; dens[2 * i + 1] = d[1]; }
 }
 
-static int table_grow(Table *t) {
-    size_t cap = t->cap ? t->cap * 2 : (1 << 12);
+/* The table's slots made ``cap`` (a power of two, more than twice its entries), its entries
+ * placed again. Returns 0 when the memory is not there. */
+static int table_resize(Table *t, size_t cap);
+
+static int table_grow(Table *t) { return table_resize(t, t->cap ? t->cap * 2 : (1 << 12)); }
+
+static int table_resize(Table *t, size_t cap) {
     if (!pool_take(t->pool, slot_bytes(t, cap))) return 0;
     Entry *slots = malloc(cap * sizeof(Entry));
     uint8_t *tags = calloc(cap, 1);
@@ -714,11 +719,15 @@ static PyTypeObject PoolType;
 /* ---------------------------------------------------------------- several searches on one table */
 
 /* A parallel df-pn (kernel/dfpn.py: DfpnSearch, with ``workers``): several threads search one
- * question from the same root on the same table, as in Kaneko's parallel df-pn. Each thread
- * holds the group's lock to read while it searches (and lets go of it at every check, so that
- * one that must grow or collect the table can have it alone); a new key claims an empty slot
- * with one atomic step (its tag TAG_BUSY while it is written), and an entry is updated under
- * one of GROUP_LOCKS little locks, never from a proof or a disproof back to open numbers.
+ * question from the same root on the same table, as in Kaneko's parallel df-pn. The table is
+ * made first as large as the proof may fill it (group_presize), so that the threads seldom
+ * stop each other. Each thread holds the group's lock to read while it searches; one that must
+ * still collect the table or give it more words says so (``want``), and the others let go of
+ * the lock at their next node (and at every check) so that it has the table alone. A new key
+ * claims an empty slot with one atomic step (its tag TAG_BUSY while it is written), and an
+ * entry is updated under a lock held in its own move field (BEST_LOCKED: the line written
+ * anyway), never from a proof or a disproof back to open numbers. The threads read each
+ * other's memos of playouts (group_memo).
  * A thread takes the words of its new keys GROUP_WORDS at a time and adds its new entries to
  * the table's size GROUP_SIZES at a time (and at every check), so that the table's counters
  * are seldom written by all; the room kept for the others (group_slack) covers what a thread
@@ -727,7 +736,6 @@ static PyTypeObject PoolType;
  * While a thread searches a node, its count in its own row of ``busy`` makes the node look
  * dearer to the others (virtual proof and disproof numbers), so that they spread over other
  * subtrees; a thread writes only its own row, without an atomic step. */
-#define GROUP_LOCKS 4096
 #define BUSY_SLOTS 8192
 #define GROUP_WORDS 512
 #define GROUP_SIZES 32
@@ -738,9 +746,11 @@ typedef struct Group {
     _Atomic int done;          /* the root is settled, or a thread stopped: all return */
     _Atomic int stop;          /* the first stop of a thread (STOP_NONE: none) */
     _Atomic int *abort;        /* the first search's interrupt flag (Search.interrupt) */
+    _Atomic int want;          /* threads waiting to have the table alone: the others let go of
+                                * the lock at their next node */
     int workers;
-    atomic_flag locks[GROUP_LOCKS];
     _Atomic uint16_t *busy;    /* BUSY_SLOTS a thread: the nodes it searches, by busy_slot */
+    struct Search **members;   /* the threads' searches (their memos of playouts are read) */
 } Group;
 
 static Group *group_new(int workers, _Atomic int *abort) {
@@ -752,7 +762,6 @@ static Group *group_new(int workers, _Atomic int *abort) {
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&g->rw, &attr);
     pthread_rwlockattr_destroy(&attr);
-    for (int i = 0; i < GROUP_LOCKS; i++) atomic_flag_clear(&g->locks[i]);
     g->workers = workers;
     g->abort = abort;
     g->busy = alloc_written((size_t)workers * BUSY_SLOTS * sizeof(uint16_t));
@@ -769,27 +778,28 @@ static void group_free(Group *g) {
 /* The entries a thread of the group may add before the table's size counts them. */
 static inline size_t group_slack(const Group *g) { return (size_t)g->workers * GROUP_SIZES; }
 
-static inline void group_lock(Group *g, size_t slot) {
-    while (atomic_flag_test_and_set_explicit(&g->locks[slot & (GROUP_LOCKS - 1)],
-                                             memory_order_acquire)) {}
-}
-static inline void group_unlock(Group *g, size_t slot) {
-    atomic_flag_clear_explicit(&g->locks[slot & (GROUP_LOCKS - 1)], memory_order_release);
-}
 static inline size_t busy_slot(uint64_t h) { return (size_t)(h >> 20) & (BUSY_SLOTS - 1); }
 
 /* An entry's new numbers from one of the group (df-pn's: a proof or disproof stays; whole
- * numbers, so that no denominators are kept). */
+ * numbers, so that no denominators are kept). The entry is locked in its move field (df-pn's
+ * moves are NO_MOVE; no move is BEST_LOCKED), on the cache line that is written anyway rather
+ * than on a line of locks that the threads take from each other. */
+#define BEST_LOCKED INT32_MIN
 static void group_update(Table *t, size_t slot, Q low, Q high, int best, unsigned long long add) {
-    Group *g = t->group;
-    group_lock(g, slot);
     Entry *e = &t->slots[slot];
+    int32_t was = __atomic_load_n(&e->best, __ATOMIC_RELAXED);
+    for (;;) {
+        if (was == BEST_LOCKED) { was = __atomic_load_n(&e->best, __ATOMIC_RELAXED); continue; }
+        if (__atomic_compare_exchange_n(&e->best, &was, BEST_LOCKED, 1, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+            break;
+    }
     if (!(e->low == 0 || e->high == 0) || low.n == 0 || high.n == 0) {
-        e->low = low.n; e->high = high.n; e->best = best;
+        e->low = low.n; e->high = high.n; was = best;
     }
     unsigned long long work = (unsigned long long)e->work + add;
     e->work = work > WORK_MAX ? WORK_MAX : (uint32_t)work;
-    group_unlock(g, slot);
+    __atomic_store_n(&e->best, was, __ATOMIC_RELEASE);
 }
 
 /* Room for every thread of the group to add a key without growing anything (alone). */
@@ -870,6 +880,7 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
         || (size + 1 + slack) * 2 > t->cap || !group_words(t, my, n)) {
         /* the table must grow, or drop what cost least: alone */
         group_count(t, my);
+        atomic_fetch_add(&g->want, 1);
         pthread_rwlock_unlock(&g->rw);
         pthread_rwlock_wrlock(&g->rw);
         int ok = 1;
@@ -880,6 +891,7 @@ static int group_store(Table *t, GroupPart *my, const Table *shared, const uint6
             table_find(t, w, n, h, &slot);
             ok = table_add(t, w, n, h, slot, low, high, best, Q0, (uint32_t)work);
         }
+        atomic_fetch_sub(&g->want, 1);
         pthread_rwlock_unlock(&g->rw);
         pthread_rwlock_rdlock(&g->rw);
         return ok;
@@ -1056,6 +1068,17 @@ static int group_check(Search *S) {
     pthread_rwlock_rdlock(&g->rw);
     schedule(S);
     return 0;
+}
+
+/* A thread of a parallel df-pn lets go of the group's lock a moment for one that waits to
+ * have the table alone (Group.want). A child's store made before may have moved. */
+static void group_yield(Search *S) {
+    Group *g = S->group;
+    uint64_t epoch = S->table->epoch;
+    group_count(S->table, &S->part);
+    pthread_rwlock_unlock(&g->rw);
+    pthread_rwlock_rdlock(&g->rw);
+    if (S->table->epoch != epoch) S->stored_key = NULL;
 }
 
 /* Python is called with the GIL held: a search running without it takes it back for the call. */
@@ -2463,6 +2486,7 @@ typedef struct {          /* a slot's fields together: a probe reads one or two 
     uint64_t words[PMEMO_WORDS];
     uint8_t len;          /* 0: empty */
     uint8_t wins, ended, count, target;
+    uint8_t seq;          /* in a parallel df-pn: odd while its thread writes it (group_memo) */
 } PlayoutSlot;
 typedef struct PlayoutMemo { PlayoutSlot slots[PMEMO_SLOTS]; } PlayoutMemo;
 
@@ -2472,6 +2496,29 @@ static int pmemo_find(const PlayoutMemo *m, size_t i, const uint64_t *w, int len
     const PlayoutSlot *e = &m->slots[i];
     return e->len == len && e->hash == h && e->count == count
         && memcmp(e->words, w, (size_t)len * sizeof(uint64_t)) == 0;
+}
+
+/* In a parallel df-pn, the other threads' memos (the same question) at the slot ``i``: a
+ * result where one holds the key, read whole (its seq even and the same before and after). */
+static int group_memo(const Search *S, size_t i, const uint64_t *w, int len, uint64_t h,
+                      int count, int *wins, int *ended) {
+    const Group *g = S->group;
+    for (int j = 0; j < g->workers; j++) {
+        const Search *W = g->members[j];
+        if (W == S || !W->playouts) continue;
+        const PlayoutSlot *x = &W->playouts->slots[i];
+        uint8_t seq = __atomic_load_n(&x->seq, __ATOMIC_ACQUIRE);
+        if (seq & 1) continue;
+        if (x->len != len || x->hash != h || x->count != count || x->target != S->target
+            || memcmp(x->words, w, (size_t)len * sizeof(uint64_t)) != 0)
+            continue;
+        int won = x->wins, done = x->ended;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&x->seq, __ATOMIC_RELAXED) != seq) continue;
+        *wins = won; *ended = done;
+        return 1;
+    }
+    return 0;
 }
 
 static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
@@ -2495,8 +2542,14 @@ static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len,
         const PlayoutSlot *x = &o->slots[i];
         wins = x->wins; ended = x->ended;
         if (x->target != S->target) wins = ended - wins;
-    } else {
+    } else if (!S->group || !group_memo(S, i, w, len, h, count, &wins, &ended)) {
         wins = playout_wins(S, k, count, &ended);
+    }
+    uint8_t seq = 0;
+    if (S->group) { /* the other threads may read it meanwhile: odd while written */
+        seq = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+        __atomic_store_n(&e->seq, (uint8_t)(seq + 1), __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
     }
     e->hash = h;
     e->len = (uint8_t)len;
@@ -2505,6 +2558,7 @@ static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len,
     e->count = (uint8_t)count;
     e->target = (uint8_t)S->target;
     memcpy(e->words, w, (size_t)len * sizeof(uint64_t));
+    if (S->group) __atomic_store_n(&e->seq, (uint8_t)(seq + 2), __ATOMIC_RELEASE);
     return wins;
 }
 
@@ -2726,6 +2780,7 @@ static int dfpn_mid_(Search *S, const KS *k, int row, const uint64_t *key, int k
             S->stop = STOP_DONE;
             return -1;
         }
+        if (g && atomic_load_explicit(&g->want, memory_order_relaxed)) group_yield(S);
         dfpn_prefetch_loop(S, f, count);
         for (int i = 0; i < count; i++) {
             int64_t pn, dn;
@@ -2837,6 +2892,21 @@ typedef struct {
     uint64_t h;
 } ProofRun;
 
+/* A parallel proof's table made first as large as the proof may fill it (its entry limit, or
+ * the entries the nodes it may still search can add), so that no thread has to stop the
+ * others to grow it (a grow of 1,048,576 slots to 2,097,152 took 0.05 s, both threads
+ * waiting). Where the memory is not there, it grows as before. */
+static void group_presize(Table *t, long long nodes, int workers) {
+    unsigned long long room = (unsigned long long)workers * GROUP_SIZES + 1;
+    unsigned long long entries = t->limit > 0 ? (unsigned long long)t->limit : 0;
+    if (nodes > 0 && (!entries || t->size + (unsigned long long)nodes + room < entries))
+        entries = t->size + (unsigned long long)nodes + room;
+    if (!entries) return;
+    size_t cap = t->cap ? t->cap : (1 << 12);
+    while ((unsigned long long)cap < 2 * entries && cap < ((size_t)1 << 40)) cap *= 2;
+    if (cap > t->cap) table_resize(t, cap);
+}
+
 /* One thread's search of the root, to its end or the group's. */
 static void *proof_thread(void *arg) {
     ProofRun *run = arg;
@@ -2877,11 +2947,14 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     Group *g = group_new(workers, &S->abort);
     ProofRun *runs = calloc((size_t)workers, sizeof(ProofRun));
     pthread_t *threads = calloc((size_t)workers, sizeof(pthread_t));
-    if (!g || !g->busy || !runs || !threads) {
-        group_free(g); free(runs); free(threads);
+    Search **members = calloc((size_t)workers, sizeof(Search *));
+    if (!g || !g->busy || !runs || !threads || !members) {
+        group_free(g); free(runs); free(threads); free(members);
         return -2;
     }
+    g->members = members;
     atomic_store(&g->nodes, S->nodes);
+    group_presize(S->table, S->max_nodes > 0 ? S->max_nodes - S->nodes : 0, workers);
     S->group = g;
     S->flushed = S->nodes;
     S->table->group = g;
@@ -2889,6 +2962,9 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
         Search *W = i == 0 ? S : S->clones[i - 1];
         if (i > 0) clone_sync(S, W);
         W->worker = i;
+        members[i] = W;
+        /* made before the threads start: the others read it */
+        if (TUNE_PLAYOUTS(S->tuning) && !W->playouts) W->playouts = calloc(1, sizeof(PlayoutMemo));
         memset(&W->part, 0, sizeof W->part);
         W->stored_key = NULL;
         runs[i].S = W; runs[i].root = k; runs[i].key = key; runs[i].len = len; runs[i].h = h;
@@ -2920,7 +2996,7 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
         }
     }
     group_free(g);
-    free(runs); free(threads);
+    free(runs); free(threads); free(members);
     schedule(S);
     if (stop == STOP_NOT_CONSTANT) { S->stop = stop; return -1; }
     Probe p;
