@@ -186,6 +186,12 @@ class KernelUnsupported(KernelRefused):
     """A table or position the search kernel does not play (says what and why)."""
 
 
+class StaleBuildWarning(RuntimeWarning):
+    """The compiled kernel imports but was built from other C sources than those beside it:
+    the pure-Python kernel runs instead (same answers, slower). The command line shows it as
+    one line, ``omen-solver: warning: ...``."""
+
+
 class ConceptError(OmenSolverError):
     """A solution concept that does not fit the position (says why and what fits)."""
 

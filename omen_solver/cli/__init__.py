@@ -14,7 +14,9 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -22,7 +24,7 @@ from omen_solver import OMEN, OMENS, __version__
 from omen_solver.cli.signals import Stop, stop_on_signals
 from omen_solver.core.game import Feature, games
 from omen_solver.core.suggest import did_you_mean
-from omen_solver.errors import OmenSolverError, OptionError, one_line
+from omen_solver.errors import OmenSolverError, OptionError, StaleBuildWarning, one_line
 
 __all__ = [
     "COMMANDS",
@@ -324,7 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command line (``sys.argv`` by default) and return its exit status."""
     _tolerant_output()
     try:
-        return _main(sys.argv[1:] if argv is None else list(argv))
+        with _plain_warnings():
+            return _main(sys.argv[1:] if argv is None else list(argv))
     except BrokenPipeError:
         # The reader stopped reading (``omen-solver omens cards | head``): say nothing more.
         # Output still buffered would fail again at exit; it goes nowhere instead.
@@ -332,6 +335,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         return EXIT_BROKEN_PIPE
+
+
+@contextmanager
+def _plain_warnings() -> Iterator[None]:
+    """While a command runs, the warnings meant for its user (a stale compiled kernel) are one
+    line, ``omen-solver: warning: ...``, without Python's file, line and source; every other
+    warning is shown as Python shows it."""
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, StaleBuildWarning):
+            print(f"omen-solver: warning: {message}", file=sys.stderr if file is None else file)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
 
 
 def _tolerant_output() -> None:

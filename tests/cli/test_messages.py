@@ -161,3 +161,25 @@ def test_a_misspelt_option_setting_or_flag_gets_the_closest(
     ):
         code, out, err = run(capsys, "solve", str(HARMONY), *argv)
         assert (code, out) == (2, "") and expected in err, argv
+
+
+def test_a_stale_build_is_one_plain_line(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale compiled kernel (``compiled.stale_build``) is said as one line of the command,
+    not with Python's file, line number and source line; other warnings stay Python's."""
+    import warnings
+
+    from omen_solver.errors import StaleBuildWarning
+
+    def command(words: list[str]) -> int:
+        warnings.warn("the compiled kernel is stale", StaleBuildWarning, stacklevel=1)
+        warnings.warn("something else", UserWarning, stacklevel=1)
+        return 0
+
+    monkeypatch.setattr(cli, "_main", command)
+    before = warnings.showwarning
+    with pytest.warns(UserWarning, match="something else"):  # passed on to Python's display
+        code, _, err = run(capsys, "solve")
+    assert code == 0
+    assert err == "omen-solver: warning: the compiled kernel is stale\n"
+    assert warnings.showwarning is before

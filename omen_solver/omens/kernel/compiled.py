@@ -19,7 +19,7 @@ from omen_solver.core.game import GameState
 from omen_solver.core.search.matrix import solve_matrix_game
 from omen_solver.core.search.maxn import TieBreak
 from omen_solver.core.search.result import SimultaneousMode
-from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError
+from omen_solver.errors import BudgetExceeded, ConceptError, OmenSolverError, StaleBuildWarning
 from omen_solver.omens.kernel.machine import KState, Machine
 from omen_solver.omens.kernel.params import DEFAULT_PARAMS, SearchParams
 from omen_solver.omens.kernel.search import (
@@ -73,7 +73,7 @@ def stale_build(module: Any) -> str | None:
 STALE: Final = stale_build(_ckernel)
 """Why a compiled kernel that imports is not used (a stale build), else None."""
 if STALE is not None:
-    warnings.warn(STALE, RuntimeWarning, stacklevel=1)
+    warnings.warn(STALE, StaleBuildWarning, stacklevel=1)
     _ckernel = None
 
 AVAILABLE: Final = _ckernel is not None
