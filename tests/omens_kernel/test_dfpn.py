@@ -420,6 +420,35 @@ def test_parallel_dfpn_answers_as_one_thread_on_a_small_table() -> None:
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the parallel df-pn is the compiled kernel's")
+def test_parallel_dfpn_on_a_small_table_does_not_search_the_same_subtrees_forever() -> None:
+    """On 2,048 entries (a collection every thousand nodes or so), two threads prove "value 1?"
+    of 3-card deal 0 in about as many nodes as one thread (331,551): a parallel df-pn's table
+    ages the work of the entries it keeps, so that entries which cost much once cannot hold
+    the whole kept half and make every entry stored since go at the next collection. Before,
+    4 runs in 1,591 took 3,000,000 nodes or more (stopped there); after, the most of 1,300 was
+    1,254,463 (docs/benchmarks.md, "Two threads on a small table"). The ceiling is generous,
+    so that the test does not fail by chance; it cannot catch the rare blow-up of before
+    every time."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130, cards=3))
+    spec = compile_table(state.table, state.teams())
+    start = from_engine(spec, state)
+    maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+    for _ in range(8):
+        small = compiled.new_table(2048)
+        proof = compiled.CompiledDfpn(
+            Machine(spec), maximising, 1,
+            SearchParams(budget=Budget(max_nodes=2_500_000), table=small))
+        proof.workers = 2
+        assert proof.prove(start) is True
+        assert small.collections >= 100
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the parallel df-pn is the compiled kernel's")
 def test_parallel_dfpn_with_playouts_sizes_its_table_first() -> None:
     """Two threads with playouts at bout starts (each reads the other's memo of playouts, a slot
     read whole or not at all) answer as one thread does, with hints from the other question;

@@ -532,6 +532,8 @@ static inline void home_prefetch(const Table *t, uint64_t h) {
 }
 #define MERGE_AHEAD 8
 
+#define COLLECT_AGE 64 /* see table_collect */
+
 static inline int work_bucket(uint32_t work) { return work ? 32 - __builtin_clz(work) : 0; }
 
 /* Sort ``n`` values by their high 32 bits (least significant digit first, 12 bits a pass);
@@ -620,10 +622,17 @@ static int table_collect(Table *t, size_t keep) {
         }
         read += n + 1;
     }
-    /* their keys moved down in the same order, then the slots rebuilt */
+    /* their keys moved down in the same order, then the slots rebuilt. A parallel df-pn's
+     * table halves the work of what it keeps at every COLLECT_AGE-th collection: an entry's
+     * work only grows, and without ageing, entries that cost much once but are searched no
+     * more can fill the whole kept half, so that every entry stored since goes at the next
+     * collection (its work, that of one visit, below theirs) and the threads search the same
+     * subtrees again and again (docs/benchmarks.md, "Two threads on a small table") */
+    int age = t->group && (t->collections + 1) % COLLECT_AGE == 0;
     size_t write = 0;
     for (size_t j = 0; j < count; j++) {
         kept[j] = t->slots[slots[j]];
+        if (age) kept[j].work >>= 1;
         if (third) third[j] = t->third[slots[j]];
         if (dens) { dens[2 * j] = t->dens[2 * slots[j]]; dens[2 * j + 1] = t->dens[2 * slots[j] + 1]; }
         size_t read = kept[j].offset, n = (size_t)t->words[read] + 1;
