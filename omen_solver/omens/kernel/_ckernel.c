@@ -2488,10 +2488,11 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
  * it. Direct-mapped, a key of at most PMEMO_WORDS words kept whole and compared. The search of
  * the other question (its hint, same side, same playouts) plays the same playouts from the
  * same state, so its memo answers too: its wins, or the ended playouts less its wins.
- * 2^17 slots of 88 bytes (11 MiB, allocated once a search plays and written where used): with
- * 2^14 the bout starts evicted each other and were played again (3-card deal 47: 271,911
- * starts played with 2^14 slots, 227,553 with 2^17, 210,507 with 2^21). */
-#define PMEMO_SLOTS (1 << 17)
+ * 2^14 slots of 88 bytes (1.4 MiB a search, outside the memory budget's pool): 2^17 slots
+ * played fewer bout starts again (3-card deal 47: 271,911 starts played with 2^14 slots,
+ * 227,553 with 2^17) but, 11 MiB a search, took the targets' default solves to a peak of
+ * 2,400 MiB, over their 2 GiB budget (docs/benchmarks.md, "The branches' cost"). */
+#define PMEMO_SLOTS (1 << 14)
 #define PMEMO_WORDS 8 /* a bout start's key: its head, the hands (six at most), the counts */
 typedef struct {          /* a slot's fields together: a probe reads one or two cache lines */
     uint64_t hash;
