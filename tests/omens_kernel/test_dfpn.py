@@ -200,6 +200,20 @@ def test_searches_refuse_settings_they_do_not_apply() -> None:
         KernelMaxn(Machine(spec), SearchParams(payoff=[[1] * 4] * 5))
 
 
+def _seeded_deal(index: int, cards: int = 3) -> tuple[Any, Any, list[bool]]:
+    """Seeded 4-player deal ``index`` of ``benchmarks/omens_search.py`` with ``cards`` a hand
+    (one Absolute each): its compiled table, its start, and which seats are on the compiled
+    table's first team (the maximising side of the tests that use it)."""
+    from omen_solver.omens.deals import deal_position, random_deal
+    from omen_solver.omens.rules import make_rules
+    from omen_solver.omens.table import Table
+
+    table = Table(4, make_rules("rulebook"))
+    state = deal_position(table, random_deal(table, 20261130 + index, cards=cards))
+    spec = compile_table(state.table, state.teams())
+    return spec, from_engine(spec, state), [spec.team_of[seat] == 0 for seat in range(4)]
+
+
 def _two_questions(kind: type, spec: object, maximising: list[bool], start: object,
                    hint: bool) -> list[object]:
     """Ask "value 1?" then "value 0?", the second reading the first's table if ``hint``."""
@@ -393,17 +407,9 @@ def test_parallel_dfpn_answers_as_one_thread_on_a_small_table() -> None:
     write it at once (each thread keeps words for its new keys and counts its new entries in
     batches, and a collection moves the entries and the words under the threads): the answers
     stay those of one thread on the same small table."""
-    from omen_solver.omens.deals import deal_position, random_deal
-    from omen_solver.omens.rules import make_rules
-    from omen_solver.omens.table import Table
-
-    table = Table(4, make_rules("rulebook"))
     collected = 0
     for index in range(2):
-        state = deal_position(table, random_deal(table, 20261130 + index, cards=3))
-        spec = compile_table(state.table, state.teams())
-        start = from_engine(spec, state)
-        maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+        spec, start, maximising = _seeded_deal(index)
         answers = []
         for count in (1, 2):
             for target in (1, 0):
@@ -429,15 +435,7 @@ def test_parallel_dfpn_on_a_small_table_does_not_search_the_same_subtrees_foreve
     1,254,463 (docs/benchmarks.md, "Two threads on a small table"). The ceiling is generous,
     so that the test does not fail by chance; it cannot catch the rare blow-up of before
     every time."""
-    from omen_solver.omens.deals import deal_position, random_deal
-    from omen_solver.omens.rules import make_rules
-    from omen_solver.omens.table import Table
-
-    table = Table(4, make_rules("rulebook"))
-    state = deal_position(table, random_deal(table, 20261130, cards=3))
-    spec = compile_table(state.table, state.teams())
-    start = from_engine(spec, state)
-    maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+    spec, start, maximising = _seeded_deal(0)
     for _ in range(8):
         small = compiled.new_table(2048)
         proof = compiled.CompiledDfpn(
@@ -454,17 +452,9 @@ def test_parallel_dfpn_with_playouts_sizes_its_table_first() -> None:
     read whole or not at all) answer as one thread does, with hints from the other question;
     the table of a parallel proof is made as large as its entry limit first (no thread stops
     the other to grow it), where one thread grows it as it fills."""
-    from omen_solver.omens.deals import deal_position, random_deal
-    from omen_solver.omens.rules import make_rules
-    from omen_solver.omens.table import Table
-
-    table = Table(4, make_rules("rulebook"))
     limit = 1 << 16
     for index in range(3):
-        state = deal_position(table, random_deal(table, 20261130 + index, cards=3))
-        spec = compile_table(state.table, state.teams())
-        start = from_engine(spec, state)
-        maximising = [spec.team_of[seat] == 0 for seat in range(spec.players)]
+        spec, start, maximising = _seeded_deal(index)
         answers = []
         sizes = []
         for count in (1, 2):
