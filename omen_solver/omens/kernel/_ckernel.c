@@ -428,10 +428,6 @@ static void place(Table *t, Entry *slots, uint8_t *tags, Q *third, int64_t *dens
 
 /* The table's slots made ``cap`` (a power of two, more than twice its entries), its entries
  * placed again. Returns 0 when the memory is not there. */
-static int table_resize(Table *t, size_t cap);
-
-static int table_grow(Table *t) { return table_resize(t, t->cap ? t->cap * 2 : (1 << 12)); }
-
 static int table_resize(Table *t, size_t cap) {
     if (!pool_take(t->pool, slot_bytes(t, cap))) return 0;
     Entry *slots = malloc(cap * sizeof(Entry));
@@ -454,6 +450,8 @@ static int table_resize(Table *t, size_t cap) {
     t->epoch++;
     return 1;
 }
+
+static int table_grow(Table *t) { return table_resize(t, t->cap ? t->cap * 2 : (1 << 12)); }
 
 static void table_free(Table *t) {
     pool_give(t->pool, table_bytes_of(t));
