@@ -475,3 +475,35 @@ def test_parallel_dfpn_with_playouts_sizes_its_table_first() -> None:
         # two slots an entry at the limit, 33 bytes a slot (the entry and its tag)
         assert all(held >= 2 * limit * 33 for count, _, held in sizes if count == 2), sizes
         assert any(held < 2 * limit * 33 for count, size, held in sizes if count == 1), sizes
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the memo of playouts is the compiled kernel's")
+def test_the_searches_of_one_pool_share_one_memo_of_playouts() -> None:
+    """The searches of one solve (one pool: both questions of both sides, one after the other)
+    share one memo of playouts, keyed so that each reads only results that hold for it: the
+    answers and node counts are those of searches each with memos of its own (no pool). The
+    memo's bytes are counted in the pool (a 64th of its limit at most) and ``drop_memos`` gives
+    them back."""
+    spec, start, maximising = _seeded_deal(1)
+
+    def run(pool: Any) -> list[object]:
+        seen = []
+        for side in (maximising, [not flag for flag in maximising]):
+            for target in (1, 0):
+                proof = compiled.CompiledDfpn(
+                    Machine(spec), side, target,
+                    SearchParams(budget=Budget(max_nodes=300_000), pool=pool))
+                proof.playouts = 8
+                try:
+                    answer: object = proof.prove(start)
+                except BudgetExceeded as stopped:
+                    answer = stopped.reason
+                seen.append((answer, proof.nodes, proof.states))
+        return seen
+
+    alone = run(None)
+    pool = compiled.new_pool(1 << 30)
+    assert run(pool) == alone
+    assert 0 < pool.used <= (1 << 30) // 64  # one memo: the searches and their tables are gone
+    pool.drop_memos()
+    assert pool.used == 0

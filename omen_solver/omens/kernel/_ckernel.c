@@ -282,13 +282,26 @@ static PyObject *py_joint_child(PyObject *self, PyObject *args) {
 
 /* ---------------------------------------------------------------- memory */
 
+/* A solve's memos of playouts (df-pn's seeds at bout starts, playout_wins_memo): at most
+ * PMEMO_MAX of them, one for each search running at once (a thread holds one while it proves,
+ * whichever of its searches that is), their bytes counted in the pool that holds them. */
+#define PMEMO_MAX 8
+struct PlayoutMemo;
+typedef struct {
+    struct PlayoutMemo *_Atomic memo[PMEMO_MAX]; /* made when first held (NULL: not yet) */
+    _Atomic int held[PMEMO_MAX];                 /* 1 while a search holds it */
+    size_t slots;                                /* each memo's slots, a power of two */
+    struct Pool *pool;                           /* where their bytes are counted (or NULL) */
+} PlayoutMemos;
+
 /* A pool counts the bytes the tables and memos of one solve hold, so that together they never
  * pass its limit (kernel/tables.py: MemoryPlan). Searches running in several threads take
  * from the same pool, hence the atomics. */
-typedef struct {
+typedef struct Pool {
     PyObject_HEAD
     long long limit;  /* bytes; 0: no limit */
     _Atomic long long used, peak;
+    PlayoutMemos memos; /* the solve's memos of playouts, shared by its searches */
 } Pool;
 
 static int pool_take(Pool *p, size_t bytes) {
@@ -734,7 +747,7 @@ static PyTypeObject PoolType;
  * claims an empty slot with one atomic step (its tag TAG_BUSY while it is written), and an
  * entry is updated under a lock held in its own move field (BEST_LOCKED: the line written
  * anyway), never from a proof or a disproof back to open numbers. The threads read each
- * other's memos of playouts (group_memo).
+ * other's memos of playouts (memos_read).
  * A thread takes the words of its new keys GROUP_WORDS at a time and adds its new entries to
  * the table's size GROUP_SIZES at a time (and at every check), so that the table's counters
  * are seldom written by all; the room kept for the others (group_slack) covers what a thread
@@ -757,7 +770,6 @@ typedef struct Group {
                                 * the lock at their next node */
     int workers;
     _Atomic uint16_t *busy;    /* BUSY_SLOTS a thread: the nodes it searches, by busy_slot */
-    struct Search **members;   /* the threads' searches (their memos of playouts are read) */
 } Group;
 
 static Group *group_new(int workers, _Atomic int *abort) {
@@ -1029,7 +1041,12 @@ typedef struct Search {
      * (plain structures, kept between proofs), and while they run, their group */
     int workers, nclones;
     struct Search **clones;
-    struct PlayoutMemo *playouts; /* df-pn: the playouts of bout starts already seeded */
+    PlayoutMemos *memos;  /* df-pn: the memos of playouts it shares (its pool's, or own_memos) */
+    PlayoutMemos *own_memos; /* a search without a pool: memos of its own (else NULL) */
+    struct PlayoutMemo *playouts; /* the memo it holds while it proves (NULL: none) */
+    int memo_at, memo_tried; /* its place in memos; 1: it has asked for one in this proof */
+    uint64_t spec_digest;    /* a digest of spec: memos are used by searches of the same rules */
+    uint8_t sides;           /* the maximising seats, a bit each */
     const uint64_t *stored_key; /* df-pn: the key stored last (a child's in a frame), and where:
                                  * the parent's loop reads its numbers there (NULL: none) */
     size_t stored_slot;
@@ -2481,52 +2498,134 @@ static int playout_wins(Search *S, const KS *start, int count, int *ended) {
 }
 
 /* The playouts' results by bout start, so that a bout start seeded again (each time its
- * parent is expanded before it is stored) does not play them again: a result depends on the
- * state alone (the search's question and count fixed), so the node counts stay those without
- * it. Direct-mapped, a key of at most PMEMO_WORDS words kept whole and compared. The search of
- * the other question (its hint, same side, same playouts) plays the same playouts from the
- * same state, so its memo answers too: its wins, or the ended playouts less its wins.
- * 2^14 slots of 88 bytes (1.4 MiB a search, outside the memory budget's pool): 2^17 slots
- * played fewer bout starts again (3-card deal 47: 271,911 starts played with 2^14 slots,
- * 227,553 with 2^17) but, 11 MiB a search, took the targets' default solves to a peak of
- * 2,400 MiB, over their 2 GiB budget (docs/benchmarks.md, "The branches' cost"). */
-#define PMEMO_SLOTS (1 << 14)
+ * parent is expanded before it is stored) does not play them again. A result depends on the
+ * state, the number of playouts, the maximising seats and the rules alone: a slot is keyed by
+ * the state's key (at most PMEMO_WORDS words, kept whole and compared), the number and the
+ * maximising seats, and a memo by the rules (a digest of the spec), so the node counts stay
+ * those without the memo and any df-pn search may read any slot. A slot keeps the playouts
+ * that ended with the value 1 (``ones``) and those that ended: the question asked makes them
+ * its wins (``ones``, or ``ended - ones`` for "value 0?").
+ * The memos are a solve's, not a search's: its pool holds them (PlayoutMemos), a search holds
+ * one while it proves (taken at its first playouts, let go when it returns), so all the
+ * searches a thread runs in turn, every root move and question, share one memo, and a solve
+ * has as many as it runs searches at once (PMEMO_MAX at most), each counted in the pool. Where
+ * its own memo has no result a search reads the others (the other threads' while they write
+ * them: a slot is read whole or not at all, a count its holder makes odd while it writes it),
+ * and those of its hint's memos when they are not the same (a search without a pool has
+ * memos of its own). Direct-mapped, PMEMO_SLOTS slots of 80 bytes (20 MiB), fewer where that
+ * is more than a PMEMO_SHARE-th of the pool's limit (1 GiB: 2^17 slots).
+ * Before 2026-12-06 each search had a memo of its own, 2^14 slots (1.4 MiB) outside the pool:
+ * 2^17 slots a search (11 MiB) played fewer bout starts again but took the targets' default
+ * solves, which hold many searches, to a peak of 2,400 MiB, over their 2 GiB budget
+ * (docs/benchmarks.md, "The branches' cost" and "One memo of playouts a thread"). */
+#define PMEMO_SLOTS (1 << 18)
+#define PMEMO_MIN (1 << 10)
+#define PMEMO_SHARE 64
 #define PMEMO_WORDS 8 /* a bout start's key: its head, the hands (six at most), the counts */
 typedef struct {          /* a slot's fields together: a probe reads one or two cache lines */
     uint64_t hash;
     uint64_t words[PMEMO_WORDS];
     uint8_t len;          /* 0: empty */
-    uint8_t wins, ended, count, target;
-    uint8_t seq;          /* in a parallel df-pn: odd while its thread writes it (group_memo) */
+    uint8_t ones, ended, count;
+    uint8_t sides;        /* the maximising seats, a bit each */
+    uint8_t seq;          /* odd while its holder writes it (memos_read) */
 } PlayoutSlot;
-typedef struct PlayoutMemo { PlayoutSlot slots[PMEMO_SLOTS]; } PlayoutMemo;
+typedef struct PlayoutMemo {
+    uint64_t spec;        /* the rules' digest (Search.spec_digest) */
+    PlayoutSlot slots[];
+} PlayoutMemo;
 
-static int pmemo_find(const PlayoutMemo *m, size_t i, const uint64_t *w, int len, uint64_t h,
-                      int count) {
-    if (!m) return 0;
-    const PlayoutSlot *e = &m->slots[i];
-    return e->len == len && e->hash == h && e->count == count
+/* The digest of a search's rules (spec_from_py zeroes the spec first, its padding too). */
+static uint64_t spec_digest(const Spec *s) {
+    const unsigned char *b = (const unsigned char *)s;
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (size_t i = 0; i < sizeof *s; i++) { h ^= b[i]; h *= 0x100000001B3ULL; }
+    return h;
+}
+
+static void memos_init(PlayoutMemos *set, Pool *pool, long long limit) {
+    size_t slots = PMEMO_SLOTS;
+    while (limit > 0 && slots > PMEMO_MIN
+           && (long long)(slots * sizeof(PlayoutSlot)) > limit / PMEMO_SHARE)
+        slots /= 2;
+    set->slots = slots;
+    set->pool = pool;
+}
+
+static size_t memo_bytes(const PlayoutMemos *set) {
+    return sizeof(PlayoutMemo) + set->slots * sizeof(PlayoutSlot);
+}
+
+static void memos_free(PlayoutMemos *set) {
+    for (int j = 0; j < PMEMO_MAX; j++) {
+        PlayoutMemo *m = atomic_load(&set->memo[j]);
+        if (!m) continue;
+        free(m);
+        pool_give(set->pool, memo_bytes(set));
+        atomic_store(&set->memo[j], NULL);
+    }
+}
+
+/* A memo of S's memos that no search holds (made where none is free and the pool has room),
+ * held by S until memo_let_go; NULL where none is to be had (S then plays every seed). */
+static PlayoutMemo *memo_hold(Search *S) {
+    PlayoutMemos *set = S->memos;
+    if (!set || S->memo_tried) return NULL;
+    S->memo_tried = 1;
+    for (int j = 0; j < PMEMO_MAX; j++) {
+        PlayoutMemo *m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
+        if (m && m->spec != S->spec_digest) continue;
+        int none = 0;
+        if (!atomic_compare_exchange_strong(&set->held[j], &none, 1)) continue;
+        m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
+        if (!m) {
+            size_t bytes = memo_bytes(set);
+            if (!pool_take(set->pool, bytes)) { atomic_store(&set->held[j], 0); continue; }
+            m = calloc(1, bytes);
+            if (!m) { pool_give(set->pool, bytes); atomic_store(&set->held[j], 0); continue; }
+            m->spec = S->spec_digest;
+            atomic_store_explicit(&set->memo[j], m, memory_order_release);
+        } else if (m->spec != S->spec_digest) {
+            atomic_store(&set->held[j], 0);
+            continue;
+        }
+        S->playouts = m;
+        S->memo_at = j;
+        return m;
+    }
+    return NULL;
+}
+
+/* S's memo back to its memos, for the next search to prove (at the end of each proof). */
+static void memo_let_go(Search *S) {
+    if (S->playouts) atomic_store_explicit(&S->memos->held[S->memo_at], 0, memory_order_release);
+    S->playouts = NULL;
+    S->memo_tried = 0;
+}
+
+static inline int pmemo_match(const PlayoutSlot *e, const uint64_t *w, int len, uint64_t h,
+                              int count, int sides) {
+    return e->len == len && e->hash == h && e->count == count && e->sides == sides
         && memcmp(e->words, w, (size_t)len * sizeof(uint64_t)) == 0;
 }
 
-/* In a parallel df-pn, the other threads' memos (the same question) at the slot ``i``: a
- * result where one holds the key, read whole (its seq even and the same before and after). */
-static int group_memo(const Search *S, size_t i, const uint64_t *w, int len, uint64_t h,
-                      int count, int *wins, int *ended) {
-    const Group *g = S->group;
-    for (int j = 0; j < g->workers; j++) {
-        const Search *W = g->members[j];
-        if (W == S || !W->playouts) continue;
-        const PlayoutSlot *x = &W->playouts->slots[i];
+/* A result for the key in the memos of ``set`` other than ``skip`` (which other searches may
+ * be writing meanwhile): a slot holding the key, read whole (its seq even and the same before
+ * and after). */
+static int memos_read(PlayoutMemos *set, const PlayoutMemo *skip, const Search *S,
+                      const uint64_t *w, int len, uint64_t h, int count, int *ones, int *ended) {
+    size_t i = (size_t)(h >> 17) & (set->slots - 1);
+    for (int j = 0; j < PMEMO_MAX; j++) {
+        const PlayoutMemo *m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
+        if (!m || m == skip || m->spec != S->spec_digest) continue;
+        const PlayoutSlot *x = &m->slots[i];
         uint8_t seq = __atomic_load_n(&x->seq, __ATOMIC_ACQUIRE);
         if (seq & 1) continue;
-        if (x->len != len || x->hash != h || x->count != count || x->target != S->target
-            || memcmp(x->words, w, (size_t)len * sizeof(uint64_t)) != 0)
-            continue;
-        int won = x->wins, done = x->ended;
+        if (!pmemo_match(x, w, len, h, count, S->sides)) continue;
+        int won = x->ones, done = x->ended;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (__atomic_load_n(&x->seq, __ATOMIC_RELAXED) != seq) continue;
-        *wins = won; *ended = done;
+        *ones = won; *ended = done;
         return 1;
     }
     return 0;
@@ -2534,43 +2633,35 @@ static int group_memo(const Search *S, size_t i, const uint64_t *w, int len, uin
 
 static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len, uint64_t h,
                              int count) {
-    int ended;
-    if (len > PMEMO_WORDS) return playout_wins(S, k, count, &ended);
-    if (!S->playouts) {
-        S->playouts = calloc(1, sizeof(PlayoutMemo));
-        if (!S->playouts) return playout_wins(S, k, count, &ended);
-    }
+    int ended, ones;
     PlayoutMemo *m = S->playouts;
-    size_t i = (size_t)(h >> 17) & (PMEMO_SLOTS - 1);
+    if (len > PMEMO_WORDS || (!m && !(m = memo_hold(S)))) return playout_wins(S, k, count, &ended);
+    size_t i = (size_t)(h >> 17) & (S->memos->slots - 1);
     PlayoutSlot *e = &m->slots[i];
-    if (pmemo_find(m, i, w, len, h, count))
-        return e->target == S->target ? e->wins : e->ended - e->wins;
-    const Search *H = (const Search *)S->hint_obj;
-    const PlayoutMemo *o = H ? H->playouts : NULL;
-    int wins;
-    if (o && pmemo_find(o, i, w, len, h, count)
-        && memcmp(H->maximising, S->maximising, sizeof S->maximising) == 0) {
-        const PlayoutSlot *x = &o->slots[i];
-        wins = x->wins; ended = x->ended;
-        if (x->target != S->target) wins = ended - wins;
-    } else if (!S->group || !group_memo(S, i, w, len, h, count, &wins, &ended)) {
-        wins = playout_wins(S, k, count, &ended);
-    }
-    uint8_t seq = 0;
-    if (S->group) { /* the other threads may read it meanwhile: odd while written */
-        seq = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+    if (pmemo_match(e, w, len, h, count, S->sides)) {
+        ones = e->ones; ended = e->ended;
+    } else {
+        const Search *H = (const Search *)S->hint_obj;
+        if (!memos_read(S->memos, m, S, w, len, h, count, &ones, &ended)
+            && !(H && H->memos && H->memos != S->memos
+                 && memos_read(H->memos, NULL, S, w, len, h, count, &ones, &ended))) {
+            int wins = playout_wins(S, k, count, &ended);
+            ones = S->target ? wins : ended - wins;
+        }
+        /* the other searches may read it meanwhile: odd while written */
+        uint8_t seq = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
         __atomic_store_n(&e->seq, (uint8_t)(seq + 1), __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->hash = h;
+        e->len = (uint8_t)len;
+        e->ones = (uint8_t)ones;
+        e->ended = (uint8_t)ended;
+        e->count = (uint8_t)count;
+        e->sides = S->sides;
+        memcpy(e->words, w, (size_t)len * sizeof(uint64_t));
+        __atomic_store_n(&e->seq, (uint8_t)(seq + 2), __ATOMIC_RELEASE);
     }
-    e->hash = h;
-    e->len = (uint8_t)len;
-    e->wins = (uint8_t)wins;
-    e->ended = (uint8_t)ended;
-    e->count = (uint8_t)count;
-    e->target = (uint8_t)S->target;
-    memcpy(e->words, w, (size_t)len * sizeof(uint64_t));
-    if (S->group) __atomic_store_n(&e->seq, (uint8_t)(seq + 2), __ATOMIC_RELEASE);
-    return wins;
+    return S->target ? ones : ended - ones;
 }
 
 /* The seed of a node not searched yet (dfpn.py: DfpnSearch._seed_of): dfpn_seed's numbers,
@@ -2876,7 +2967,7 @@ static void frames_free(Search *S) {
 }
 
 static void clone_free(Search *C) {
-    free(C->playouts);
+    memo_let_go(C);
     frames_free(C);
     free(C);
 }
@@ -2885,6 +2976,7 @@ static void clone_sync(const Search *S, Search *C) {
     C->table = S->table; C->shared = S->shared;
     C->hint_obj = S->hint_obj; C->hint_target = S->hint_target;
     C->pool = S->pool;
+    C->memos = S->memos; C->spec_digest = S->spec_digest; C->sides = S->sides;
     memcpy(C->maximising, S->maximising, sizeof C->maximising);
     memcpy(C->attacker, S->attacker, sizeof C->attacker);
     C->constant_sum = S->constant_sum; C->mode = S->mode; C->total = S->total;
@@ -2958,12 +3050,10 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     Group *g = group_new(workers, &S->abort);
     ProofRun *runs = calloc((size_t)workers, sizeof(ProofRun));
     pthread_t *threads = calloc((size_t)workers, sizeof(pthread_t));
-    Search **members = calloc((size_t)workers, sizeof(Search *));
-    if (!g || !g->busy || !runs || !threads || !members) {
-        group_free(g); free(runs); free(threads); free(members);
+    if (!g || !g->busy || !runs || !threads) {
+        group_free(g); free(runs); free(threads);
         return -2;
     }
-    g->members = members;
     atomic_store(&g->nodes, S->nodes);
     group_presize(S->table, S->max_nodes > 0 ? S->max_nodes - S->nodes : 0, workers);
     S->group = g;
@@ -2973,9 +3063,6 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
         Search *W = i == 0 ? S : S->clones[i - 1];
         if (i > 0) clone_sync(S, W);
         W->worker = i;
-        members[i] = W;
-        /* made before the threads start: the others read it */
-        if (TUNE_PLAYOUTS(S->tuning) && !W->playouts) W->playouts = calloc(1, sizeof(PlayoutMemo));
         memset(&W->part, 0, sizeof W->part);
         W->stored_key = NULL;
         runs[i].S = W; runs[i].root = k; runs[i].key = key; runs[i].len = len; runs[i].h = h;
@@ -2998,6 +3085,7 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
     int stop = atomic_load(&g->stop);
     S->nodes = atomic_load(&g->nodes);
     if (S->max_nodes > 0 && S->nodes > S->max_nodes) S->nodes = S->max_nodes;
+    for (int i = 0; i < workers - 1; i++) memo_let_go(S->clones[i]);
     for (int i = 0; i < started; i++) {
         Search *W = S->clones[i];
         S->mixed_seen |= W->mixed_seen;
@@ -3007,7 +3095,7 @@ static int dfpn_parallel(Search *S, const KS *k, const uint64_t *key, int len, u
         }
     }
     group_free(g);
-    free(runs); free(threads); free(members);
+    free(runs); free(threads);
     schedule(S);
     if (stop == STOP_NOT_CONSTANT) { S->stop = stop; return -1; }
     Probe p;
@@ -3037,6 +3125,7 @@ static int ask_proofs(Search *S, const KS *k, const uint64_t *w, int len, uint64
         D->released = S->released;
         schedule(D);
         int r = dfpn_mid(D, k, -1, w, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
+        memo_let_go(D);
         S->released = D->released;
         D->released = NULL;
         D->max_nodes = saved;
@@ -3082,12 +3171,12 @@ static void Search_dealloc(Search *S) {
     Py_XDECREF(S->proof_obj[1]);
     Py_XDECREF(S->table_obj);
     Py_XDECREF(S->shared_obj);
-    Py_XDECREF(S->pool_obj);
-    free(S->playouts);
-    S->playouts = NULL;
-    frames_free(S);
+    memo_let_go(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
     free(S->clones);
+    if (S->own_memos) { memos_free(S->own_memos); free(S->own_memos); }
+    Py_XDECREF(S->pool_obj); /* after the memos are let go: the pool may hold them */
+    frames_free(S);
     Py_XDECREF(S->progress);
     Py_XDECREF(S->matrix_value);
     Py_TYPE(S)->tp_free((PyObject *)S);
@@ -3132,6 +3221,20 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     if (use_tables(S, table, shared) < 0) return -1;
     if (spec_from_py(spec_o, &S->spec) < 0) return -1;
     if (get_ints(maximising, S->maximising, S->spec.players) < 0) return -1;
+    S->spec_digest = spec_digest(&S->spec);
+    S->sides = 0;
+    for (int seat = 0; seat < S->spec.players; seat++)
+        if (S->maximising[seat]) S->sides |= (uint8_t)(1u << seat);
+    if (S->pool) {
+        S->memos = &S->pool->memos;
+    } else {
+        if (!S->own_memos) {
+            S->own_memos = calloc(1, sizeof(PlayoutMemos));
+            if (!S->own_memos) { PyErr_NoMemory(); return -1; }
+            memos_init(S->own_memos, NULL, 0);
+        }
+        S->memos = S->own_memos;
+    }
     S->constant_sum = constant_sum;
     S->mode = mode;
     S->total = -1;
@@ -3230,6 +3333,7 @@ static PyObject *Search_prove(Search *S, PyObject *args) {
         r = dfpn_mid(S, &k, -1, key, len, h, PN_INFINITE - 1, PN_INFINITE - 1);
         if (S->released) { PyEval_RestoreThread(S->released); S->released = NULL; }
     }
+    memo_let_go(S);
     if (r < 0) return stopped(S);
     Probe p;
     if (tt_probe(S, key, len, h, &p)) {
@@ -3466,10 +3570,38 @@ static PyTypeObject SearchType = {
 static int Pool_init(Pool *P, PyObject *args, PyObject *kwds) {
     long long limit;
     if (!PyArg_ParseTuple(args, "L", &limit)) return -1;
+    memos_free(&P->memos);
+    memos_init(&P->memos, P, limit);
     P->limit = limit;
     atomic_store(&P->used, 0);
     atomic_store(&P->peak, 0);
     return 0;
+}
+
+/* drop_memos(): the memos of playouts no search holds, freed and their bytes given back (at a
+ * solve's end: a finished solve's searches may live on until the collector frees them). Only
+ * while no search of the pool runs: the others' memos are read without a hold. */
+static PyObject *Pool_drop_memos(Pool *P, PyObject *unused) {
+    PlayoutMemos *set = &P->memos;
+    for (int j = 0; j < PMEMO_MAX; j++) {
+        int none = 0;
+        if (!atomic_compare_exchange_strong(&set->held[j], &none, 1)) continue;
+        PlayoutMemo *m = atomic_exchange(&set->memo[j], NULL);
+        if (m) { free(m); pool_give(P, memo_bytes(set)); }
+        atomic_store(&set->held[j], 0);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Pool_methods[] = {
+    {"drop_memos", (PyCFunction)Pool_drop_memos, METH_NOARGS,
+     "free the memos of playouts no search holds (no search of the pool may run)"},
+    {NULL}
+};
+
+static void Pool_dealloc(Pool *P) {
+    memos_free(&P->memos);
+    Py_TYPE(P)->tp_free((PyObject *)P);
 }
 
 static PyObject *Pool_get_used(Pool *P, void *c) { return PyLong_FromLongLong(atomic_load(&P->used)); }
@@ -3488,8 +3620,10 @@ static PyTypeObject PoolType = {
     .tp_name = "omen_solver.omens.kernel._ckernel.Pool",
     .tp_basicsize = sizeof(Pool),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pool(limit): the bytes the tables of one solve may hold (kernel/tables.py).",
+    .tp_doc = "Pool(limit): the bytes the tables and memos of one solve may hold (kernel/tables.py).",
+    .tp_dealloc = (destructor)Pool_dealloc,
     .tp_getset = Pool_getset,
+    .tp_methods = Pool_methods,
     .tp_init = (initproc)Pool_init,
     .tp_new = PyType_GenericNew,
 };

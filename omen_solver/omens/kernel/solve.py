@@ -599,6 +599,8 @@ class OmensKernelRoot:
                                      setup.evaluation)
         pool = setup.pool
         memory = int(pool.peak) if pool is not None else 0
+        if pool is not None:
+            pool.drop_memos()  # the searches' memos of playouts: no search runs now
         result.extra.update(
             {
                 "engine": f"kernel ({backend_name()})",
