@@ -149,6 +149,15 @@ def test_dfpn_stops_at_its_budget() -> None:
     assert search.nodes == 500
 
 
+def _answer(search: Any, start: Any) -> object:
+    """A search's answer from ``start``, or the reason it stopped (its budget, endless play)."""
+    try:
+        answer: object = search.prove(start)
+    except BudgetExceeded as stopped:
+        answer = stopped.reason
+    return answer
+
+
 def _positions(seed: int, count: int) -> Iterator[tuple[OmensState, Any, Any, list[bool]]]:
     """Seeded small positions of 4 to 6 players: the state, its kernel spec and start, and
     the seats of team 1 (maximising)."""
@@ -175,11 +184,8 @@ def test_compiled_dfpn_equals_python_dfpn(seed: int, count: int) -> None:
             for kind in (DfpnSearch, compiled.CompiledDfpn):
                 params = SearchParams(budget=Budget(max_nodes=2_000))
                 search = kind(Machine(spec), maximising, target, params)
-                try:
-                    answer: object = search.prove(start)
-                except BudgetExceeded as stopped:
-                    answer = stopped.reason
-                seen.append((answer, search.nodes, search.states, search.mixed_seen))
+                seen.append((_answer(search, start), search.nodes, search.states,
+                             search.mixed_seen))
             assert seen[0] == seen[1], (state, target)
             compared += 1
     assert compared == 2 * count
@@ -225,11 +231,7 @@ def _two_questions(kind: type, spec: object, maximising: list[bool], start: obje
         if hint and first is not None:
             search.use_hint(first)
         first = search
-        try:
-            answer: object = search.prove(start)
-        except BudgetExceeded as stopped:
-            answer = stopped.reason
-        seen.append((answer, search.nodes, search.states))
+        seen.append((_answer(search, start), search.nodes, search.states))
     return seen
 
 
@@ -494,11 +496,7 @@ def test_the_searches_of_one_pool_share_one_memo_of_playouts() -> None:
                     Machine(spec), side, target,
                     SearchParams(budget=Budget(max_nodes=300_000), pool=pool))
                 proof.playouts = 8
-                try:
-                    answer: object = proof.prove(start)
-                except BudgetExceeded as stopped:
-                    answer = stopped.reason
-                seen.append((answer, proof.nodes, proof.states))
+                seen.append((_answer(proof, start), proof.nodes, proof.states))
         return seen
 
     alone = run(None)
