@@ -2556,14 +2556,28 @@ static size_t memo_bytes(const PlayoutMemos *set) {
     return sizeof(PlayoutMemo) + set->slots * sizeof(PlayoutSlot);
 }
 
-static void memos_free(PlayoutMemos *set) {
+/* The memos no search holds, freed and their bytes given back (every memo where no search of
+ * the set can run: a search lets its memo go when it returns, before it is freed). Only while
+ * no search of the set runs: the others' memos are read without a hold (memos_read). */
+static void memos_drop(PlayoutMemos *set) {
     for (int j = 0; j < PMEMO_MAX; j++) {
-        PlayoutMemo *m = atomic_load(&set->memo[j]);
-        if (!m) continue;
-        free(m);
-        pool_give(set->pool, memo_bytes(set));
-        atomic_store(&set->memo[j], NULL);
+        int none = 0;
+        if (!atomic_compare_exchange_strong(&set->held[j], &none, 1)) continue;
+        PlayoutMemo *m = atomic_exchange(&set->memo[j], NULL);
+        if (m) { free(m); pool_give(set->pool, memo_bytes(set)); }
+        atomic_store(&set->held[j], 0);
     }
+}
+
+/* A memo of ``set`` for the rules ``spec``, its bytes taken from the pool; NULL where the pool
+ * or the memory has no room. */
+static PlayoutMemo *memo_make(PlayoutMemos *set, uint64_t spec) {
+    size_t bytes = memo_bytes(set);
+    if (!pool_take(set->pool, bytes)) return NULL;
+    PlayoutMemo *m = calloc(1, bytes);
+    if (!m) { pool_give(set->pool, bytes); return NULL; }
+    m->spec = spec;
+    return m;
 }
 
 /* A memo of S's memos that no search holds (made where none is free and the pool has room),
@@ -2573,25 +2587,17 @@ static PlayoutMemo *memo_hold(Search *S) {
     if (!set || S->memo_tried) return NULL;
     S->memo_tried = 1;
     for (int j = 0; j < PMEMO_MAX; j++) {
-        PlayoutMemo *m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
-        if (m && m->spec != S->spec_digest) continue;
         int none = 0;
         if (!atomic_compare_exchange_strong(&set->held[j], &none, 1)) continue;
-        m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
-        if (!m) {
-            size_t bytes = memo_bytes(set);
-            if (!pool_take(set->pool, bytes)) { atomic_store(&set->held[j], 0); continue; }
-            m = calloc(1, bytes);
-            if (!m) { pool_give(set->pool, bytes); atomic_store(&set->held[j], 0); continue; }
-            m->spec = S->spec_digest;
+        PlayoutMemo *m = atomic_load_explicit(&set->memo[j], memory_order_acquire);
+        if (!m && (m = memo_make(set, S->spec_digest)))
             atomic_store_explicit(&set->memo[j], m, memory_order_release);
-        } else if (m->spec != S->spec_digest) {
-            atomic_store(&set->held[j], 0);
-            continue;
+        if (m && m->spec == S->spec_digest) {
+            S->playouts = m;
+            S->memo_at = j;
+            return m;
         }
-        S->playouts = m;
-        S->memo_at = j;
-        return m;
+        atomic_store(&set->held[j], 0); /* none to be had here, or another rules' memo */
     }
     return NULL;
 }
@@ -3174,7 +3180,7 @@ static void Search_dealloc(Search *S) {
     memo_let_go(S);
     for (int i = 0; i < S->nclones; i++) clone_free(S->clones[i]);
     free(S->clones);
-    if (S->own_memos) { memos_free(S->own_memos); free(S->own_memos); }
+    if (S->own_memos) { memos_drop(S->own_memos); free(S->own_memos); }
     Py_XDECREF(S->pool_obj); /* after the memos are let go: the pool may hold them */
     frames_free(S);
     Py_XDECREF(S->progress);
@@ -3570,7 +3576,7 @@ static PyTypeObject SearchType = {
 static int Pool_init(Pool *P, PyObject *args, PyObject *kwds) {
     long long limit;
     if (!PyArg_ParseTuple(args, "L", &limit)) return -1;
-    memos_free(&P->memos);
+    memos_drop(&P->memos);
     memos_init(&P->memos, P, limit);
     P->limit = limit;
     atomic_store(&P->used, 0);
@@ -3582,14 +3588,7 @@ static int Pool_init(Pool *P, PyObject *args, PyObject *kwds) {
  * solve's end: a finished solve's searches may live on until the collector frees them). Only
  * while no search of the pool runs: the others' memos are read without a hold. */
 static PyObject *Pool_drop_memos(Pool *P, PyObject *unused) {
-    PlayoutMemos *set = &P->memos;
-    for (int j = 0; j < PMEMO_MAX; j++) {
-        int none = 0;
-        if (!atomic_compare_exchange_strong(&set->held[j], &none, 1)) continue;
-        PlayoutMemo *m = atomic_exchange(&set->memo[j], NULL);
-        if (m) { free(m); pool_give(P, memo_bytes(set)); }
-        atomic_store(&set->held[j], 0);
-    }
+    memos_drop(&P->memos);
     Py_RETURN_NONE;
 }
 
@@ -3600,7 +3599,7 @@ static PyMethodDef Pool_methods[] = {
 };
 
 static void Pool_dealloc(Pool *P) {
-    memos_free(&P->memos);
+    memos_drop(&P->memos);
     Py_TYPE(P)->tp_free((PyObject *)P);
 }
 
