@@ -37,7 +37,8 @@ SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, dis
             Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True),
             replace(Tuning.off(), alpha_beta_proofs=True, alpha_beta_asks=True),
             Tuning(ties=1), Tuning(ties=2), Tuning(ties=0), Tuning(playout_prior=0),
-            Tuning(playouts=4, playouts_turn=0, playout_prior=2), Tuning()]
+            Tuning(playouts=4, playouts_turn=0, playout_prior=2), Tuning(seed_model=True),
+            Tuning()]
 """Each setting alone, together, and the defaults."""
 
 Position = tuple[Machine, list[bool], KState]
@@ -128,7 +129,10 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals
                                     Tuning(ties=0), Tuning(ties=1), Tuning(ties=2),
                                     Tuning(ties=3),
                                     Tuning(playouts=4, playouts_turn=0, playout_prior=0),
-                                    Tuning(playouts=8, playouts_turn=0, playout_prior=4)],
+                                    Tuning(playouts=8, playouts_turn=0, playout_prior=4),
+                                    Tuning(seed_model=True, playouts_turn=0),
+                                    Tuning(seed_model=True, playouts=4, playouts_turn=0,
+                                           ties=0)],
                          ids=repr)
 def test_compiled_dfpn_visits_the_nodes_of_python_dfpn(tuning: Tuning) -> None:
     """The same answers, node counts, table entries and stops, setting by setting (the

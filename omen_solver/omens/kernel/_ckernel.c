@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include <math.h>
 
 #include "_ckernel_machine.h"
 
@@ -972,6 +973,7 @@ enum { MODE_MIXED, MODE_LOWER, MODE_UPPER };
 #define TUNE_HINT_STORED 512 /* params.py: Tuning.hint_stored */
 #define TUNE_TIES(t) ((t) >> 10 & 3) /* params.py: Tuning.ties */
 #define TUNE_PRIOR(t) (((t) >> 12 & 7) + 1) /* params.py: 1 + Tuning.playout_prior */
+#define TUNE_MODEL 32768 /* params.py: Tuning.seed_model */
 #define PLAYOUT_STEPS 400 /* dfpn.py: PLAYOUT_STEPS */
 #define SQUEEZE_SCALE 16 /* search.py: SQUEEZE_SCALE */
 #define SEED_MAX (((int64_t)1) << 30)
@@ -2670,16 +2672,69 @@ static int playout_wins_memo(Search *S, const KS *k, const uint64_t *w, int len,
     return S->target ? ones : ended - ones;
 }
 
+/* The fitted model's coefficients: omens/data/seed_model.toml's, in the order of
+ * seed_model.py's FEATURES (tests/omens_kernel/test_seed_model.py compares them). */
+#define SEED_FEATURES 23
+static const double SEED_MODEL[SEED_FEATURES] = {
+    0.3039, 3.7641, 1.6659, -3.7821, -1.6772, 0.8346, -0.8476, 0.5292, -0.5276, 0.3332,
+    0.1579, -0.1627, 0.3596, -0.3593, 0.2214, -0.7753, 0.5806, -0.5864, 0.1491, -0.1535,
+    -0.1539, 0.1493, -0.0973,
+};
+
+/* The probability that the attacker wins a bout start for sure, by the fitted model
+ * (seed_model.py: probability, the same features summed in the same order). */
+static double seed_model_p(const Search *S, const KS *k) {
+    const Spec *s = &S->spec;
+    int near[2] = {99, 99}, cards[2] = {0, 0}, seats_near[2] = {0, 0}, near_top[2] = {-1, -1};
+    int top_near[2] = {0, 0};
+    uint64_t held[2] = {0, 0};
+    for (int seat = 0; seat < s->players; seat++) {
+        uint64_t hand = k->hands[seat];
+        if (!hand) continue;
+        int a = S->attacker[seat] != 0, count = popcount(hand);
+        if (count - 1 < near[a]) near[a] = count - 1;
+        cards[a] += count; held[a] |= hand;
+    }
+    uint64_t every = held[0] | held[1];
+    uint64_t top = every ? ((uint64_t)1) << highbit(every) : 0, low = every & (~every + 1);
+    for (int seat = 0; seat < s->players; seat++) {
+        uint64_t hand = k->hands[seat];
+        int a = S->attacker[seat] != 0;
+        if (hand && popcount(hand) - 1 == near[a]) {
+            seats_near[a]++;
+            if (highbit(hand) > near_top[a]) near_top[a] = highbit(hand);
+            if (hand & top) top_near[a] = 1;
+        }
+    }
+    uint64_t absolutes = ((((uint64_t)1) << 6) - 1) << (s->n - 6);
+    uint64_t mirror = s->effect_mask[E_MIRROR], sadness = s->effect_mask[E_SADNESS];
+    int leader = k->leader < s->players ? k->leader : k->leader % s->players;
+    const double x[SEED_FEATURES] = {
+        1.0, near[1] == 1, near[1] == 2, near[0] == 1, near[0] == 2, cards[1] / 4.0,
+        cards[0] / 4.0, seats_near[1] / 2.0, seats_near[0] / 2.0, (held[1] & top) != 0,
+        top_near[1], top_near[0], near[1] == 1 && top_near[1], near[0] == 1 && top_near[0],
+        (near_top[1] - near_top[0]) / 8.0, S->attacker[leader] != 0,
+        popcount(held[1] & absolutes) / 2.0, popcount(held[0] & absolutes) / 2.0,
+        (held[1] & mirror) != 0, (held[0] & mirror) != 0, (held[1] & sadness) != 0,
+        (held[0] & sadness) != 0, (held[1] & low) != 0};
+    double z = 0;
+    for (int i = 0; i < SEED_FEATURES; i++) z += SEED_MODEL[i] * x[i];
+    return 1.0 / (1.0 + exp(-z));
+}
+
 /* The seed of a node not searched yet (dfpn.py: DfpnSearch._seed_of): dfpn_seed's numbers,
  * and at a bout start with Tuning.playouts = P, the proof number multiplied by the playouts
- * the attacker lost plus one and the disproof number by those it won plus one. */
+ * the attacker lost plus the prior and the disproof number by those it won plus the prior;
+ * with Tuning.seed_model the wins are the fitted model's probability as wins of P, none
+ * played (seed_model.py: model_wins). */
 static void dfpn_seed_of(Search *S, const KS *k, int row, const uint64_t *w, int len, uint64_t h,
                          int64_t *pn, int64_t *dn) {
     dfpn_seed(S, k, row, pn, dn);
     int count = TUNE_PLAYOUTS(S->tuning);
     if (count && row < 0 && is_bout_start(k)) {
-        int wins = playout_wins_memo(S, k, w, len, h, count);
         int prior = TUNE_PRIOR(S->tuning);
+        int wins = S->tuning & TUNE_MODEL ? (int)lround(count * seed_model_p(S, k))
+                                          : playout_wins_memo(S, k, w, len, h, count);
         *pn *= count + prior - wins;
         *dn *= wins + prior;
         if (*pn > SEED_MAX) *pn = SEED_MAX;

@@ -41,6 +41,7 @@ from omen_solver.omens.kernel.search import (
     distances,
     skip_shows,
 )
+from omen_solver.omens.kernel.seed_model import model_wins
 from omen_solver.omens.kernel.tables import Table
 
 __all__ = ["DfpnSearch", "Prover", "link_questions", "settled_by"]
@@ -325,13 +326,19 @@ class DfpnSearch(NodeMeter):
         """:meth:`_seed`, and at a bout start with ``tuning.playouts`` = P, the proof number
         multiplied by the playouts the attacker lost plus one and the disproof number by those
         it won plus one (:meth:`_playout_wins`): a seed that tells positions apart, as in Monte
-        Carlo proof-number search."""
+        Carlo proof-number search; with ``tuning.seed_model`` the wins are the fitted model's
+        probability as wins of P, none played
+        (:func:`~omen_solver.omens.kernel.seed_model.model_wins`)."""
         pn, dn = self._seed(node)
         state = node[1]
-        if self.playouts and node[2] < 0 and is_bout_start(state):
-            wins = self._playout_wins(state, self.playouts)
+        count = self.playouts
+        if count and node[2] < 0 and is_bout_start(state):
+            if self.params.tuning.seed_model:
+                wins = model_wins(self.machine.spec, state, self.attacker, count)
+            else:
+                wins = self._playout_wins(state, count)
             prior = 1 + self.params.tuning.playout_prior
-            pn = min(pn * (self.playouts + prior - wins), SEED_MAX)
+            pn = min(pn * (count + prior - wins), SEED_MAX)
             dn = min(dn * (wins + prior), SEED_MAX)
         return pn, dn
 

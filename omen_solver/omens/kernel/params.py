@@ -205,6 +205,16 @@ class Tuning:
     random games were not a proof. The 100 seeded 3-card deals 25,376,011 nodes with 0,
     24,235,709 with 1, 24,540,168 with 2, 25,270,618 with 3 (``ties`` 0)."""
 
+    seed_model: bool = False
+    """df-pn, with ``playouts`` = P: a bout start's seed takes the wins of its P playouts from
+    a model fitted offline instead of playing them (:mod:`.seed_model`,
+    ``benchmarks/fit_seed.py``): its probability ``p`` that the side that proves wins for
+    sure counts as ``round(P p)`` wins, with ``playout_prior``, where and when the playouts
+    would be played (``playouts_turn``, ``playouts_after``). Measured
+    (``docs/benchmarks.md``, "A seed fitted offline"): about the playouts' nodes for a
+    quarter to a half less processor time, but 2 to 9 % more nodes on the slowest 3-card
+    deals and bout 3 of real deal 0, so not the default."""
+
     def __post_init__(self) -> None:
         if not 0 <= self.distance <= 7:
             raise ValueError(f"distance: a power from 0 to 7, not {self.distance!r}")
@@ -247,7 +257,8 @@ class Tuning:
         searches by turns are Python's in both kernels."""
         return (int(self.mobility) | self.distance << 1 | int(self.squeeze) << 4
                 | self.first_playouts() << 5 | int(self.first_hint_stored()) << 9
-                | self.ties << 10 | self.playout_prior << 12)
+                | self.ties << 10 | self.playout_prior << 12
+                | int(self.seed_model) << 15)
 
 
 @dataclass(frozen=True)
