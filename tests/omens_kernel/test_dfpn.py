@@ -24,7 +24,7 @@ from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.convert import from_engine
 from omen_solver.omens.kernel.dfpn import DfpnSearch
 from omen_solver.omens.kernel.machine import Machine
-from omen_solver.omens.kernel.params import SearchParams
+from omen_solver.omens.kernel.params import SearchParams, Tuning
 from omen_solver.omens.kernel.search import KernelSearch
 from omen_solver.omens.kernel.solve import dfpn_value
 from omen_solver.omens.kernel.spec import compile_table
@@ -465,7 +465,8 @@ def test_parallel_dfpn_with_playouts_sizes_its_table_first() -> None:
                 tt = compiled.new_table(limit)
                 proof = compiled.CompiledDfpn(
                     Machine(spec), maximising, target,
-                    SearchParams(budget=Budget(max_nodes=2_000_000), table=tt))
+                    SearchParams(budget=Budget(max_nodes=2_000_000), table=tt,
+                                 tuning=Tuning(seed_model=False)))
                 proof.playouts = 8
                 proof.workers = count
                 if asked is not None:
@@ -494,7 +495,8 @@ def test_the_searches_of_one_pool_share_one_memo_of_playouts() -> None:
             for target in (1, 0):
                 proof = compiled.CompiledDfpn(
                     Machine(spec), side, target,
-                    SearchParams(budget=Budget(max_nodes=300_000), pool=pool))
+                    SearchParams(budget=Budget(max_nodes=300_000), pool=pool,
+                                 tuning=Tuning(seed_model=False)))
                 proof.playouts = 8
                 seen.append((_answer(proof, start), proof.nodes, proof.states))
         return seen

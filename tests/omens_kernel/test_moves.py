@@ -324,8 +324,9 @@ def test_playouts_from_a_turn_size_keep_the_answers_in_both_kernels(
     """df-pn's short turns seed without playouts and the longer ones with them
     (``Tuning.playouts_turn``): the answers are those of the search without playouts, and the
     two kernels switch at the same turns (the same node counts and moves)."""
-    tunings = [replace(Tuning(), playouts=0), replace(Tuning(), playouts=4, playouts_turn=0),
-               replace(Tuning(), playouts=4, playouts_turn=1_000)]
+    played = replace(Tuning(), seed_model=False, playouts=4)
+    tunings = [replace(Tuning(), playouts=0), replace(played, playouts_turn=0),
+               replace(played, playouts_turn=1_000)]
     _same_answers_other_nodes_both_kernels(monkeypatch, 16, tunings)
 
 
@@ -339,7 +340,8 @@ def test_playouts_after_a_question_s_first_nodes_keep_the_answers_in_both_kernel
 
     # the searches by turns' own first turn as the moves' (a shorter turn has no playouts)
     monkeypatch.setattr(kernel_solve, "FIRST_TURN", 500)
-    tunings = [replace(Tuning(), playouts=4, playouts_turn=4_000, playouts_after=after)
+    tunings = [replace(Tuning(), seed_model=False, playouts=4, playouts_turn=4_000,
+                    playouts_after=after)
                for after in (0, 300, 100)]
     _same_answers_other_nodes_both_kernels(monkeypatch, 16, tunings)
 

@@ -49,7 +49,7 @@ def test_the_seed_changes_the_search_and_not_its_answer() -> None:
     ``test_tuning.py`` compares the two kernels); its wins are a whole number of 8."""
     for machine, maximising, root in _seeded_deals(1, 3):
         seen = []
-        for tuning in (Tuning(playouts=0), Tuning(playouts=8, playouts_turn=0),
+        for tuning in (Tuning(playouts=0), Tuning(playouts=8, playouts_turn=0, seed_model=False),
                        Tuning(seed_model=True, playouts_turn=0)):
             search = compiled.CompiledDfpn(
                 machine, maximising, 1,

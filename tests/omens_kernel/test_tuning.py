@@ -33,11 +33,12 @@ from tests.omens_kernel.helpers import random_small
 SETTINGS = [Tuning(mobility=True), Tuning(distance=3), Tuning(mobility=True, distance=4),
             Tuning(squeeze=True), replace(Tuning.off(), dfpn_first=True),
             replace(Tuning.off(), alpha_beta_shift=4), replace(Tuning.off(), hint=True),
-            replace(Tuning.off(), both_questions=True), Tuning(playouts=4, playouts_turn=0),
+            replace(Tuning.off(), both_questions=True),
+            Tuning(seed_model=False, playouts=4, playouts_turn=0),
             Tuning(in_order_turn=1), replace(Tuning.off(), alpha_beta_proofs=True),
             replace(Tuning.off(), alpha_beta_proofs=True, alpha_beta_asks=True),
             Tuning(ties=1), Tuning(ties=2), Tuning(ties=0), Tuning(playout_prior=0),
-            Tuning(playouts=4, playouts_turn=0, playout_prior=2), Tuning(seed_model=True),
+            Tuning(playouts=4, playouts_turn=0, playout_prior=2), Tuning(seed_model=False),
             Tuning()]
 """Each setting alone, together, and the defaults."""
 
@@ -124,12 +125,16 @@ def test_every_setting_gives_the_values_of_todays_alpha_beta_on_three_card_deals
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2], Tuning(playouts=4, playouts_turn=0),
-                                    Tuning(playouts=15, playouts_turn=0, distance=0),
+@pytest.mark.parametrize("tuning", [SETTINGS[0], SETTINGS[2],
+                                    Tuning(seed_model=False, playouts=4, playouts_turn=0),
+                                    Tuning(seed_model=False, playouts=15, playouts_turn=0,
+                                           distance=0),
                                     Tuning(ties=0), Tuning(ties=1), Tuning(ties=2),
                                     Tuning(ties=3),
-                                    Tuning(playouts=4, playouts_turn=0, playout_prior=0),
-                                    Tuning(playouts=8, playouts_turn=0, playout_prior=4),
+                                    Tuning(seed_model=False, playouts=4, playouts_turn=0,
+                                           playout_prior=0),
+                                    Tuning(seed_model=False, playouts=8, playouts_turn=0,
+                                           playout_prior=4),
                                     Tuning(seed_model=True, playouts_turn=0),
                                     Tuning(seed_model=True, playouts=4, playouts_turn=0,
                                            ties=0)],
@@ -160,7 +165,8 @@ def test_playout_seeds_are_the_same_in_both_kernels() -> None:
     for machine, maximising, root in _seeded_deals(2, 3):
         for target in (0, 1):
             runs = []
-            for tuning in (Tuning(playouts=0), Tuning(playouts=4, playouts_turn=0)):
+            for tuning in (Tuning(playouts=0),
+                           Tuning(seed_model=False, playouts=4, playouts_turn=0)):
                 seen = []
                 for kind in (DfpnSearch, compiled.CompiledDfpn):
                     search = kind(machine, maximising, target,
