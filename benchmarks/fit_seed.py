@@ -131,8 +131,8 @@ def report(rows: list[dict[str, Any]], test_share: float = 0.25) -> list[float]:
 
     from omen_solver.omens.kernel.seed_model import features
 
-    mirror, sadness = _masks()
-    x = np.array([features(r["n"], r["hands"], r["side"], r["leader"], mirror, sadness)
+    absolutes, mirror, sadness = _masks()
+    x = np.array([features(r["hands"], r["side"], r["leader"], absolutes, mirror, sadness)
                   for r in rows])
     y = np.array([r["proved"] for r in rows], dtype=float)
     deals = sorted({r["deal"] for r in rows})
@@ -156,14 +156,14 @@ def report(rows: list[dict[str, Any]], test_share: float = 0.25) -> list[float]:
     return [round(float(c), 4) for c in w]
 
 
-def _masks() -> tuple[int, int]:
-    """The ranks of Mirror and of Sadness in the rulebook's catalogue."""
-    from omen_solver.omens.kernel.spec import E_MIRROR, E_SADNESS, compile_table
+def _masks() -> tuple[int, int, int]:
+    """The ranks of the Absolutes, Mirror and Sadness in the rulebook's catalogue."""
+    from omen_solver.omens.kernel.spec import E_ABSOLUTE, E_MIRROR, E_SADNESS, compile_table
     from omen_solver.omens.rules import make_rules
     from omen_solver.omens.table import Table
 
     spec = compile_table(Table(4, make_rules("rulebook")), ((0, 1), (2, 3)))
-    return spec.effect_mask[E_MIRROR], spec.effect_mask[E_SADNESS]
+    return spec.effect_mask[E_ABSOLUTE], spec.effect_mask[E_MIRROR], spec.effect_mask[E_SADNESS]
 
 
 def _refit(wins: Any, y: Any, test: Any) -> Any:

@@ -33,7 +33,8 @@ def test_features_of_a_bout_start() -> None:
     each; the side leads; no Absolute beside 34, Mirror (14) or Sadness (26)."""
     hands = [1 << 34 | 1 << 3, 1 << 5 | 1 << 6 | 1 << 7, 1 << 8 | 1 << 9 | 1 << 10,
              1 << 11 | 1 << 12 | 1 << 13]
-    x = dict(zip(FEATURES, features(35, hands, [True, False, True, False], 0, 1 << 14,
+    absolutes = ((1 << 6) - 1) << 29
+    x = dict(zip(FEATURES, features(hands, [True, False, True, False], 0, absolutes, 1 << 14,
                                     1 << 26), strict=True))
     assert x["near_a1"] == 1 and x["near_d2"] == 1 and x["near_d1"] == 0
     assert x["cards_a"] == 5 / 4 and x["cards_d"] == 6 / 4

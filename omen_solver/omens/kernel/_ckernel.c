@@ -2706,7 +2706,7 @@ static double seed_model_p(const Search *S, const KS *k) {
             if (hand & top) top_near[a] = 1;
         }
     }
-    uint64_t absolutes = ((((uint64_t)1) << 6) - 1) << (s->n - 6);
+    uint64_t absolutes = s->effect_mask[E_ABSOLUTE];
     uint64_t mirror = s->effect_mask[E_MIRROR], sadness = s->effect_mask[E_SADNESS];
     int leader = k->leader < s->players ? k->leader : k->leader % s->players;
     const double x[SEED_FEATURES] = {

@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Final
 
 from omen_solver.omens.kernel.machine import KState
-from omen_solver.omens.kernel.spec import E_MIRROR, E_SADNESS, Spec
+from omen_solver.omens.kernel.spec import E_ABSOLUTE, E_MIRROR, E_SADNESS, Spec
 
 __all__ = ["FEATURES", "coefficients", "features", "model_wins", "probability"]
 
@@ -50,11 +50,12 @@ def coefficients() -> tuple[float, ...]:
     return values
 
 
-def features(n: int, hands: Sequence[int], side: Sequence[bool], leader: int, mirror: int,
-             sadness: int) -> list[float]:
+def features(hands: Sequence[int], side: Sequence[bool], leader: int, absolutes: int,
+             mirror: int, sadness: int) -> list[float]:
     """A bout start's :data:`FEATURES` for the seats ``side`` (the side that proves):
-    ``hands`` each seat's hand as a bit set of ranks, ``n`` ranks in all, ``mirror`` and
-    ``sadness`` the ranks of those effects."""
+    ``hands`` each seat's hand as a bit set of ranks; ``absolutes``, ``mirror`` and
+    ``sadness`` the ranks of those effects, as bit sets (any catalogue: none of them may be
+    there)."""
     near = [99, 99]  # [the others, the side]
     cards = [0, 0]
     held = [0, 0]
@@ -77,7 +78,6 @@ def features(n: int, hands: Sequence[int], side: Sequence[bool], leader: int, mi
             near_top[a] = max(near_top[a], hand.bit_length() - 1)
             if hand & top:
                 top_near[a] = 1
-    absolutes = ((1 << 6) - 1) << (n - 6)
     d, a = held
     return [1.0, float(near[1] == 1), float(near[1] == 2), float(near[0] == 1),
             float(near[0] == 2), cards[1] / 4, cards[0] / 4, seats_near[1] / 2,
@@ -92,7 +92,7 @@ def features(n: int, hands: Sequence[int], side: Sequence[bool], leader: int, mi
 def probability(spec: Spec, state: KState, side: Sequence[bool]) -> float:
     """The model's probability that ``side`` wins the bout start ``state`` for sure (summed
     in :data:`FEATURES`' order, as ``_ckernel.c``: seed_model_p)."""
-    x = features(spec.n, state.hands[:spec.players], side, state.leader,
+    x = features(state.hands[:spec.players], side, state.leader, spec.effect_mask[E_ABSOLUTE],
                  spec.effect_mask[E_MIRROR], spec.effect_mask[E_SADNESS])
     z = 0.0
     for c, v in zip(coefficients(), x, strict=True):
