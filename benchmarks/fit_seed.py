@@ -41,6 +41,9 @@ from typing import Any
 SEED = 7_000_000
 """Deal ``i`` of the data set is ``random_deal(table, SEED + i)``: not a targets' deal."""
 
+ROW_KEYS = frozenset({"deal", "hands", "side", "leader", "proved", "playouts"})
+"""What :func:`report` reads of a data set's row (``--data``)."""
+
 def bout_starts(players: int, cards: int, seed: int, walks: int) -> list[Any]:
     """The distinct bout starts after the first bout of ``walks`` random plays of deal
     ``seed``."""
@@ -175,13 +178,36 @@ def _refit(wins: Any, y: Any, test: Any) -> Any:
     return 1 / (1 + np.exp(-(z[test] @ w)))
 
 
+def _count(text: str) -> int:
+    """A whole number of 1 or more (argparse's type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"1 or more, not {value}")
+    return value
+
+
+def _sizes(text: str) -> list[int]:
+    """Hand sizes, comma-separated, each 1 to 5 (argparse's type)."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"hand sizes such as 3,4, not {text!r}") from None
+    if not all(1 <= size <= 5 for size in sizes):
+        raise argparse.ArgumentTypeError(f"hand sizes from 1 to 5, not {text!r}")
+    return sizes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--deals", type=_count, default=400)
     parser.add_argument("--first", type=int, default=0, help="the first deal's index")
-    parser.add_argument("--cards", default="3,4", help="hand sizes, by turns")
-    parser.add_argument("--walks", type=int, default=8, help="random plays of each deal")
-    parser.add_argument("--nodes", type=int, default=200_000, help="df-pn's budget a bout start")
+    parser.add_argument("--cards", type=_sizes, default="3,4", help="hand sizes, by turns")
+    parser.add_argument("--walks", type=_count, default=8, help="random plays of each deal")
+    parser.add_argument("--nodes", type=_count, default=200_000,
+                        help="df-pn's budget a bout start")
     parser.add_argument("--out", help="write the data set here (JSON lines)")
     parser.add_argument("--data", help="fit from this data set instead of building one")
     parser.add_argument("--write", action="store_true",
@@ -189,14 +215,29 @@ def main(argv: list[str] | None = None) -> int:
                              "_ckernel.c's SEED_MODEL (both to be replaced by hand)")
     args = parser.parse_args(argv)
     if args.data:
-        with open(args.data) as lines:
-            rows = [json.loads(line) for line in lines]
+        rows = []
+        try:
+            with open(args.data, encoding="utf-8") as lines:
+                for number, line in enumerate(lines, 1):
+                    row = json.loads(line)
+                    missing = sorted(ROW_KEYS - set(row) if isinstance(row, dict) else ROW_KEYS)
+                    if missing:
+                        print(f"{args.data}: line {number}: a row without {', '.join(missing)}",
+                              file=sys.stderr)
+                        return 2
+                    rows.append(row)
+        except OSError as error:
+            print(f"{args.data}: cannot read: {error.strerror}", file=sys.stderr)
+            return 2
+        except json.JSONDecodeError as error:
+            print(f"{args.data}: line {number}: not JSON: {error.msg}", file=sys.stderr)
+            return 2
     else:
-        rows = build(args.deals, [int(c) for c in args.cards.split(",")], args.walks,
-                     args.nodes, args.first)
+        rows = build(args.deals, args.cards, args.walks, args.nodes, args.first)
         if args.out:
-            with open(args.out, "w") as out:
-                out.writelines(json.dumps(row) + "\n" for row in rows)
+            from omen_solver.core.files import atomic_write
+
+            atomic_write(args.out, "".join(json.dumps(row) + "\n" for row in rows))
     if not rows:
         print("no bout start settled", file=sys.stderr)
         return 1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.fit_seed import build, report
+from benchmarks.fit_seed import build, main, report
 from omen_solver.core.budget import Budget
 from omen_solver.omens.kernel import compiled
 from omen_solver.omens.kernel.params import SearchParams, Tuning
@@ -72,3 +72,23 @@ def test_fit_seed_builds_a_data_set_and_fits_it(capsys: pytest.CaptureFixture[st
         assert one["proved"] + other["proved"] <= 1
     assert len(report(rows, test_share=0.5)) == len(FEATURES)
     assert "playouts (w+1)/10" in capsys.readouterr().out
+
+
+def test_fit_seed_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A data set that cannot be read, a line that is not JSON or a row without what the fit
+    reads is refused with the file, the line and what is wrong (exit 2); so are bad numbers."""
+    assert main(["--data", str(tmp_path / "none.jsonl")]) == 2
+    assert "none.jsonl: cannot read" in capsys.readouterr().err
+    data = tmp_path / "rows.jsonl"
+    data.write_text('{"deal": 0}\n', "utf-8")
+    assert main(["--data", str(data)]) == 2
+    assert "rows.jsonl: line 1: a row without hands, leader, playouts, proved, side" in (
+        capsys.readouterr().err)
+    data.write_text('{"deal": 0, "hands": [], "side": [], "leader": 0, "proved": 1, '
+                    '"playouts": 8}\nnot json\n', "utf-8")
+    assert main(["--data", str(data)]) == 2
+    assert "rows.jsonl: line 2: not JSON" in capsys.readouterr().err
+    for bad in (["--cards", "3,x"], ["--cards", "9"], ["--deals", "0"]):
+        with pytest.raises(SystemExit) as stopped:
+            main(bad)
+        assert stopped.value.code == 2
