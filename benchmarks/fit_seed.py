@@ -178,17 +178,6 @@ def _refit(wins: Any, y: Any, test: Any) -> Any:
     return 1 / (1 + np.exp(-(z[test] @ w)))
 
 
-def _count(text: str) -> int:
-    """A whole number of 1 or more (argparse's type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"1 or more, not {value}")
-    return value
-
-
 def _sizes(text: str) -> list[int]:
     """Hand sizes, comma-separated, each 1 to 5 (argparse's type)."""
     try:
@@ -201,12 +190,16 @@ def _sizes(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from omen_solver.cli.args import count_between, node_count, whole_number
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=_count, default=400)
-    parser.add_argument("--first", type=int, default=0, help="the first deal's index")
+    parser.add_argument("--deals", type=count_between(1, 1_000_000, "a number of deals"),
+                        default=400)
+    parser.add_argument("--first", type=whole_number, default=0, help="the first deal's index")
     parser.add_argument("--cards", type=_sizes, default="3,4", help="hand sizes, by turns")
-    parser.add_argument("--walks", type=_count, default=8, help="random plays of each deal")
-    parser.add_argument("--nodes", type=_count, default=200_000,
+    parser.add_argument("--walks", type=count_between(1, 1_000, "a number of plays"), default=8,
+                        help="random plays of each deal")
+    parser.add_argument("--nodes", type=node_count, default=200_000,
                         help="df-pn's budget a bout start")
     parser.add_argument("--out", help="write the data set here (JSON lines)")
     parser.add_argument("--data", help="fit from this data set instead of building one")
