@@ -93,7 +93,7 @@ def build(deals: int, cards: list[int], walks: int, nodes: int, first: int) -> l
             for question in (1, 0):
                 playouts = DfpnSearch(machine, maximising, question)._playout_wins(kstate, 8)
                 side = [flag == bool(question) for flag in maximising]
-                rows.append({"deal": deal, "cards": size, "n": spec.n, "hands": list(kstate.hands),
+                rows.append({"deal": deal, "cards": size, "hands": list(kstate.hands),
                              "leader": kstate.leader, "side": side, "question": question,
                              "proved": int(value == question), "playouts": playouts,
                              "nodes": searched})
@@ -109,7 +109,7 @@ def fit(x: Any, y: Any, ridge: float = 1e-3) -> Any:
 
     w = np.zeros(x.shape[1])
     for _ in range(50):
-        p = 1 / (1 + np.exp(-(x @ w)))
+        p = _logistic(x @ w)
         gradient = x.T @ (p - y) + ridge * w
         hessian = (x.T * (p * (1 - p))) @ x + ridge * np.eye(x.shape[1])
         step = np.linalg.solve(hessian, gradient)
@@ -117,6 +117,13 @@ def fit(x: Any, y: Any, ridge: float = 1e-3) -> Any:
         if np.abs(step).max() < 1e-9:
             break
     return w
+
+
+def _logistic(z: Any) -> Any:
+    """The logistic function of ``z`` (a numpy array), as the model maps its sum."""
+    import numpy as np
+
+    return 1 / (1 + np.exp(-z))
 
 
 def scores(p: Any, y: Any) -> tuple[float, float]:
@@ -132,7 +139,7 @@ def report(rows: list[dict[str, Any]], test_share: float = 0.25) -> list[float]:
     """Fit on the deals of the training share, print the test scores, return the model."""
     import numpy as np
 
-    from omen_solver.omens.kernel.seed_model import features
+    from omen_solver.omens.kernel.seed_model import FEATURES, features
 
     absolutes, mirror, sadness = _masks()
     x = np.array([features(r["hands"], r["side"], r["leader"], absolutes, mirror, sadness)
@@ -146,15 +153,13 @@ def report(rows: list[dict[str, Any]], test_share: float = 0.25) -> list[float]:
     print(f"rows {len(rows)} (train {int((~test).sum())}, test {int(test.sum())}), "
           f"bout starts {len(rows) // 2}, proved {y.mean():.3f}")
     base = fit(x[~test][:, :5], y[~test])
-    for name, p in (("model", 1 / (1 + np.exp(-(x[test] @ w)))),
-                    ("distance terms only", 1 / (1 + np.exp(-(x[test][:, :5] @ base)))),
+    for name, p in (("model", _logistic(x[test] @ w)),
+                    ("distance terms only", _logistic(x[test][:, :5] @ base)),
                     ("playouts (w+1)/10", (wins[test] + 1) / 10),
                     ("playouts refitted", _refit(wins, y, test)),
                     ("constant", np.full(int(test.sum()), y[~test].mean()))):
         accuracy, loss = scores(p, y[test])
         print(f"  {name:22} accuracy {accuracy:.3f} log-loss {loss:.3f}")
-    from omen_solver.omens.kernel.seed_model import FEATURES
-
     print("coefficients", {f: round(float(c), 3) for f, c in zip(FEATURES, w, strict=True)})
     return [round(float(c), 4) for c in w]
 
@@ -174,8 +179,7 @@ def _refit(wins: Any, y: Any, test: Any) -> Any:
     import numpy as np
 
     z = np.stack([np.ones_like(wins), wins / 8], axis=1)
-    w = fit(z[~test], y[~test])
-    return 1 / (1 + np.exp(-(z[test] @ w)))
+    return _logistic(z[test] @ fit(z[~test], y[~test]))
 
 
 def _sizes(text: str) -> list[int]:

@@ -2708,12 +2708,11 @@ static double seed_model_p(const Search *S, const KS *k) {
     }
     uint64_t absolutes = s->effect_mask[E_ABSOLUTE];
     uint64_t mirror = s->effect_mask[E_MIRROR], sadness = s->effect_mask[E_SADNESS];
-    int leader = k->leader < s->players ? k->leader : k->leader % s->players;
     const double x[SEED_FEATURES] = {
         1.0, near[1] == 1, near[1] == 2, near[0] == 1, near[0] == 2, cards[1] / 4.0,
         cards[0] / 4.0, seats_near[1] / 2.0, seats_near[0] / 2.0, (held[1] & top) != 0,
         top_near[1], top_near[0], near[1] == 1 && top_near[1], near[0] == 1 && top_near[0],
-        (near_top[1] - near_top[0]) / 8.0, S->attacker[leader] != 0,
+        (near_top[1] - near_top[0]) / 8.0, S->attacker[k->leader % s->players] != 0,
         popcount(held[1] & absolutes) / 2.0, popcount(held[0] & absolutes) / 2.0,
         (held[1] & mirror) != 0, (held[0] & mirror) != 0, (held[1] & sadness) != 0,
         (held[0] & sadness) != 0, (held[1] & low) != 0};
